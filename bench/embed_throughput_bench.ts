@@ -1,0 +1,103 @@
+/**
+ * Embedding throughput of LlamaEmbedder by thread count and batch size, with
+ * raw node-llama-cpp `getEmbeddingFor` calls on the same token inputs as the
+ * baseline of each group, so the wrapper's overhead shows as a ratio.
+ *
+ *   WAYFINDER_BENCH_MODEL=models/embedding.gguf deno bench -A bench/embed_throughput_bench.ts
+ *
+ * Without the model file the generated tiny test model is used (its numbers
+ * only measure plumbing). Each iteration embeds every passage once; divide
+ * the passages and tokens in the bench name by the time per iteration for
+ * chunks/s and tokens/s.
+ */
+import { existsSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { getLlama, LlamaLogLevel } from "node-llama-cpp";
+import { LlamaEmbedder } from "../src/embed/mod.ts";
+import { writeTinyModel } from "../src/model/tiny_model.ts";
+
+/** Each iteration takes seconds on a real model; a few suffice. */
+const RUNS = { n: 3, warmup: 1 };
+const CORPUS = "/work/shared/peer/wayfinder/fixtures/corpus";
+const FALLBACK_CORPUS = new URL("../src", import.meta.url).pathname;
+
+async function modelPath(): Promise<string> {
+  const wanted = Deno.env.get("WAYFINDER_BENCH_MODEL") ?? "models/embedding.gguf";
+  if (existsSync(wanted)) return wanted;
+  const path = join(await Deno.makeTempDir({ prefix: "wayfinder-bench-" }), "tiny.gguf");
+  await writeTinyModel(path);
+  console.error(`${wanted} not found; benchmarking the tiny test model`);
+  return path;
+}
+
+/** Passages of about 600 characters cut at blank lines, like paragraph chunks. */
+async function passages(): Promise<string[]> {
+  const root = existsSync(CORPUS) ? CORPUS : FALLBACK_CORPUS;
+  const files = (await readdir(root, { recursive: true }))
+    .filter((name) => /\.(dart|ts|md)$/.test(name))
+    .sort();
+  const out: string[] = [];
+  for (const file of files) {
+    let current = "";
+    for (const block of (await readFile(join(root, file), "utf8")).split(/\n\s*\n/)) {
+      current = current ? `${current}\n\n${block}` : block;
+      if (current.length >= 600) {
+        out.push(current);
+        current = "";
+      }
+    }
+    if (current.trim()) out.push(current);
+    if (out.length >= 64) break;
+  }
+  return out.slice(0, 64);
+}
+
+const path = await modelPath();
+const probe = await LlamaEmbedder.create({ modelPath: path, threads: 1, longInput: "truncate" });
+const max = probe.identity.maxTokens;
+// Keep every passage within the budget so both sides embed the same inputs.
+const texts: string[] = [];
+let tokens = 0;
+for (const text of await passages()) {
+  const count = await probe.countTokens(text, "document");
+  if (count <= max) {
+    texts.push(text);
+    tokens += count;
+  }
+}
+await probe.close();
+const label = `${texts.length} chunks, ${tokens} tokens`;
+
+for (const threads of [1, 2]) {
+  const group = `threads=${threads}`;
+  const llama = await getLlama({
+    gpu: false,
+    build: "never",
+    logLevel: LlamaLogLevel.error,
+    maxThreads: threads,
+    progressLogs: false,
+  });
+  const model = await llama.loadModel({ modelPath: path, gpuLayers: 0 });
+  const context = await model.createEmbeddingContext({
+    threads,
+    contextSize: max + 1,
+    batchSize: max + 1,
+  });
+  Deno.bench(`raw getEmbeddingFor, threads=${threads} (${label})`, {
+    ...RUNS,
+    group,
+    baseline: true,
+  }, async () => {
+    for (const text of texts) await context.getEmbeddingFor(text);
+  });
+  for (const batchSize of [8, 32]) {
+    const embedder = await LlamaEmbedder.create({ modelPath: path, threads, batchSize });
+    Deno.bench(`LlamaEmbedder threads=${threads} batch=${batchSize} (${label})`, {
+      ...RUNS,
+      group,
+    }, async () => {
+      await embedder.embedDocuments(texts);
+    });
+  }
+}

@@ -1,0 +1,30 @@
+import type { CommandSpec, Config } from "../src/config/mod.ts";
+
+/** What a command may touch of the outside world, passed in so tests can run commands in-process. */
+export interface CommandContext {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Results go here. */
+  stdout: (text: string) => void;
+  /** Progress, notices and logs go here. */
+  stderr: (text: string) => void;
+  /** True when stderr is a terminal: progress bars only then. */
+  stderrIsTerminal: boolean;
+  /** Directory of the running executable, for models shipped beside a compiled binary. */
+  executableDir: string | null;
+  /** The repository root (where main.ts lives), for the project's models/ folder. */
+  projectDir: string;
+}
+
+/** A subcommand: its spec (flags, positionals, help) and what it does. Returns the exit code. */
+export interface Command {
+  spec: CommandSpec;
+  /** Which positional names the wayfinder.json lookup starts from, if any. */
+  targetPositional?: number;
+  run(config: Config, context: CommandContext): Promise<number>;
+}
+
+/** Writes a value as pretty JSON on stdout. */
+export function printJson(context: CommandContext, value: unknown): void {
+  context.stdout(JSON.stringify(value, null, 2) + "\n");
+}

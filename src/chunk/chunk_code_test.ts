@@ -1,0 +1,400 @@
+import assert from "node:assert/strict";
+import { copyFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { basename, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { WayfinderError } from "../error.ts";
+import type { Chunk, SourceFile } from "../types.ts";
+import { detectLanguage } from "../walk/mod.ts";
+import { countNonWhitespace } from "./make_chunk.ts";
+import { Language } from "web-tree-sitter";
+import { type CodeChunker, createCodeChunker } from "./chunk_code.ts";
+import { LANGUAGES } from "./languages.ts";
+import { chunkFile } from "./chunk_file.ts";
+
+const SAMPLES = fileURLToPath(new URL("../../fixtures/samples/", import.meta.url));
+const GOLDENS = fileURLToPath(new URL("../../fixtures/chunk/goldens/", import.meta.url));
+const PEER_CORPUS = fileURLToPath(
+  new URL("../../../shared/peer/wayfinder/fixtures/corpus/", import.meta.url),
+);
+const VENDORED_CORPUS = fileURLToPath(new URL("../../fixtures/corpus/", import.meta.url));
+
+/** One chunker for the file: the runtime and grammars load once. */
+const chunkerReady: Promise<CodeChunker> = createCodeChunker();
+
+async function source(path: string, root: string): Promise<SourceFile> {
+  const content = await readFile(path, "utf8");
+  return { path: relative(root, path), absolutePath: path, content, bytes: content.length };
+}
+
+function inline(path: string, content: string): SourceFile {
+  return { path, absolutePath: `/${path}`, content, bytes: content.length };
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort();
+}
+
+async function codeSamples(chunker: CodeChunker): Promise<SourceFile[]> {
+  const paths = await filesUnder(SAMPLES);
+  const code = paths.filter((p) => chunker.languages.includes(detectLanguage(p)));
+  return Promise.all(code.map((p) => source(p, SAMPLES)));
+}
+
+async function corpus(): Promise<SourceFile[]> {
+  let root = PEER_CORPUS;
+  try {
+    await readdir(root);
+  } catch {
+    root = VENDORED_CORPUS;
+  }
+  const paths = (await filesUnder(root)).filter((p) => detectLanguage(p) !== "json");
+  return Promise.all(paths.map((p) => source(p, root)));
+}
+
+/** Non-whitespace text no chunk covers, apart from the brackets and separators that close containers. */
+function uncovered(file: SourceFile, chunks: readonly Chunk[]): string {
+  let left = "";
+  let at = 0;
+  for (const chunk of chunks) {
+    left += file.content.slice(at, chunk.startOffset);
+    at = Math.max(at, chunk.endOffset);
+  }
+  left += file.content.slice(at);
+  return left.replace(/[\s{}()[\];,]/g, "");
+}
+
+/** Consecutive chunks leave only whitespace between them. */
+function assertContiguous(content: string, chunks: readonly Chunk[]): void {
+  for (let i = 1; i < chunks.length; i++) {
+    assert.equal(content.slice(chunks[i - 1].endOffset, chunks[i].startOffset).trim(), "");
+  }
+}
+
+Deno.test("createCodeChunker() chunks every sample like its golden", async () => {
+  const chunker = await chunkerReady;
+  const update = Deno.env.get("UPDATE_GOLDENS") === "1";
+  const samples = await codeSamples(chunker);
+  assert.ok(samples.length >= 8, "expected the code samples");
+  await mkdir(GOLDENS, { recursive: true });
+  for (const file of samples) {
+    const chunks = chunker.chunk(file, detectLanguage(file.path));
+    const compact = chunks.map((c) => ({
+      id: c.id,
+      type: c.type,
+      symbol: c.symbol ?? null,
+      parent: c.parent ?? null,
+      lineStart: c.lineStart,
+      lineEnd: c.lineEnd,
+    }));
+    const golden = join(GOLDENS, `${basename(file.path)}.json`);
+    if (update) {
+      await writeFile(golden, JSON.stringify(compact, null, 2) + "\n");
+      continue;
+    }
+    let expected: unknown;
+    try {
+      expected = JSON.parse(await readFile(golden, "utf8"));
+    } catch {
+      assert.fail(`Golden '${golden}' is missing: run with UPDATE_GOLDENS=1`);
+    }
+    assert.deepEqual(compact, expected, `chunks of ${file.path} differ from the golden`);
+  }
+});
+
+Deno.test("createCodeChunker() keeps offsets, order and content on samples and the peer corpus", async () => {
+  const chunker = await chunkerReady;
+  const files = [...(await codeSamples(chunker)), ...(await corpus())];
+  assert.ok(files.length >= 28);
+  for (const file of files) {
+    const language = detectLanguage(file.path);
+    const chunks = chunkFile(file, language, chunker);
+    assert.ok(chunks.length > 0, `${file.path} has chunks`);
+    let previousEnd = 0;
+    for (const chunk of chunks) {
+      assert.equal(file.content.slice(chunk.startOffset, chunk.endOffset), chunk.content);
+      assert.equal(chunk.language, language);
+    }
+    if (chunker.supports(language)) {
+      for (const chunk of chunks) {
+        assert.ok(
+          chunk.startOffset >= previousEnd,
+          `${file.path}: chunks overlap at ${chunk.lineStart}`,
+        );
+        previousEnd = chunk.endOffset;
+      }
+      assert.equal(uncovered(file, chunks), "", `${file.path} loses code between chunks`);
+      for (const chunk of chunks) {
+        assert.ok(
+          countNonWhitespace(chunk.content) <= 1500,
+          `${file.path}:${chunk.lineStart} over budget`,
+        );
+      }
+    }
+  }
+});
+
+Deno.test("createCodeChunker() qualifies members with their class", async () => {
+  const chunker = await chunkerReady;
+  const [file] = (await corpus()).filter((f) => f.path.endsWith("auth_service.dart"));
+  const chunks = chunker.chunk(file, "dart");
+  const header = chunks.find((c) => c.type === "class")!;
+  assert.equal(header.symbol, "AuthService");
+  assert.match(header.content, /^\/\/\/ .*\nclass AuthService \{/);
+  const methods = chunks.filter((c) => c.type === "method");
+  assert.ok(methods.length >= 5);
+  for (const method of methods) {
+    assert.equal(method.parent, "AuthService");
+    assert.match(method.symbol!, /^AuthService\.\w+$/);
+  }
+  const constructor = chunks.find((c) => c.type === "constructor")!;
+  assert.equal(constructor.symbol, "AuthService.AuthService");
+});
+
+Deno.test("createCodeChunker() gives a Dart method its doc comment, signature and body", async () => {
+  const chunker = await chunkerReady;
+  const file = await source(join(SAMPLES, "calculator.dart"), SAMPLES);
+  const chunks = chunker.chunk(file, "dart", { minChars: 0 });
+  const divide = chunks.find((c) => c.symbol === "Calculator.divide")!;
+  assert.equal(divide.type, "method");
+  assert.equal(divide.parent, "Calculator");
+  assert.equal(
+    divide.content,
+    "/// Divides two numbers.\n  double divide(double a, double b) {\n    if (b == 0) {\n" +
+      "      throw ArgumentError('Cannot divide by zero');\n    }\n    return a / b;\n  }",
+  );
+  assert.deepEqual(
+    chunks.map((c) => c.symbol),
+    [
+      "Calculator",
+      "Calculator.add",
+      "Calculator.subtract",
+      "Calculator.multiply",
+      "Calculator.divide",
+      "MathUtils",
+      "MathUtils.square",
+      "MathUtils.cube",
+    ],
+  );
+});
+
+Deno.test("createCodeChunker() types members by their syntax in each language", async () => {
+  const chunker = await chunkerReady;
+  const typeOf = async (name: string, symbol: string) => {
+    const file = await source(join(SAMPLES, name), SAMPLES);
+    return chunker.chunk(file, detectLanguage(name), { minChars: 0 }).find((c) =>
+      c.symbol === symbol
+    )?.type;
+  };
+  assert.equal(await typeOf("event_bus.js", "EventBus.size"), "getter");
+  assert.equal(await typeOf("event_bus.js", "EventBus.constructor"), "constructor");
+  assert.equal(await typeOf("inventory.py", "Inventory.__init__"), "constructor");
+  assert.equal(await typeOf("inventory.py", "to_json"), "function");
+  assert.equal(await typeOf("server.go", "Store.Get"), "method");
+  assert.equal(await typeOf("server.go", "Store"), "struct");
+  assert.equal(await typeOf("server.go", "Getter"), "interface");
+  assert.equal(await typeOf("shapes.rs", "Circle.diameter"), "method");
+  assert.equal(await typeOf("shapes.rs", "tests.circle_area"), "function");
+  assert.equal(await typeOf("BankAccount.java", "BankAccount.BankAccount"), "constructor");
+  assert.equal(await typeOf("TodoList.tsx", "toggle"), "function");
+  assert.equal(await typeOf("TodoList.tsx", "Filter"), "type");
+});
+
+Deno.test("createCodeChunker() attaches comments, decorators and attributes to what follows", async () => {
+  const chunker = await chunkerReady;
+  const java = await source(join(SAMPLES, "BankAccount.java"), SAMPLES);
+  const deposit = chunker.chunk(java, "java").find((c) => c.symbol === "BankAccount.deposit")!;
+  assert.match(deposit.content, /^\/\*\*\n {5}\* Deposits a positive amount\./);
+  const rust = await source(join(SAMPLES, "shapes.rs"), SAMPLES);
+  const circle = chunker.chunk(rust, "rust").find((c) => c.type === "struct")!;
+  assert.match(
+    circle.content,
+    /^\/\/\/ A circle.*\n#\[derive\(Debug, Clone, Copy\)\]\npub struct Circle/,
+  );
+  const python = await source(join(SAMPLES, "inventory.py"), SAMPLES);
+  const total = chunker.chunk(python, "python", { minChars: 0 }).find((c) =>
+    c.symbol === "Inventory.total"
+  )!;
+  assert.match(total.content, /^@property\n {4}def total/);
+});
+
+Deno.test("createCodeChunker() splits an oversized function between statements", async () => {
+  const chunker = await chunkerReady;
+  const statements = Array.from(
+    { length: 40 },
+    (_, i) => `  const value${i} = compute(${i}, "padding");`,
+  );
+  const content = `import { compute } from "./compute";\n\nexport function big() {\n${
+    statements.join("\n")
+  }\n  return value0;\n}\n`;
+  const file = inline("big.ts", content);
+  const chunks = chunker.chunk(file, "typescript", { maxChars: 300 });
+  const parts = chunks.filter((c) => c.symbol === "big");
+  assert.ok(parts.length >= 5, `expected parts, got ${parts.length}`);
+  parts.forEach((part, i) => {
+    assert.deepEqual(part.metadata, { part: i + 1, parts: parts.length });
+    assert.equal(part.type, "function");
+    assert.ok(countNonWhitespace(part.content) <= 300);
+    if (i > 0) assert.match(part.content, /^ {2}(const value\d+ =|return value0;)/);
+  });
+  assert.ok(parts[0].content.startsWith("export function big() {\n"));
+  assert.ok(parts.at(-1)!.content.endsWith("return value0;\n}"));
+  assertContiguous(content, parts);
+});
+
+Deno.test("createCodeChunker() cuts a single overlong line within budget", async () => {
+  const chunker = await chunkerReady;
+  const content = `const data = "${"x".repeat(700)}😀${"y".repeat(300)}";\n`;
+  const chunks = chunker.chunk(inline("data.js", content), "javascript", { maxChars: 250 });
+  assert.ok(chunks.length >= 4);
+  assertContiguous(content, chunks);
+  assert.equal(chunks[0].startOffset, 0);
+  assert.equal(chunks.at(-1)!.endOffset, content.trimEnd().length);
+  for (const chunk of chunks) assert.ok(countNonWhitespace(chunk.content) <= 250);
+});
+
+Deno.test("createCodeChunker() keeps UTF-16 offsets after non-ASCII text", async () => {
+  const chunker = await chunkerReady;
+  const content =
+    `// Grüße 😀 — ünïcödé\nconst greeting = "héllo 😀";\n\nfunction wave(): string {\n  return greeting;\n}\n`;
+  const file = inline("wave.ts", content);
+  const wave = chunker.chunk(file, "typescript", { minChars: 0 }).find((c) => c.symbol === "wave")!;
+  assert.equal(wave.content, "function wave(): string {\n  return greeting;\n}");
+  assert.equal(wave.lineStart, 4);
+  assert.equal(content.slice(wave.startOffset, wave.endOffset), wave.content);
+});
+
+Deno.test("createCodeChunker() merges small neighbours and keeps small classes whole", async () => {
+  const chunker = await chunkerReady;
+  const content =
+    'import a from "a";\nimport b from "b";\n\nconst LIMIT = 3;\n\nclass Tiny {\n  x = 1;\n  go() {\n    return a(b);\n  }\n}\n';
+  const chunks = chunker.chunk(inline("tiny.js", content), "javascript");
+  assert.deepEqual(chunks.map((c) => [c.type, c.symbol]), [["module", "LIMIT"], ["class", "Tiny"]]);
+  assert.equal(chunks[0].content, 'import a from "a";\nimport b from "b";\n\nconst LIMIT = 3;');
+  const apart = chunker.chunk(inline("tiny.js", content), "javascript", { minChars: 0 });
+  assert.deepEqual(apart.map((c) => c.type), ["imports", "imports", "variable", "class", "method"]);
+});
+
+Deno.test("createCodeChunker() rejects a language it has no grammar for and bad budgets", async () => {
+  const chunker = await chunkerReady;
+  const file = inline("a.swift", "let x = 1\n");
+  assert.equal(chunker.supports("swift"), false);
+  assert.equal(await chunker.load("swift"), false);
+  assert.throws(
+    () => chunker.chunk(file, "swift"),
+    (e) => e instanceof WayfinderError && e.code === "input",
+  );
+  assert.throws(
+    () => chunker.chunk(inline("a.ts", "let x = 1;\n"), "typescript", { maxChars: 0 }),
+    (e) => e instanceof WayfinderError && e.code === "usage",
+  );
+});
+
+Deno.test("createCodeChunker() loads grammars from grammarDir", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const shipped = fileURLToPath(new URL(import.meta.resolve("tree-sitter-wasms/package.json")));
+    await copyFile(join(shipped, "../out/tree-sitter-go.wasm"), join(dir, "tree-sitter-go.wasm"));
+    const chunker = await createCodeChunker({ grammarDir: dir, languages: ["go"] });
+    assert.equal(chunker.supports("go"), true);
+    assert.equal(chunker.supports("python"), false);
+    const chunks = chunker.chunk(
+      inline("a.go", "package a\n\nfunc A() int {\n\treturn 1\n}\n"),
+      "go",
+    );
+    assert.equal(chunks.at(-1)!.symbol, "A");
+    await assert.rejects(
+      chunker.load("python"),
+      (e) => e instanceof WayfinderError && e.code === "io",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("chunkFile() falls back to text for languages without a grammar", async () => {
+  const chunker = await chunkerReady;
+  const swift = inline("a.swift", "struct A {\n  let x = 1\n}\n");
+  const chunks = chunkFile(swift, "swift", chunker);
+  assert.equal(chunks.length, 1);
+  assert.equal(chunks[0].type, "text");
+  assert.equal(chunks[0].language, "swift");
+  const goOnly = await createCodeChunker({ languages: ["go"] });
+  const python = chunkFile(inline("a.py", "def f():\n    return 1\n"), "python", goOnly);
+  assert.deepEqual(python.map((c) => [c.type, c.language]), [["text", "python"]]);
+  const markdown = chunkFile(inline("a.md", "# Title\n\nSome words.\n"), "markdown", chunker);
+  assert.ok(markdown.some((c) => c.type === "heading" || c.symbol === "Title"));
+  assert.deepEqual(chunkFile(inline("blank.ts", "\n\n"), "typescript", chunker), []);
+});
+
+Deno.test("LANGUAGES names only node types its grammars have", async () => {
+  await chunkerReady; // initialises the runtime
+  const out = fileURLToPath(new URL("out/", import.meta.resolve("tree-sitter-wasms/package.json")));
+  for (const [id, spec] of Object.entries(LANGUAGES)) {
+    const grammar = await Language.load(
+      await readFile(join(out, `tree-sitter-${spec.grammar}.wasm`)),
+    );
+    const rules = Object.values(spec.declarations);
+    const types = [
+      ...Object.keys(spec.declarations),
+      ...rules.flatMap((r) => [...(r.body ?? []), ...Object.keys(r.refine ?? {})]),
+      ...spec.imports,
+      ...spec.comments,
+      ...spec.prefixes,
+      ...spec.wrappers,
+      ...spec.trailingBodies,
+      ...spec.blocks,
+      ...spec.flatten,
+    ];
+    const unknown = types.filter((t) =>
+      grammar.idForNodeType(t, true) === null && grammar.idForNodeType(t, false) === null
+    );
+    assert.deepEqual(unknown, [], `${id} names node types its grammar lacks`);
+  }
+});
+
+Deno.test("createCodeChunker() names declarations in C, C++, C#, Ruby and Kotlin", async () => {
+  const chunker = await chunkerReady;
+  const cases: Array<[string, string, string, Array<[string, string]>]> = [
+    [
+      "c",
+      "a.h",
+      "#ifndef A_H\n#define A_H\n#include <stdio.h>\n\n/* Adds. */\nstatic int add(int a, int b) {\n  return a + b;\n}\n\ntypedef struct { int x; } point;\n#endif\n",
+      [["module", "A_H"], ["function", "add"], ["type", "point"]],
+    ],
+    [
+      "cpp",
+      "a.cpp",
+      "namespace geo {\n/// A shape.\nclass Shape {\n public:\n  Shape(int n) : n_(n) {}\n  int sides() const { return n_; }\n private:\n  int n_;\n};\n}\n",
+      [["namespace", "geo"], ["class", "geo.Shape"], ["constructor", "geo.Shape.Shape"], [
+        "method",
+        "geo.Shape.sides",
+      ], ["field", "geo.Shape.n_"]],
+    ],
+    [
+      "c_sharp",
+      "a.cs",
+      'using System;\nnamespace Demo {\n  public class Greeter {\n    public Greeter(string n) { }\n    public string Greet() {\n      return "hi";\n    }\n  }\n}\n',
+      [["imports", ""], ["namespace", "Demo"], ["class", "Demo.Greeter"], [
+        "constructor",
+        "Demo.Greeter.Greeter",
+      ], ["method", "Demo.Greeter.Greet"]],
+    ],
+    [
+      "ruby",
+      "a.rb",
+      '# A greeter.\nclass Greeter < Base\n  def initialize(name)\n    @name = name\n  end\n\n  def greet\n    "hi"\n  end\nend\n',
+      [["class", "Greeter"], ["constructor", "Greeter.initialize"], ["method", "Greeter.greet"]],
+    ],
+    [
+      "kotlin",
+      "a.kt",
+      "/** A counter. */\nclass Counter(val start: Int) {\n    fun inc(): Int {\n        return start + 1\n    }\n}\n\nfun main() {\n    println(Counter(1).inc())\n}\n",
+      [["class", "Counter"], ["method", "Counter.inc"], ["function", "main"]],
+    ],
+  ];
+  for (const [language, path, content, expected] of cases) {
+    const chunks = chunker.chunk(inline(path, content), language, { minChars: 0 });
+    assert.deepEqual(chunks.map((c) => [c.type, c.symbol ?? ""]), expected, language);
+  }
+});

@@ -1,0 +1,59 @@
+import type { Chunk, SourceFile } from "../types.ts";
+import type { CodeChunker } from "./chunk_code.ts";
+import { chunkMarkdown } from "./chunk_markdown.ts";
+import { chunkText, type TextOptions } from "./chunk_text.ts";
+
+/** Options of {@link chunkFile}. */
+export interface ChunkFileOptions {
+  /** Non-whitespace characters per chunk, for every chunker. @default 1500 */
+  maxChars?: number;
+  /** Code: containers this small stay whole, smaller neighbours merge. @default 200 */
+  minChars?: number;
+  /** How files without a structure-aware chunker are cut. @default "paragraph" */
+  textStrategy?: TextOptions["strategy"];
+}
+
+/**
+ * Chunks one file by its language: code with a loaded grammar by syntax,
+ * Markdown by headings and blocks, anything else as text. A code file the
+ * grammar cannot chunk (a parse failure, or no chunks from non-blank text)
+ * falls back to text, so no file is silently dropped.
+ *
+ * @param file The file to chunk.
+ * @param language Its language id, as `detectLanguage` gives it.
+ * @param chunker The code chunker; languages it does not support go to text.
+ * @param options Budgets and the text strategy.
+ * @returns The file's chunks in order; none only for a blank file.
+ * @throws {WayfinderError} `usage` for a bad budget or strategy
+ *
+ * @example Route a Python file and an unknown format
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { chunkFile, createCodeChunker } from "./mod.ts";
+ *
+ * const chunker = await createCodeChunker({ languages: ["python"] });
+ * const content = "def hello():\n    return 'hi'\n";
+ * const file = { path: "a.py", absolutePath: "/a.py", content, bytes: content.length };
+ * assert.equal(chunkFile(file, "python", chunker)[0].symbol, "hello");
+ * assert.equal(chunkFile({ ...file, path: "a.cfg" }, "text", chunker)[0].type, "text");
+ * ```
+ */
+export function chunkFile(
+  file: SourceFile,
+  language: string,
+  chunker: CodeChunker,
+  options: ChunkFileOptions = {},
+): Chunk[] {
+  const { maxChars, minChars } = options;
+  if (language === "markdown") return chunkMarkdown(file, { maxChars });
+  const asText = () => chunkText(file, { maxChars, strategy: options.textStrategy, language });
+  if (!chunker.supports(language)) return asText();
+  let chunks: Chunk[];
+  try {
+    chunks = chunker.chunk(file, language, { maxChars, minChars });
+  } catch {
+    // A grammar failure costs the file its structure, not its content.
+    return asText();
+  }
+  return chunks.length === 0 && file.content.trim() !== "" ? asText() : chunks;
+}

@@ -1,0 +1,326 @@
+import type { Node } from "web-tree-sitter";
+import type { DeclarationRule, LanguageSpec } from "./languages.ts";
+import { countNonWhitespace } from "./make_chunk.ts";
+
+/** A span the code chunker will emit, before oversized ones are split. */
+export interface Piece {
+  start: number;
+  end: number;
+  type: string;
+  symbol?: string;
+  parent?: string;
+  /** Syntax nodes the span covers, searched for statements when splitting. */
+  nodes: Node[];
+  /** Symbols of merged neighbours. */
+  symbols?: string[];
+}
+
+/** Settings shared by one file's walk. */
+export interface WalkContext {
+  text: string;
+  spec: LanguageSpec;
+  maxChars: number;
+  minChars: number;
+}
+
+/** Where a declaration sits. */
+interface Scope {
+  symbol?: string;
+  /** Inside a class-like container, functions are methods. */
+  classLike: boolean;
+}
+
+/** A run of sibling nodes that becomes one piece or one declaration. */
+interface Item {
+  start: number;
+  end: number;
+  nodes: Node[];
+  kind: "declaration" | "imports" | "other";
+  declaration?: Node;
+  rule?: DeclarationRule;
+}
+
+/** Types that small neighbours of may share a chunk. */
+const MERGEABLE = new Set(["imports", "module", "variable", "constant", "field"]);
+
+const IDENTIFIERS = new Set([
+  "identifier",
+  "property_identifier",
+  "private_property_identifier",
+  "field_identifier",
+  "simple_identifier",
+  "constant",
+  "name",
+]);
+
+const NAME_DEPTH = 3;
+
+function size(ctx: WalkContext, start: number, end: number): number {
+  return countNonWhitespace(ctx.text.slice(start, end));
+}
+
+function kids(node: Node, named = false): Node[] {
+  return (named ? node.namedChildren : node.children).filter((c): c is Node => c !== null);
+}
+
+/** The declaration inside a wrapper (`export class …`), or the node itself when it is one. */
+function unwrap(node: Node, spec: LanguageSpec): Node | undefined {
+  let current: Node | undefined = node;
+  for (let depth = 0; current && depth < 3; depth++) {
+    if (spec.declarations[current.type]) return current;
+    if (!spec.wrappers.includes(current.type)) return undefined;
+    current = current.childForFieldName("declaration") ??
+      current.childForFieldName("definition") ??
+      kids(current, true).find((c) => spec.declarations[c.type] || spec.wrappers.includes(c.type));
+  }
+  return undefined;
+}
+
+/**
+ * Groups sibling nodes into items: leading comments and annotations join
+ * the node after them, trailing punctuation and same-line comments the node
+ * before, and Dart's detached bodies their signature.
+ */
+function collectItems(children: readonly Node[], ctx: WalkContext): Item[] {
+  const { spec, text } = ctx;
+  const items: Item[] = [];
+  const pending: Node[] = [];
+  const extend = (item: Item, node: Node) => {
+    item.end = node.endIndex;
+    item.nodes.push(node);
+  };
+  const sameLine = (item: Item | undefined, node: Node) =>
+    item !== undefined && !text.slice(item.end, node.startIndex).includes("\n");
+  const flushPending = () => {
+    if (pending.length === 0) return;
+    const stray = pending.splice(0);
+    items.push({
+      start: stray[0].startIndex,
+      end: stray.at(-1)!.endIndex,
+      nodes: stray,
+      kind: "other",
+    });
+  };
+  for (const child of children) {
+    const last = items.at(-1);
+    if (!child.isNamed) {
+      if (pending.length === 0 && last && sameLine(last, child)) extend(last, child);
+      continue;
+    }
+    const isComment = spec.comments.includes(child.type);
+    if (isComment && pending.length === 0 && sameLine(last, child)) {
+      extend(last!, child);
+      continue;
+    }
+    if (isComment || spec.prefixes.includes(child.type)) {
+      pending.push(child);
+      continue;
+    }
+    if (spec.trailingBodies.includes(child.type) && pending.length === 0 && last?.declaration) {
+      extend(last, child);
+      continue;
+    }
+    // Comments and annotations before a node introduce it, even across a blank line
+    // (a "// User methods" section comment belongs with what follows).
+    const leading = pending.splice(0);
+    const attachedStart = leading[0]?.startIndex ?? child.startIndex;
+    const declaration = unwrap(child, spec);
+    items.push({
+      start: attachedStart,
+      end: child.endIndex,
+      nodes: [...leading, child],
+      kind: declaration ? "declaration" : spec.imports.includes(child.type) ? "imports" : "other",
+      declaration,
+      rule: declaration ? spec.declarations[declaration.type] : undefined,
+    });
+  }
+  flushPending();
+  return items;
+}
+
+/** The text of an identifier-ish node, without generics. */
+function identifierText(ctx: WalkContext, node: Node): string {
+  return ctx.text.slice(node.startIndex, node.endIndex).replace(/<[\s\S]*$/, "").trim();
+}
+
+/** The node(s) a field or child type names, joined (`Repo.named` is three name nodes in Dart). */
+function namedBy(ctx: WalkContext, node: Node, key: string): string | undefined {
+  const byField = node.childrenForFieldName(key).filter((c): c is Node => c !== null);
+  const found = byField.length > 0 ? byField : kids(node).filter((c) => c.type === key).slice(0, 1);
+  if (found.length === 0) return undefined;
+  if (
+    found.length === 1 && !IDENTIFIERS.has(found[0].type) && found[0].type !== "type_identifier"
+  ) {
+    return nameOf(ctx, found[0]) ?? (identifierText(ctx, found[0]) || undefined);
+  }
+  return ctx.text.slice(found[0].startIndex, found.at(-1)!.endIndex).replace(/\s+/g, "") ||
+    undefined;
+}
+
+/** An identifier with the `.name` parts after it (Dart's `factory AppConfig.development`). */
+function dottedName(ctx: WalkContext, first: Node): string {
+  let last = first;
+  for (let dot = first.nextSibling; dot?.type === "." && dot.nextSibling; dot = last.nextSibling) {
+    if (!IDENTIFIERS.has(dot.nextSibling.type)) break;
+    last = dot.nextSibling;
+  }
+  return ctx.text.slice(first.startIndex, last.endIndex).replace(/\s+/g, "");
+}
+
+/**
+ * A declaration's name: its `name` field, else its declarator's, else the
+ * first identifier below it that is not a type, else a type name.
+ */
+function nameOf(ctx: WalkContext, node: Node, depth = 0): string | undefined {
+  const direct = namedBy(ctx, node, "name") ?? namedBy(ctx, node, "declarator");
+  if (direct) return direct;
+  const children = kids(node, true);
+  const identifier = children.find((c) => IDENTIFIERS.has(c.type));
+  if (identifier) return dottedName(ctx, identifier);
+  if (depth < NAME_DEPTH) {
+    for (const child of children) {
+      if (ctx.spec.blocks.includes(child.type)) continue;
+      const found = nameOf(ctx, child, depth + 1);
+      if (found) return found;
+    }
+  }
+  const type = children.find((c) => c.type === "type_identifier");
+  return type ? identifierText(ctx, type) : undefined;
+}
+
+/** The rule's type, refined by a keyword or node among the children or named grandchildren. */
+function refineType(node: Node, rule: DeclarationRule): string {
+  const refine = rule.refine;
+  if (!refine) return rule.type;
+  const children = kids(node);
+  for (const child of children) if (refine[child.type]) return refine[child.type];
+  for (const child of children) {
+    if (!child.isNamed) continue;
+    for (const grandchild of kids(child, true)) {
+      if (refine[grandchild.type]) return refine[grandchild.type];
+    }
+  }
+  return rule.type;
+}
+
+function qualify(parent: string | undefined, name: string): string {
+  if (!parent) return name;
+  const dot = parent.lastIndexOf(".");
+  const own = parent.slice(dot + 1);
+  // A named constructor already carries its class (`AppConfig.development`).
+  if (name.startsWith(`${own}.`)) return dot === -1 ? name : `${parent.slice(0, dot)}.${name}`;
+  return `${parent}.${name}`;
+}
+
+function findBody(node: Node, rule: DeclarationRule): Node | undefined {
+  const body = rule.body!;
+  if (body.includes(node.type)) return node;
+  const byField = node.childForFieldName("body");
+  if (byField && body.includes(byField.type)) return byField;
+  return kids(node, true).find((c) => body.includes(c.type));
+}
+
+/** The members of a body, and where the container's header ends. */
+function bodyLayout(
+  ctx: WalkContext,
+  node: Node,
+  body: Node,
+): { members: Node[]; headerEnd: number } {
+  let members = kids(body);
+  if (body === node) {
+    const name = node.childForFieldName("name");
+    const after = name ? name.endIndex : node.startIndex;
+    members = members.filter((c) => c.startIndex >= after);
+  }
+  members = members.flatMap((c) => ctx.spec.flatten.includes(c.type) ? kids(c) : [c]);
+  const open = members[0];
+  if (open && !open.isNamed && open.text === "{") {
+    return { members: members.slice(1), headerEnd: open.endIndex };
+  }
+  const firstStart = open ? open.startIndex : body.startIndex;
+  const headerEnd = ctx.text.slice(0, firstStart).trimEnd().length;
+  return { members, headerEnd: Math.max(headerEnd, node.startIndex) };
+}
+
+function declarationPieces(ctx: WalkContext, item: Item, scope: Scope): Piece[] {
+  const node = item.declaration!;
+  const rule = item.rule!;
+  let type = refineType(node, rule);
+  if (scope.classLike && rule.member && type === rule.type) type = rule.member;
+  // A rule naming its name's place is trusted: no guessing below it.
+  const name = rule.name ? namedBy(ctx, node, rule.name) : nameOf(ctx, node);
+  const own = scope.symbol?.slice(scope.symbol.lastIndexOf(".") + 1);
+  if (type === "method" && name && (ctx.spec.constructors.includes(name) || name === own)) {
+    type = "constructor";
+  }
+  let parent = scope.symbol;
+  if (rule.receiver) {
+    const receiver = node.childForFieldName(rule.receiver);
+    const owner = receiver?.descendantsOfType("type_identifier")[0];
+    if (owner) parent = qualify(parent, owner.text);
+  }
+  const symbol = name ? qualify(parent, name) : parent;
+  const leaf: Piece = { start: item.start, end: item.end, type, symbol, parent, nodes: item.nodes };
+  const body = rule.body ? findBody(node, rule) : undefined;
+  if (!body || size(ctx, item.start, item.end) <= ctx.minChars) return [leaf];
+
+  const { members, headerEnd } = bodyLayout(ctx, node, body);
+  const inner = itemPieces(ctx, collectItems(members, ctx), {
+    symbol: rule.transparent ? scope.symbol : symbol,
+    classLike: !rule.namespace,
+  });
+  const header: Piece = { start: item.start, end: headerEnd, type, symbol, parent, nodes: [] };
+  // The header keeps the fields right after it, within budget.
+  let absorbed = 0;
+  for (const piece of inner) {
+    if (!MERGEABLE.has(piece.type) || size(ctx, header.start, piece.end) > ctx.maxChars) break;
+    header.end = piece.end;
+    absorbed++;
+  }
+  return [header, ...inner.slice(absorbed)];
+}
+
+/** Joins small mergeable neighbours (imports, constants, fields) within budget. */
+function mergeSmall(ctx: WalkContext, pieces: readonly Piece[]): Piece[] {
+  const merged: Piece[] = [];
+  for (const piece of pieces) {
+    const last = merged.at(-1);
+    const fits = last && MERGEABLE.has(last.type) && MERGEABLE.has(piece.type) &&
+      last.parent === piece.parent &&
+      (size(ctx, last.start, last.end) < ctx.minChars ||
+        size(ctx, piece.start, piece.end) < ctx.minChars) &&
+      size(ctx, last.start, piece.end) <= ctx.maxChars;
+    if (!last || !fits) {
+      merged.push({ ...piece });
+      continue;
+    }
+    const symbols = [
+      ...(last.symbols ?? (last.symbol ? [last.symbol] : [])),
+      ...(piece.symbols ?? (piece.symbol ? [piece.symbol] : [])),
+    ];
+    last.end = piece.end;
+    last.nodes = [...last.nodes, ...piece.nodes];
+    if (last.type !== piece.type) last.type = "module";
+    last.symbols = symbols;
+    last.symbol = symbols.length === 1 ? symbols[0] : undefined;
+  }
+  return merged;
+}
+
+function itemPieces(ctx: WalkContext, items: readonly Item[], scope: Scope): Piece[] {
+  const pieces = items.flatMap((item): Piece[] => {
+    if (item.kind === "declaration") return declarationPieces(ctx, item, scope);
+    const type = item.kind === "imports" ? "imports" : scope.classLike ? "field" : "module";
+    return [{ start: item.start, end: item.end, type, parent: scope.symbol, nodes: item.nodes }];
+  });
+  return mergeSmall(ctx, pieces);
+}
+
+/**
+ * The pieces of a parsed file, in order: one per declaration, a header and
+ * one per member for containers, and module or imports pieces for the code
+ * between declarations. Oversized pieces are split later.
+ */
+export function codePieces(ctx: WalkContext, root: Node): Piece[] {
+  return itemPieces(ctx, collectItems(kids(root), ctx), { classLike: false });
+}

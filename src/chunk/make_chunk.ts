@@ -1,0 +1,105 @@
+import { createHash } from "node:crypto";
+import type { Chunk, SourceFile } from "../types.ts";
+
+/** Fields a chunker decides; the rest is derived from the source text. */
+export interface ChunkSpec {
+  /** UTF-16 offsets into `file.content`, end exclusive. */
+  start: number;
+  end: number;
+  type: string;
+  language: string;
+  symbol?: string;
+  parent?: string;
+  metadata?: Record<string, unknown>;
+}
+
+function sha1(text: string): string {
+  return createHash("sha1").update(text).digest("hex");
+}
+
+/**
+ * The stable chunk id: sha1 of `path|lineStart|lineEnd|type|sha1(content)`,
+ * the same recipe as the peer project's, so ids survive re-indexing and
+ * compare across tools.
+ */
+export function chunkId(
+  path: string,
+  lineStart: number,
+  lineEnd: number,
+  type: string,
+  content: string,
+): string {
+  return sha1(`${path}|${lineStart}|${lineEnd}|${type}|${sha1(content)}`);
+}
+
+/** 1-based line number of a UTF-16 offset. */
+export function lineAt(text: string, offset: number): number {
+  return lineOf(lineStarts(text), offset);
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** Binary search: the number of line starts at or before `offset`. */
+function lineOf(starts: number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (starts[mid]! <= offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// Line starts per file, computed once: chunkers call makeChunk many times per file.
+const startsOfFile = new WeakMap<SourceFile, { content: string; starts: number[] }>();
+
+function fileLineStarts(file: SourceFile): number[] {
+  const cached = startsOfFile.get(file);
+  if (cached && cached.content === file.content) return cached.starts;
+  const starts = lineStarts(file.content);
+  startsOfFile.set(file, { content: file.content, starts });
+  return starts;
+}
+
+/**
+ * Builds a chunk from a span of a file, so that every chunker derives lines,
+ * content and id the same way. Trailing newlines are kept out of the span's
+ * last line: a span ending right after "\n" ends on the line before.
+ */
+export function makeChunk(file: SourceFile, spec: ChunkSpec): Chunk {
+  const content = file.content.slice(spec.start, spec.end);
+  const starts = fileLineStarts(file);
+  const lineStart = lineOf(starts, spec.start);
+  const lastChar = spec.end > spec.start ? spec.end - 1 : spec.start;
+  const lineEnd = lineOf(starts, lastChar);
+  const chunk: Chunk = {
+    id: chunkId(file.path, lineStart, lineEnd, spec.type, content),
+    sourcePath: file.path,
+    lineStart,
+    lineEnd,
+    startOffset: spec.start,
+    endOffset: spec.end,
+    type: spec.type,
+    language: spec.language,
+    content,
+    metadata: spec.metadata ?? {},
+  };
+  if (spec.symbol !== undefined) chunk.symbol = spec.symbol;
+  if (spec.parent !== undefined) chunk.parent = spec.parent;
+  return chunk;
+}
+
+/** Budgets count non-whitespace characters, so indentation style does not change chunking. */
+export function countNonWhitespace(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) n++;
+  }
+  return n;
+}

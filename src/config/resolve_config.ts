@@ -1,0 +1,160 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { WayfinderError } from "../error.ts";
+import type { ParsedFlags } from "./parse_flags.ts";
+import { type Setting, type SettingKey, SETTINGS } from "./settings.ts";
+
+/** Where a setting's value came from, for messages like "model (from WAYFINDER_EMBEDDING_MODEL)". */
+export type SettingSource = "flag" | "env" | "file" | "default";
+
+type SettingOf<K extends SettingKey> = (typeof SETTINGS)[K];
+type ValueOf<K extends SettingKey> = SettingOf<K>["type"] extends "bool" ? boolean
+  : SettingOf<K>["type"] extends "int" | "number" ? number
+  : SettingOf<K>["type"] extends "list" ? string[]
+  : SettingOf<K> extends { choices: readonly (infer C)[] } ? C
+  : string;
+
+/** Every setting, resolved. Settings without a default may be undefined. */
+export type Settings = {
+  [K in SettingKey]: SettingOf<K> extends { default: unknown } ? ValueOf<K>
+    : ValueOf<K> | undefined;
+};
+
+/** The frozen result of merging flags, environment, wayfinder.json and defaults. */
+export interface Config {
+  settings: Readonly<Settings>;
+  sources: Readonly<Partial<Record<SettingKey, SettingSource>>>;
+  positionals: readonly string[];
+  /** The nearest wayfinder.json at or above the target, if any. */
+  configFile: string | null;
+  /** The directory that relative paths in wayfinder.json resolve against. */
+  configDir: string | null;
+  /** The project root for commands that take one, else the working directory. */
+  target: string;
+}
+
+export interface ResolveOptions {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Directory to start looking for wayfinder.json from (the command's root argument). */
+  target?: string;
+}
+
+const CONFIG_FILE = "wayfinder.json";
+
+/** Walks up from `start` to the filesystem root and returns the first wayfinder.json. */
+export function findConfigFile(start: string): string | null {
+  let dir = resolve(start);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) dir = dirname(dir);
+  for (;;) {
+    const candidate = join(dir, CONFIG_FILE);
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+function readConfigFile(path: string): Record<string, unknown> {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new WayfinderError("config", `Cannot read config '${path}': ${(error as Error).message}`);
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    throw new WayfinderError("config", `Cannot read config '${path}': expected a JSON object`);
+  }
+  return data as Record<string, unknown>;
+}
+
+function lookup(data: Record<string, unknown>, dotted: string): unknown {
+  let value: unknown = data;
+  for (const part of dotted.split(".")) {
+    if (typeof value !== "object" || value === null) return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+function convert(key: SettingKey, raw: unknown, origin: string, baseDir: string): unknown {
+  const s: Setting = SETTINGS[key];
+  const bad = (why: string) =>
+    new WayfinderError(
+      origin.startsWith("wayfinder.json") ? "config" : "usage",
+      `Invalid value ${JSON.stringify(raw)} for ${origin}: ${why}`,
+    );
+  switch (s.type) {
+    case "bool":
+      if (typeof raw === "boolean") return raw;
+      if (/^(1|true|yes)$/i.test(String(raw))) return true;
+      if (/^(0|false|no)$/i.test(String(raw))) return false;
+      throw bad("expected true or false");
+    case "int":
+    case "number": {
+      const n = typeof raw === "number" ? raw : Number(String(raw).trim());
+      if (String(raw).trim() === "" || !Number.isFinite(n)) throw bad("expected a number");
+      if (s.type === "int" && (!Number.isInteger(n) || n < 0)) {
+        throw bad("expected a whole number ≥ 0");
+      }
+      return n;
+    }
+    case "list":
+      if (Array.isArray(raw)) return raw.map(String);
+      return String(raw).split(",").map((v) => v.trim()).filter(Boolean);
+    case "choice":
+      if (!s.choices!.includes(String(raw))) throw bad(`expected one of ${s.choices!.join(", ")}`);
+      return String(raw);
+    case "path":
+      if (typeof raw !== "string" || raw === "") throw bad("expected a path");
+      return resolve(baseDir, raw);
+    default:
+      if (typeof raw !== "string" || raw === "") throw bad("expected text");
+      return raw;
+  }
+}
+
+/**
+ * Merges one command's settings: flags > environment > nearest
+ * wayfinder.json at or above the target > defaults. Values are checked and
+ * converted here, so commands receive typed, validated settings.
+ */
+export function resolveConfig(
+  keys: readonly SettingKey[],
+  flags: ParsedFlags,
+  options: ResolveOptions,
+): Config {
+  const target = resolve(options.cwd, options.target ?? ".");
+  const configFile = findConfigFile(target);
+  const fileData = configFile ? readConfigFile(configFile) : {};
+  const configDir = configFile ? dirname(configFile) : null;
+  const settings: Record<string, unknown> = {};
+  const sources: Partial<Record<SettingKey, SettingSource>> = {};
+  for (const key of keys) {
+    const s: Setting = SETTINGS[key];
+    const fromFlag = flags.values[key];
+    const fromEnv = s.env ? options.env[s.env] : undefined;
+    const fromFile = s.file ? lookup(fileData, s.file) : undefined;
+    if (fromFlag !== undefined) {
+      settings[key] = convert(key, fromFlag, `--${s.flag}`, options.cwd);
+      sources[key] = "flag";
+    } else if (fromEnv !== undefined && fromEnv !== "") {
+      settings[key] = convert(key, fromEnv, s.env!, options.cwd);
+      sources[key] = "env";
+    } else if (fromFile !== undefined && fromFile !== null) {
+      settings[key] = convert(key, fromFile, `wayfinder.json '${s.file}'`, configDir!);
+      sources[key] = "file";
+    } else {
+      settings[key] = Array.isArray(s.default) ? [...s.default] : s.default;
+      if (s.default !== undefined) sources[key] = "default";
+    }
+  }
+  return Object.freeze({
+    settings: Object.freeze(settings) as unknown as Settings,
+    sources: Object.freeze(sources),
+    positionals: Object.freeze([...flags.positionals]),
+    configFile,
+    configDir,
+    target,
+  });
+}

@@ -1,0 +1,123 @@
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { WayfinderError } from "../error.ts";
+import { parseFlags } from "./parse_flags.ts";
+import { findConfigFile, resolveConfig } from "./resolve_config.ts";
+import type { CommandSpec } from "./parse_flags.ts";
+
+const spec: CommandSpec = {
+  name: "search",
+  summary: "test",
+  positionals: ["root", "query"],
+  settings: ["output", "dataDir", "model", "limit", "longInput", "path", "threads", "debug"],
+};
+
+function project(config: unknown): string {
+  const root = Deno.makeTempDirSync();
+  writeFileSync(join(root, "wayfinder.json"), JSON.stringify(config));
+  mkdirSync(join(root, "src", "deep"), { recursive: true });
+  return root;
+}
+
+Deno.test("resolveConfig() prefers flags over environment over wayfinder.json over defaults", () => {
+  const root = project({
+    search: { limit: 7 },
+    embedding: { model: "from-file.gguf", longInput: "truncate" },
+  });
+  const target = join(root, "src", "deep");
+  const resolveWith = (args: string[], env: Record<string, string>) =>
+    resolveConfig(spec.settings, parseFlags(spec, [target, "q", ...args]), {
+      env,
+      cwd: root,
+      target,
+    });
+
+  const fromFile = resolveWith([], {});
+  assert.equal(fromFile.settings.limit, 7);
+  assert.equal(fromFile.settings.model, "from-file.gguf");
+  assert.equal(fromFile.sources.model, "file");
+  assert.equal(fromFile.settings.longInput, "truncate");
+  assert.equal(fromFile.settings.output, "text");
+  assert.equal(fromFile.sources.output, "default");
+  assert.equal(fromFile.configFile, join(root, "wayfinder.json"));
+
+  const fromEnv = resolveWith([], {
+    WAYFINDER_EMBEDDING_MODEL: "env.gguf",
+    WAYFINDER_OUTPUT: "json",
+  });
+  assert.equal(fromEnv.settings.model, "env.gguf");
+  assert.equal(fromEnv.sources.model, "env");
+  assert.equal(fromEnv.settings.output, "json");
+
+  const fromFlag = resolveWith(["--model", "flag.gguf", "--limit", "3"], {
+    WAYFINDER_EMBEDDING_MODEL: "env.gguf",
+  });
+  assert.equal(fromFlag.settings.model, "flag.gguf");
+  assert.equal(fromFlag.sources.model, "flag");
+  assert.equal(fromFlag.settings.limit, 3);
+});
+
+Deno.test("resolveConfig() resolves wayfinder.json paths against the file's folder", () => {
+  const root = project({ dataDir: "./data" });
+  const config = resolveConfig(spec.settings, parseFlags(spec, [root, "q"]), {
+    env: {},
+    cwd: "/",
+    target: root,
+  });
+  assert.equal(config.settings.dataDir, join(root, "data"));
+});
+
+Deno.test("resolveConfig() collects repeatable flags and comma lists", () => {
+  const flags = parseFlags(spec, [".", "q", "--path", "src/**", "--path", "lib/*.ts"]);
+  const config = resolveConfig(spec.settings, flags, { env: {}, cwd: Deno.makeTempDirSync() });
+  assert.deepEqual(config.settings.path, ["src/**", "lib/*.ts"]);
+  assert.ok(Object.isFrozen(config) && Object.isFrozen(config.settings));
+});
+
+Deno.test("resolveConfig() rejects bad values with a one-line reason", () => {
+  const cwd = Deno.makeTempDirSync();
+  const bad = (args: string[], env: Record<string, string> = {}) =>
+    assert.throws(
+      () => resolveConfig(spec.settings, parseFlags(spec, [".", "q", ...args]), { env, cwd }),
+      (e: unknown) => e instanceof WayfinderError && e.exit === 2 && !e.message.includes("\n"),
+    );
+  bad(["--limit", "ten"]);
+  bad(["--limit", "-1"]);
+  bad(["--long-input", "chop"]);
+  bad(["--output", "xml"]);
+  bad([], { WAYFINDER_THREADS: "many" });
+});
+
+Deno.test("resolveConfig() reports malformed wayfinder.json as a config error", () => {
+  const root = Deno.makeTempDirSync();
+  writeFileSync(join(root, "wayfinder.json"), "{ not json");
+  assert.throws(
+    () =>
+      resolveConfig(spec.settings, parseFlags(spec, [root, "q"]), {
+        env: {},
+        cwd: root,
+        target: root,
+      }),
+    (e: unknown) =>
+      e instanceof WayfinderError && e.code === "config" && e.message.includes("wayfinder.json"),
+  );
+});
+
+Deno.test("parseFlags() rejects unknown flags and missing arguments", () => {
+  assert.throws(
+    () => parseFlags(spec, [".", "q", "--colour"]),
+    /Unknown flag '--colour' for 'wayfinder search'/,
+  );
+  assert.throws(() => parseFlags(spec, ["."]), /Missing <query>/);
+  assert.throws(() => parseFlags(spec, [".", "q", "--limit"]), /needs a value/);
+  assert.equal(parseFlags(spec, ["--help"]).help, true);
+});
+
+Deno.test("findConfigFile() finds the nearest wayfinder.json at or above a folder", () => {
+  const root = project({});
+  const inner = join(root, "src");
+  writeFileSync(join(inner, "wayfinder.json"), "{}");
+  assert.equal(findConfigFile(join(inner, "deep")), join(inner, "wayfinder.json"));
+  assert.equal(findConfigFile(root), join(root, "wayfinder.json"));
+});

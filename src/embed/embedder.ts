@@ -1,0 +1,40 @@
+/**
+ * The contract every embedding backend meets: in-process llama.cpp, HTTP
+ * embedders, and the deterministic fake used by unit tests.
+ */
+
+/**
+ * Everything that decides what vector a text gets. Two indexes are
+ * compatible only when their identities' fingerprints are equal.
+ */
+export interface ModelIdentity {
+  /** Human-readable model name, e.g. "all-MiniLM-L6-v2". */
+  name: string;
+  /** Where vectors come from: "llama", "ollama", "openai", "tei", "fake". */
+  provider: string;
+  /** SHA-256 of the weights (GGUF bytes), or the remote model name for HTTP embedders. */
+  sha256: string;
+  dimensions: number;
+  /** Prepended to queries only; documents are embedded as they are. */
+  queryPrefix: string;
+  /** "cls" | "mean" | "last" | "none" | "remote". */
+  pooling: string;
+  normalize: boolean;
+  maxTokens: number;
+  /** "reject" | "truncate". */
+  longInput: string;
+  /** Version of the text we build from a chunk before embedding it. */
+  inputFormat: number;
+}
+
+/** An embedding backend. Vectors are L2-normalised. */
+export interface Embedder {
+  readonly identity: ModelIdentity;
+  /** Embeds passages as they are, in batches. */
+  embedDocuments(texts: string[]): Promise<Float32Array[]>;
+  /** Embeds one query, with the model's query prefix. */
+  embedQuery(text: string): Promise<Float32Array>;
+  /** Tokens the model would see for this input, special tokens included. */
+  countTokens(text: string, kind: "document" | "query"): Promise<number>;
+  close(): Promise<void>;
+}

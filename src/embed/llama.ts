@@ -1,0 +1,262 @@
+import { basename } from "node:path";
+import { stat } from "node:fs/promises";
+import {
+  getLlama,
+  type Llama,
+  type LlamaEmbeddingContext,
+  LlamaLogLevel,
+  type LlamaModel,
+  LlamaVocabularyType,
+  type Token,
+} from "node-llama-cpp";
+import { WayfinderError } from "../error.ts";
+import { type ModelManifest, readManifest } from "../model/manifest.ts";
+import type { Embedder, ModelIdentity } from "./embedder.ts";
+import { type LongInput, LongInputError } from "./long_input_error.ts";
+import { normalizeVector } from "./normalize_vector.ts";
+import { sha256File } from "./sha256_file.ts";
+
+/** Options for {@linkcode LlamaEmbedder.create}. */
+export interface LlamaEmbedderOptions {
+  /** Path to a GGUF embedding model. */
+  modelPath: string;
+  /** CPU threads for llama.cpp; required because its default oversubscribes shared machines. */
+  threads: number;
+  /** Texts queued together per step of `embedDocuments`. @default {32} */
+  batchSize?: number;
+  /** Token budget cap; the budget is the smaller of this and the model's. @default {the model's} */
+  contextSize?: number;
+  /** What to do with an input over budget. @default {"reject"} */
+  longInput?: "reject" | "truncate";
+  /** The model's manifest. @default {the manifest beside the model, if any} */
+  manifest?: ModelManifest;
+  /** Version of the chunk-to-text recipe, recorded in the identity. @default {1} */
+  inputFormat?: number;
+}
+
+/** llama.cpp's pooling type numbers, as GGUF stores them. */
+const POOLING_NAMES: Readonly<Record<number, string>> = {
+  0: "none",
+  1: "mean",
+  2: "cls",
+  3: "last",
+  4: "rank",
+};
+
+interface Parts {
+  llama: Llama;
+  model: LlamaModel;
+  context: LlamaEmbeddingContext;
+  identity: ModelIdentity;
+  batchSize: number;
+  begin: Token | null;
+  end: Token | null;
+}
+
+/**
+ * Embeds in process with llama.cpp (through node-llama-cpp) on the CPU.
+ *
+ * An embedding context holds a single sequence and evaluates one input at a
+ * time under a lock, so "batches" are queued calls rather than one packed
+ * llama.cpp batch; the native side only reads pooled output for sequence 0.
+ */
+export class LlamaEmbedder implements Embedder {
+  readonly identity: ModelIdentity;
+  /** Inputs shortened under the "truncate" policy since creation. */
+  readonly stats: { truncated: number } = { truncated: 0 };
+  readonly #parts: Parts;
+
+  private constructor(parts: Parts) {
+    this.#parts = parts;
+    this.identity = parts.identity;
+  }
+
+  /**
+   * Loads the model and an embedding context.
+   *
+   * @throws {WayfinderError} "no_model" when the file is missing, "model" when llama.cpp cannot load it.
+   */
+  static async create(options: LlamaEmbedderOptions): Promise<LlamaEmbedder> {
+    const { modelPath, threads } = options;
+    if (!Number.isInteger(threads) || threads < 1) {
+      throw new WayfinderError(
+        "usage",
+        `Cannot embed: threads must be a positive integer, got ${threads}`,
+      );
+    }
+    try {
+      await stat(modelPath);
+    } catch (error) {
+      throw new WayfinderError("no_model", `Cannot load model: '${modelPath}' does not exist`, {
+        cause: error,
+      });
+    }
+    const manifest = options.manifest ?? await readManifest(modelPath);
+    const sha256 = await sha256File(modelPath);
+    let llama: Llama | undefined;
+    let model: LlamaModel | undefined;
+    try {
+      llama = await getLlama({
+        gpu: false,
+        build: "never",
+        logLevel: LlamaLogLevel.error,
+        maxThreads: threads,
+        progressLogs: false,
+      });
+      model = await llama.loadModel({ modelPath, gpuLayers: 0 });
+      const modelMax = manifest?.maxTokens ?? model.trainContextSize;
+      const maxTokens = Math.min(modelMax, options.contextSize ?? modelMax);
+      // node-llama-cpp refuses inputs as long as the context, hence the +1;
+      // the whole input must fit one batch because BERT attention is not causal.
+      const context = await model.createEmbeddingContext({
+        threads,
+        contextSize: maxTokens + 1,
+        batchSize: maxTokens + 1,
+      });
+      const metadata = model.fileInfo.metadata as unknown as Record<
+        string,
+        Record<string, unknown>
+      >;
+      const poolingType = metadata[metadata.general?.architecture as string]?.pooling_type;
+      const identity: ModelIdentity = {
+        name: manifest?.name ?? (metadata.general?.name as string | undefined) ??
+          basename(modelPath).replace(/\.gguf$/i, ""),
+        provider: "llama",
+        sha256,
+        dimensions: model.embeddingVectorSize,
+        queryPrefix: manifest?.queryPrefix ?? "",
+        pooling: manifest?.pooling ??
+          (typeof poolingType === "number" ? POOLING_NAMES[poolingType] ?? "none" : "none"),
+        normalize: true,
+        maxTokens,
+        longInput: options.longInput ?? "reject",
+        inputFormat: options.inputFormat ?? 1,
+      };
+      const [begin, end] = _specialTokens(model, metadata);
+      return new LlamaEmbedder({
+        llama,
+        model,
+        context,
+        identity,
+        batchSize: Math.max(1, options.batchSize ?? 32),
+        begin,
+        end,
+      });
+    } catch (error) {
+      await model?.dispose();
+      await llama?.dispose();
+      if (error instanceof WayfinderError) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new WayfinderError("model", `Cannot load model '${modelPath}': ${reason}`, {
+        cause: error,
+      });
+    }
+  }
+
+  /**
+   * Embeds passages as they are. Under "reject" every input is measured
+   * first, so nothing is embedded when any is too long.
+   *
+   * @throws {LongInputError} under "reject", listing each long input's index and token count.
+   */
+  async embedDocuments(texts: string[]): Promise<Float32Array[]> {
+    const inputs = this.#fit(texts.map((text) => this.#tokenize(text)));
+    const vectors: Float32Array[] = [];
+    for (let i = 0; i < inputs.length; i += this.#parts.batchSize) {
+      // Queue the whole batch: the context's lock runs them back to back.
+      const batch = inputs.slice(i, i + this.#parts.batchSize);
+      vectors.push(...await Promise.all(batch.map((tokens) => this.#embed(tokens))));
+    }
+    return vectors;
+  }
+
+  /** Embeds a query with the model's query prefix. */
+  async embedQuery(text: string): Promise<Float32Array> {
+    const [tokens] = this.#fit([this.#tokenize(this.identity.queryPrefix + text)]);
+    return await this.#embed(tokens);
+  }
+
+  /** Tokens the model sees, its special tokens (CLS/SEP or BOS/EOS) included. */
+  countTokens(text: string, kind: "document" | "query"): Promise<number> {
+    const input = kind === "query" ? this.identity.queryPrefix + text : text;
+    return Promise.resolve(this.#tokenize(input).length);
+  }
+
+  async close(): Promise<void> {
+    await this.#parts.context.dispose();
+    await this.#parts.model.dispose();
+    await this.#parts.llama.dispose();
+  }
+
+  /** The model's tokens for a text, wrapped in its special tokens. */
+  #tokenize(text: string): Token[] {
+    const tokens = this.#parts.model.tokenize(text);
+    if (this.#parts.begin !== null) tokens.unshift(this.#parts.begin);
+    if (this.#parts.end !== null) tokens.push(this.#parts.end);
+    return tokens;
+  }
+
+  /** Applies the long-input policy to tokenized inputs. */
+  #fit(inputs: Token[][]): Token[][] {
+    const max = this.identity.maxTokens;
+    const long: LongInput[] = [];
+    for (const [index, tokens] of inputs.entries()) {
+      if (tokens.length > max) long.push({ index, tokens: tokens.length });
+    }
+    if (long.length === 0) return inputs;
+    if (this.identity.longInput === "reject") throw new LongInputError(long, max);
+    this.stats.truncated += long.length;
+    const { end } = this.#parts;
+    return inputs.map((tokens) => {
+      if (tokens.length <= max) return tokens;
+      // Keep the leading tokens and close with the end token, as the model was trained.
+      return end === null ? tokens.slice(0, max) : [...tokens.slice(0, max - 1), end];
+    });
+  }
+
+  async #embed(tokens: Token[]): Promise<Float32Array> {
+    let embedding;
+    try {
+      embedding = await this.#parts.context.getEmbeddingFor(tokens);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new WayfinderError("model", `Cannot embed with '${this.identity.name}': ${reason}`, {
+        cause: error,
+      });
+    }
+    const vector = Float32Array.from(embedding.vector);
+    if (!normalizeVector(vector)) {
+      throw new WayfinderError(
+        "model",
+        `Cannot embed with '${this.identity.name}': got a zero vector`,
+      );
+    }
+    return vector;
+  }
+}
+
+/**
+ * The tokens wrapped around every input, chosen as node-llama-cpp does; a
+ * WordPiece model whose GGUF names its CLS token but no BOS gets CLS, since
+ * BERT was trained with it.
+ */
+function _specialTokens(
+  model: LlamaModel,
+  metadata: Record<string, Record<string, unknown>>,
+): [Token | null, Token | null] {
+  const { tokens, vocabularyType } = model;
+  let begin: Token | null = null;
+  let end: Token | null = null;
+  if (vocabularyType === LlamaVocabularyType.wpm) {
+    const cls = (metadata.tokenizer as Record<string, Record<string, unknown>> | undefined)?.ggml
+      ?.cls_token_id;
+    begin = tokens.bos ?? (typeof cls === "number" ? cls as Token : null);
+    end = tokens.sep;
+  } else if (vocabularyType === LlamaVocabularyType.ugm) {
+    end = tokens.eos;
+  } else if (vocabularyType !== LlamaVocabularyType.rwkv) {
+    if (tokens.shouldPrependBosToken) begin = tokens.bos;
+    if (tokens.shouldAppendEosToken) end = tokens.eos;
+  }
+  return [begin, end];
+}

@@ -1,0 +1,98 @@
+/**
+ * The embed stage: turns passages and queries into unit vectors, in process
+ * with llama.cpp, through an HTTP embedding server, or with a deterministic
+ * fake for tests.
+ *
+ * @module
+ */
+
+export type { Embedder, ModelIdentity } from "./embedder.ts";
+export type { LlamaEmbedderOptions } from "./llama.ts";
+export type { HttpEmbedderOptions, HttpProtocol } from "./http.ts";
+export type { FakeEmbedderOptions } from "./fake.ts";
+export type { LongInput } from "./long_input_error.ts";
+
+/**
+ * In-process embedder over a GGUF model with llama.cpp on the CPU. Create it
+ * with `LlamaEmbedder.create({ modelPath, threads })`; always close it.
+ *
+ * @example Embed with the generated tiny model
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { join } from "node:path";
+ * import { writeTinyModel } from "../model/tiny_model.ts";
+ * import { LlamaEmbedder } from "./mod.ts";
+ *
+ * const modelPath = join(await Deno.makeTempDir(), "tiny.gguf");
+ * await writeTinyModel(modelPath);
+ * const embedder = await LlamaEmbedder.create({ modelPath, threads: 1 });
+ * const [vector] = await embedder.embedDocuments(["hello world"]);
+ * assert.equal(vector.length, embedder.identity.dimensions);
+ * assert.equal(await embedder.countTokens("hello world", "document"), 4); // [CLS] hello world [SEP]
+ * await embedder.close();
+ * ```
+ */
+export { LlamaEmbedder } from "./llama.ts";
+
+/**
+ * Embedder speaking Ollama (`/api/embed`), OpenAI-compatible (`/v1/embeddings`)
+ * or TEI (`/embed`), with batching, timeouts and retries.
+ *
+ * @example Point at a local Ollama
+ * ```ts ignore
+ * import { HttpEmbedder } from "./mod.ts";
+ *
+ * const embedder = await HttpEmbedder.create({
+ *   protocol: "ollama",
+ *   url: "http://127.0.0.1:11434",
+ *   model: "nomic-embed-text",
+ * });
+ * ```
+ */
+export { HttpEmbedder } from "./http.ts";
+
+/**
+ * Deterministic embedder for unit tests: hashes words and trigrams, so texts
+ * that share words score higher than unrelated ones.
+ *
+ * @example Similar texts are closer
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder } from "./mod.ts";
+ *
+ * const embedder = new FakeEmbedder();
+ * const [query, near, far] = await embedder.embedDocuments([
+ *   "parse the config file",
+ *   "parseConfig reads the config file",
+ *   "render a table",
+ * ]);
+ * const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i], 0);
+ * assert.ok(dot(query, near) > dot(query, far));
+ * ```
+ */
+export { FakeEmbedder } from "./fake.ts";
+
+/**
+ * The "long_input" error an embedder throws under the "reject" policy; its
+ * `offenders` hold each long input's index and token count.
+ */
+export { LongInputError } from "./long_input_error.ts";
+
+/**
+ * Fingerprint of a model identity; two indexes may share vectors only when
+ * their fingerprints are equal.
+ *
+ * @param identity An embedder's identity.
+ * @returns A 64-character hex SHA-256 of the identity as canonical JSON.
+ *
+ * @example Same identity, same fingerprint
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, identityFingerprint } from "./mod.ts";
+ *
+ * const a = identityFingerprint(new FakeEmbedder().identity);
+ * assert.equal(a, identityFingerprint(new FakeEmbedder().identity));
+ * assert.notEqual(a, identityFingerprint(new FakeEmbedder({ dimensions: 32 }).identity));
+ * ```
+ */
+export { identityFingerprint } from "./identity_fingerprint.ts";

@@ -1,0 +1,42 @@
+import { WayfinderError } from "../error.ts";
+import { checkGrade, isRecord, readJson } from "./read_json.ts";
+
+/** Relevance grades of chunk ids, by query id: `{qid: {chunkId: grade}}`. */
+export type Qrels = Record<string, Record<string, number>>;
+
+/** Checks parsed JSON against the qrels shape. */
+export function parseQrels(data: unknown, path: string): Qrels {
+  const fail = (reason: string): never => {
+    throw new WayfinderError("input", `Cannot read qrels: '${path}': ${reason}`);
+  };
+  if (!isRecord(data)) fail("expected an object of {queryId: {chunkId: grade}}");
+  const qrels: Qrels = {};
+  for (const [qid, judged] of Object.entries(data as Record<string, unknown>)) {
+    if (!isRecord(judged)) fail(`judgments of '${qid}' must be an object of {chunkId: grade}`);
+    qrels[qid] = {};
+    for (const [id, grade] of Object.entries(judged as Record<string, unknown>)) {
+      qrels[qid][id] = checkGrade(grade, path, "qrels", `${qid}/${id}`);
+    }
+  }
+  return qrels;
+}
+
+/**
+ * Loads chunk-id qrels, `{qid: {chunkId: grade}}`, for stable-id matching.
+ *
+ * @param path The JSON file to read.
+ * @returns Grades by query id and chunk id.
+ * @throws {WayfinderError} "io" when unreadable, "input" when malformed or a grade is not a number ≥ 0.
+ *
+ * @example Read qrels
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadQrels } from "./mod.ts";
+ * const path = await Deno.makeTempFile({ suffix: ".json" });
+ * await Deno.writeTextFile(path, JSON.stringify({ q1: { abc: 3 } }));
+ * assert.equal((await loadQrels(path)).q1.abc, 3);
+ * ```
+ */
+export async function loadQrels(path: string): Promise<Qrels> {
+  return parseQrels(await readJson(path, "qrels"), path);
+}

@@ -1,0 +1,84 @@
+import { WayfinderError } from "../error.ts";
+import { checkGrade, isRecord, readJson } from "./read_json.ts";
+
+/** A judged region of a file. Without lines it covers the whole file. */
+export interface SpanJudgment {
+  /** Path relative to the corpus root, forward slashes. */
+  path: string;
+  /** 1-based, inclusive; absent means from the first line. */
+  lineStart?: number;
+  /** 1-based, inclusive; absent means to the last line. */
+  lineEnd?: number;
+  /** Informational (e.g. "method"); matching ignores it. */
+  type?: string;
+  grade: number;
+}
+
+/** Span judgments by query id. */
+export type SpanQrels = Record<string, SpanJudgment[]>;
+
+function line(value: unknown, fail: (reason: string) => never, where: string): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
+    fail(`${where} must be a line number ≥ 1, got ${JSON.stringify(value)}`);
+  }
+  return value as number;
+}
+
+/** Checks parsed JSON against the span qrels shape and normalises paths. */
+export function parseSpanQrels(data: unknown, path: string): SpanQrels {
+  const fail = (reason: string): never => {
+    throw new WayfinderError("input", `Cannot read span qrels: '${path}': ${reason}`);
+  };
+  if (!isRecord(data)) fail("expected an object of {queryId: [{path, lineStart, lineEnd, grade}]}");
+  const qrels: SpanQrels = {};
+  for (const [qid, spans] of Object.entries(data as Record<string, unknown>)) {
+    if (!Array.isArray(spans)) fail(`judgments of '${qid}' must be a list`);
+    qrels[qid] = (spans as unknown[]).map((span, i) => {
+      const where = `${qid}[${i}]`;
+      if (!isRecord(span)) fail(`${where} is not an object`);
+      const s = span as Record<string, unknown>;
+      if (typeof s.path !== "string" || s.path.trim() === "") fail(`${where} has no path`);
+      const lineStart = line(s.lineStart, fail, `${where}.lineStart`);
+      const lineEnd = line(s.lineEnd, fail, `${where}.lineEnd`);
+      if (lineStart !== undefined && lineEnd !== undefined && lineEnd < lineStart) {
+        fail(`${where} ends (line ${lineEnd}) before it starts (line ${lineStart})`);
+      }
+      const judgment: SpanJudgment = {
+        path: normalisePath(s.path as string),
+        grade: checkGrade(s.grade, path, "span qrels", where),
+      };
+      if (lineStart !== undefined) judgment.lineStart = lineStart;
+      if (lineEnd !== undefined) judgment.lineEnd = lineEnd;
+      if (typeof s.type === "string") judgment.type = s.type;
+      return judgment;
+    });
+  }
+  return qrels;
+}
+
+/** Forward slashes, no leading "./", as chunk source paths are written. */
+export function normalisePath(path: string): string {
+  return path.trim().replace(/\\/g, "/").replace(/^(\.\/)+/, "");
+}
+
+/**
+ * Loads span qrels, `{qid: [{path, lineStart?, lineEnd?, type?, grade}]}`,
+ * for span-overlap matching.
+ *
+ * @param path The JSON file to read.
+ * @returns Span judgments by query id.
+ * @throws {WayfinderError} "io" when unreadable, "input" when malformed.
+ *
+ * @example Read span qrels
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadSpanQrels } from "./mod.ts";
+ * const path = await Deno.makeTempFile({ suffix: ".json" });
+ * await Deno.writeTextFile(path, JSON.stringify({ q1: [{ path: "./a.ts", grade: 2 }] }));
+ * assert.deepEqual(await loadSpanQrels(path), { q1: [{ path: "a.ts", grade: 2 }] });
+ * ```
+ */
+export async function loadSpanQrels(path: string): Promise<SpanQrels> {
+  return parseSpanQrels(await readJson(path, "span qrels"), path);
+}

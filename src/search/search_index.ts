@@ -1,0 +1,296 @@
+import { WayfinderError } from "../error.ts";
+import type { Chunk, Hit } from "../types.ts";
+import { denseScores, rowDot } from "./dense_scores.ts";
+import { matchFilter, type SearchFilter } from "./match_filter.ts";
+import { topK } from "./top_k.ts";
+
+/**
+ * What search needs from an index. The store's `StoredIndex` satisfies it;
+ * tests build one by hand.
+ */
+export interface SearchableIndex {
+  chunks: Chunk[];
+  /** n × dimensions, row-major, each row L2-normalised. */
+  vectors: Float32Array;
+  dimensions: number;
+  /** BM25 over the chunks, best first; required by "lexical" and "hybrid" modes. */
+  lexical?(query: string, limit: number): { index: number; score: number }[];
+}
+
+/** How to rank and which chunks to return. */
+export interface SearchOptions {
+  /** Hits wanted. @default 10 */
+  limit?: number;
+  /** Drops hits whose dense cosine similarity is below this; not used in "lexical" mode. */
+  minScore?: number;
+  /** "dense" cosine, "lexical" BM25, or "hybrid" reciprocal rank fusion of both. @default "dense" */
+  mode?: "dense" | "lexical" | "hybrid";
+  /** Restricts hits by path glob, chunk type and language. */
+  filter?: SearchFilter;
+  /** The k of reciprocal rank fusion. @default 60 */
+  rrfK?: number;
+  /**
+   * Re-ranks the final list by maximal marginal relevance when set:
+   * 1 is pure relevance, 0 pure diversity. @default undefined (off)
+   */
+  mmrLambda?: number;
+}
+
+/** The scores behind a hit's rank; `similarity` is the one it was ranked by. */
+export interface SearchScores {
+  /** Cosine similarity with the query, when a query vector was given. */
+  dense?: number;
+  /** BM25 score, when the chunk was among the lexical candidates. */
+  lexical?: number;
+  /** Reciprocal-rank-fusion score, in "hybrid" mode. */
+  fused?: number;
+}
+
+/** A hit with its component scores. */
+export interface SearchHit extends Hit {
+  scores: SearchScores;
+}
+
+/** Hits, best first, and anything the caller should tell the user. */
+export interface SearchResult {
+  matches: SearchHit[];
+  notices: string[];
+  /** Size of the candidate window the hits were taken from (limit × 1, 2, 4, … 32, or fewer). */
+  examined: number;
+}
+
+interface Candidate {
+  row: number;
+  similarity: number;
+  scores: SearchScores;
+}
+
+/** The candidate window grows limit × 1, 2, 4, … up to this factor while filters starve it. */
+const MAX_WIDEN = 32;
+/** With MMR on, it picks from this many times `limit` surviving candidates. */
+const MMR_POOL = 4;
+
+function ranked(rows: number[], score: (row: number) => number): number[] {
+  return rows.slice().sort((a, b) => score(b) - score(a) || a - b);
+}
+
+function lexicalOf(index: SearchableIndex, query: string, depth: number) {
+  if (!index.lexical) {
+    throw new WayfinderError("usage", "Cannot search lexically: this index has no lexical index");
+  }
+  const hits = index.lexical(query, depth);
+  return hits.slice().sort((a, b) => b.score - a.score || a.index - b.index).slice(0, depth);
+}
+
+function needVector(queryVector: Float32Array | null, mode: string): Float32Array {
+  if (!queryVector) {
+    throw new WayfinderError("usage", `Cannot search in ${mode} mode: no query vector was given`);
+  }
+  return queryVector;
+}
+
+/**
+ * Ranks up to `depth` candidates. `complete` says the ranking holds every
+ * chunk that could ever match, so widening further would find nothing new.
+ */
+function rank(
+  index: SearchableIndex,
+  queryVector: Float32Array | null,
+  query: string,
+  mode: "dense" | "lexical" | "hybrid",
+  depth: number,
+  rrfK: number,
+): { candidates: Candidate[]; complete: boolean } {
+  const rows = index.chunks.length;
+  const dot = (row: number) =>
+    queryVector ? rowDot(index.vectors, index.dimensions, row, queryVector) : undefined;
+  if (mode === "lexical") {
+    const hits = lexicalOf(index, query, depth);
+    return {
+      candidates: hits.map((h) => ({
+        row: h.index,
+        similarity: h.score,
+        scores: { dense: dot(h.index), lexical: h.score },
+      })),
+      complete: hits.length < depth,
+    };
+  }
+  const vector = needVector(queryVector, mode);
+  const dense = denseScores(index.vectors, index.dimensions, vector);
+  const denseTop = topK(dense, depth);
+  if (mode === "dense") {
+    return {
+      candidates: denseTop.map((row) => ({
+        row,
+        similarity: dense[row],
+        scores: { dense: dense[row] },
+      })),
+      complete: depth >= rows,
+    };
+  }
+  // Reciprocal rank fusion (Cormack et al. 2009): for each chunk d,
+  //   fused(d) = Σ over rankings r that contain d of 1 / (k + rank_r(d)),
+  // with 1-based ranks, rankings cut at `depth`, k = rrfK (60). A chunk in
+  // only one ranking gets only that term. Ties break by row, as elsewhere.
+  const lexical = lexicalOf(index, query, depth);
+  const fused = new Map<number, number>();
+  const lexicalScore = new Map<number, number>();
+  denseTop.forEach((row, i) => fused.set(row, 1 / (rrfK + i + 1)));
+  lexical.forEach((h, i) => {
+    fused.set(h.index, (fused.get(h.index) ?? 0) + 1 / (rrfK + i + 1));
+    lexicalScore.set(h.index, h.score);
+  });
+  const order = ranked([...fused.keys()], (row) => fused.get(row)!).slice(0, depth);
+  return {
+    candidates: order.map((row) => ({
+      row,
+      similarity: fused.get(row)!,
+      scores: { dense: dense[row], lexical: lexicalScore.get(row), fused: fused.get(row)! },
+    })),
+    complete: depth >= rows,
+  };
+}
+
+/**
+ * Greedy maximal marginal relevance over `pool`. Relevance is the ranking
+ * score divided by the best one, so fused and BM25 scores weigh against
+ * cosine redundancy on the same 0..1 scale.
+ */
+function mmr(
+  index: SearchableIndex,
+  pool: Candidate[],
+  limit: number,
+  lambda: number,
+): Candidate[] {
+  if (pool.length === 0) return pool;
+  const top = Math.max(...pool.map((c) => c.similarity));
+  const bottom = Math.min(...pool.map((c) => c.similarity));
+  const relevance = (c: Candidate) =>
+    top > 0 ? c.similarity / top : top > bottom ? (c.similarity - bottom) / (top - bottom) : 1;
+  const { vectors, dimensions } = index;
+  const rest = pool.slice();
+  const chosen: Candidate[] = [];
+  // closest[i]: highest similarity of rest[i] to anything chosen so far.
+  const closest = rest.map(() => -Infinity);
+  while (chosen.length < limit && rest.length > 0) {
+    let best = 0;
+    let bestValue = -Infinity;
+    rest.forEach((c, i) => {
+      const penalty = chosen.length === 0 ? 0 : closest[i];
+      const value = lambda * relevance(c) - (1 - lambda) * penalty;
+      if (value > bestValue) [best, bestValue] = [i, value];
+    });
+    const [picked] = rest.splice(best, 1);
+    closest.splice(best, 1);
+    chosen.push(picked);
+    const pickedVector = vectors.subarray(picked.row * dimensions, (picked.row + 1) * dimensions);
+    rest.forEach((c, i) => {
+      closest[i] = Math.max(closest[i], rowDot(vectors, dimensions, c.row, pickedVector));
+    });
+  }
+  return chosen;
+}
+
+/**
+ * Searches an index: exact dense cosine over every row, BM25, or their
+ * reciprocal rank fusion. Filters are applied to a window of the top
+ * `limit × w` candidates, with w doubling 1, 2, 4, … 32 until `limit` hits
+ * survive; when it settles for fewer, a notice says so.
+ *
+ * @param index The chunks, their vectors and optionally a lexical index.
+ * @param queryVector The embedded query; required for "dense" and "hybrid".
+ * @param query The query text, for "lexical" and "hybrid".
+ * @param options Limit, mode, filters, minScore, RRF k and MMR.
+ * @returns Hits best first, and notices for the user.
+ * @throws {WayfinderError} "usage" on a bad option or a missing query vector
+ * or lexical index; "stale_index" when the query vector's dimension differs.
+ *
+ * @example Nearest chunk by cosine
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { searchIndex } from "./mod.ts";
+ * const chunk = (id: string) => ({
+ *   id, sourcePath: `${id}.ts`, lineStart: 1, lineEnd: 1, startOffset: 0, endOffset: 1,
+ *   type: "function", language: "typescript", content: id, metadata: {},
+ * });
+ * const index = { chunks: [chunk("a"), chunk("b")], vectors: new Float32Array([1, 0, 0, 1]), dimensions: 2 };
+ * const { matches } = searchIndex(index, new Float32Array([0, 1]), "b", { limit: 1 });
+ * assert.equal(matches[0].chunk.id, "b");
+ * ```
+ */
+export function searchIndex(
+  index: SearchableIndex,
+  queryVector: Float32Array | null,
+  query: string,
+  options: SearchOptions = {},
+): SearchResult {
+  const limit = options.limit ?? 10;
+  const mode = options.mode ?? "dense";
+  const rrfK = options.rrfK ?? 60;
+  const { minScore, mmrLambda } = options;
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new WayfinderError(
+      "usage",
+      `Cannot search: limit must be a positive integer, got ${limit}`,
+    );
+  }
+  if (!["dense", "lexical", "hybrid"].includes(mode)) {
+    throw new WayfinderError("usage", `Cannot search: unknown mode '${mode}'`);
+  }
+  if (!(rrfK >= 0)) {
+    throw new WayfinderError("usage", `Cannot search: rrfK must be ≥ 0, got ${rrfK}`);
+  }
+  if (mmrLambda !== undefined && !(mmrLambda >= 0 && mmrLambda <= 1)) {
+    throw new WayfinderError(
+      "usage",
+      `Cannot search: mmrLambda must be within 0..1, got ${mmrLambda}`,
+    );
+  }
+  const notices: string[] = [];
+  const { candidates, complete } = rank(index, queryVector, query, mode, limit * MAX_WIDEN, rrfK);
+
+  const byFilter = matchFilter(options.filter);
+  const useMinScore = minScore !== undefined && mode !== "lexical";
+  if (minScore !== undefined && mode === "lexical") {
+    notices.push("minScore applies to dense similarity and was ignored in lexical mode");
+  }
+  const keep = (c: Candidate) =>
+    (!useMinScore || (c.scores.dense ?? -Infinity) >= minScore!) &&
+    (!byFilter || byFilter(index.chunks[c.row]));
+
+  let window = 0;
+  let survivors: Candidate[] = [];
+  let belowMinScore = false;
+  for (let w = 1; w <= MAX_WIDEN; w *= 2) {
+    window = Math.min(limit * w, candidates.length);
+    survivors = candidates.slice(0, window).filter(keep);
+    if (survivors.length >= limit || window >= candidates.length) break;
+    // Dense ranks by the very score minScore cuts on: past the cut, nothing can survive.
+    const last = candidates[window - 1];
+    if (mode === "dense" && useMinScore && last.similarity < minScore!) {
+      belowMinScore = true;
+      break;
+    }
+  }
+  const exhausted = (window >= candidates.length && complete) || belowMinScore;
+  if (byFilter && survivors.length < limit && !exhausted) {
+    notices.push(
+      `filters matched ${survivors.length} of ${limit} requested hits within the top ${window} candidates`,
+    );
+  }
+
+  let final = survivors.slice(0, limit);
+  if (mmrLambda !== undefined) {
+    const pool = candidates.filter(keep).slice(0, limit * MMR_POOL);
+    final = mmr(index, pool, limit, mmrLambda);
+  }
+  return {
+    matches: final.map((c) => ({
+      chunk: index.chunks[c.row],
+      similarity: c.similarity,
+      scores: c.scores,
+    })),
+    notices,
+    examined: window,
+  };
+}

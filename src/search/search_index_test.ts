@@ -1,0 +1,192 @@
+import assert from "node:assert/strict";
+import { WayfinderError } from "../error.ts";
+import type { Chunk } from "../types.ts";
+import type { SearchFilter } from "./match_filter.ts";
+import { type SearchableIndex, searchIndex } from "./search_index.ts";
+
+function chunk(id: string, sourcePath: string, type = "function", language = "typescript"): Chunk {
+  return {
+    id,
+    sourcePath,
+    lineStart: 1,
+    lineEnd: 1,
+    startOffset: 0,
+    endOffset: id.length,
+    type,
+    language,
+    content: id,
+    metadata: {},
+  };
+}
+
+function normalise(v: number[]): number[] {
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+}
+
+function makeIndex(chunks: Chunk[], rows: number[][], lexical?: SearchableIndex["lexical"]) {
+  const dimensions = rows[0].length;
+  const vectors = new Float32Array(rows.flatMap(normalise));
+  return { chunks, vectors, dimensions, lexical } satisfies SearchableIndex;
+}
+
+/** n chunks whose similarity to [1, 0] falls strictly with their number. */
+function fanIndex(n: number, pathOf: (i: number) => string) {
+  const chunks = Array.from({ length: n }, (_, i) => chunk(`c${i}`, pathOf(i)));
+  const rows = Array.from({ length: n }, (_, i) => [Math.cos(i * 0.003), Math.sin(i * 0.003)]);
+  return makeIndex(chunks, rows);
+}
+
+const EAST = new Float32Array([1, 0]);
+
+Deno.test("searchIndex() ranks by cosine similarity", () => {
+  const index = makeIndex(
+    [chunk("a", "a.ts"), chunk("b", "b.ts"), chunk("c", "c.ts")],
+    [[0, 1], [1, 1], [1, 0]],
+  );
+  const { matches, notices } = searchIndex(index, EAST, "", { limit: 2 });
+  assert.deepEqual(matches.map((m) => m.chunk.id), ["c", "b"]);
+  assert.ok(Math.abs(matches[0].similarity - 1) < 1e-6);
+  assert.ok(Math.abs(matches[1].similarity - Math.SQRT1_2) < 1e-6);
+  assert.equal(matches[1].scores.dense, matches[1].similarity);
+  assert.deepEqual(notices, []);
+});
+
+Deno.test("searchIndex() refuses a query vector of another dimension", () => {
+  const index = makeIndex([chunk("a", "a.ts")], [[1, 0]]);
+  assert.throws(
+    () => searchIndex(index, new Float32Array([1, 0, 0]), "", {}),
+    (e) => e instanceof WayfinderError && e.code === "stale_index",
+  );
+});
+
+Deno.test("searchIndex() widens the window by doubling until the filter yields enough hits", () => {
+  // Matches at ranks 3 and 40: windows 2, 4, … 32 hold one, 64 (the 32× cap) holds both.
+  const index = fanIndex(400, (i) => (i === 3 || i === 40 ? `lib/${i}.ts` : `src/${i}.ts`));
+  const result = searchIndex(index, EAST, "", { limit: 2, filter: { paths: ["lib/**"] } });
+  assert.deepEqual(result.matches.map((m) => m.chunk.id), ["c3", "c40"]);
+  assert.equal(result.examined, 64);
+  assert.deepEqual(result.notices, []);
+});
+
+Deno.test("searchIndex() settles for fewer hits after 32× and says so", () => {
+  const index = fanIndex(
+    400,
+    (i) => ([5, 35, 150, 390].includes(i) ? `lib/${i}.ts` : `src/${i}.ts`),
+  );
+  const result = searchIndex(index, EAST, "", { limit: 10, filter: { paths: ["lib/**"] } });
+  assert.deepEqual(result.matches.map((m) => m.chunk.id), ["c5", "c35", "c150"]);
+  assert.equal(result.examined, 320);
+  assert.deepEqual(result.notices, [
+    "filters matched 3 of 10 requested hits within the top 320 candidates",
+  ]);
+});
+
+Deno.test("searchIndex() gives no notice when the window already covers the whole index", () => {
+  const index = fanIndex(50, (i) => (i === 7 ? "lib/x.ts" : `src/${i}.ts`));
+  const result = searchIndex(index, EAST, "", { limit: 10, filter: { paths: ["lib/**"] } });
+  assert.deepEqual(result.matches.map((m) => m.chunk.id), ["c7"]);
+  assert.equal(result.examined, 50);
+  assert.deepEqual(result.notices, []);
+});
+
+Deno.test("searchIndex() filters by glob, type and language", () => {
+  const chunks = [
+    chunk("ts", "src/auth/login.ts"),
+    chunk("md", "docs/guide.md", "heading", "markdown"),
+    chunk("dart", "lib/auth.dart", "method", "dart"),
+    chunk("cls", "src/auth/user.ts", "class"),
+    chunk("dot", ".github/notes.md", "paragraph", "markdown"),
+  ];
+  const index = makeIndex(chunks, chunks.map((_, i) => [1, i]));
+  const ids = (filter: SearchFilter) =>
+    searchIndex(index, EAST, "", { filter }).matches.map((m) => m.chunk.id).sort();
+  assert.deepEqual(ids({ paths: ["*.md"] }), ["dot", "md"]);
+  assert.deepEqual(ids({ paths: ["src/**/*.ts"] }), ["cls", "ts"]);
+  assert.deepEqual(ids({ paths: ["src/auth"] }), ["cls", "ts"]);
+  assert.deepEqual(ids({ paths: ["docs/**", "lib/**"] }), ["dart", "md"]);
+  assert.deepEqual(ids({ types: ["class", "method"] }), ["cls", "dart"]);
+  assert.deepEqual(ids({ languages: ["markdown"] }), ["dot", "md"]);
+  assert.deepEqual(ids({ paths: ["src/**"], types: ["function"] }), ["ts"]);
+  assert.deepEqual(ids({ paths: [], types: [] }), ["cls", "dart", "dot", "md", "ts"]);
+});
+
+Deno.test("searchIndex() drops hits below minScore", () => {
+  const index = fanIndex(400, (i) => `src/${i}.ts`);
+  // cos(i × 0.003) ≥ 0.9999 holds for i ≤ 4.
+  const result = searchIndex(index, EAST, "", { limit: 10, minScore: 0.9999 });
+  assert.deepEqual(result.matches.map((m) => m.chunk.id), ["c0", "c1", "c2", "c3", "c4"]);
+  assert.deepEqual(result.notices, []);
+  const filtered = searchIndex(index, EAST, "", {
+    limit: 10,
+    minScore: 0.9999,
+    filter: { paths: ["src/**"] },
+  });
+  assert.equal(filtered.matches.length, 5);
+  assert.deepEqual(filtered.notices, [], "past the cut nothing could match, so no notice");
+});
+
+Deno.test("searchIndex() fuses dense and lexical ranks by RRF", () => {
+  // Dense order a, b, c; lexical order c, a. With k = 60:
+  //   a = 1/61 + 1/62 ≈ 0.032522, c = 1/63 + 1/61 ≈ 0.032266, b = 1/62 ≈ 0.016129.
+  const lexical = () => [{ index: 2, score: 4.5 }, { index: 0, score: 1.25 }];
+  const index = makeIndex(
+    [chunk("a", "a.ts"), chunk("b", "b.ts"), chunk("c", "c.ts")],
+    [[1, 0.1], [1, 0.5], [1, 2]],
+    lexical,
+  );
+  const { matches } = searchIndex(index, EAST, "q", { mode: "hybrid" });
+  assert.deepEqual(matches.map((m) => m.chunk.id), ["a", "c", "b"]);
+  assert.ok(Math.abs(matches[0].similarity - (1 / 61 + 1 / 62)) < 1e-12);
+  assert.ok(Math.abs(matches[1].similarity - (1 / 63 + 1 / 61)) < 1e-12);
+  assert.ok(Math.abs(matches[2].similarity - 1 / 62) < 1e-12);
+  assert.equal(matches[1].scores.lexical, 4.5);
+  assert.equal(matches[2].scores.lexical, undefined);
+  assert.ok(Math.abs(matches[0].scores.dense! - 1 / Math.hypot(1, 0.1)) < 1e-6);
+  // rrfK is honoured: with k = 0, a scores 1/1 + 1/2.
+  const sharp = searchIndex(index, EAST, "q", { mode: "hybrid", rrfK: 0 });
+  assert.deepEqual(sharp.matches.map((m) => m.chunk.id), ["a", "c", "b"]);
+  assert.ok(Math.abs(sharp.matches[0].similarity - 1.5) < 1e-12);
+});
+
+Deno.test("searchIndex() in lexical mode ranks by lexical() and ignores minScore", () => {
+  const calls: [string, number][] = [];
+  const lexical = (q: string, limit: number) => {
+    calls.push([q, limit]);
+    return [{ index: 0, score: 1 }, { index: 1, score: 3 }];
+  };
+  const index = makeIndex([chunk("a", "a.ts"), chunk("b", "b.ts")], [[1, 0], [0, 1]], lexical);
+  const result = searchIndex(index, null, "token refresh", {
+    mode: "lexical",
+    limit: 5,
+    minScore: 0.5,
+  });
+  assert.deepEqual(result.matches.map((m) => [m.chunk.id, m.similarity]), [["b", 3], ["a", 1]]);
+  assert.deepEqual(calls, [["token refresh", 160]]);
+  assert.deepEqual(result.notices, [
+    "minScore applies to dense similarity and was ignored in lexical mode",
+  ]);
+});
+
+Deno.test("searchIndex() demotes near-duplicates under MMR", () => {
+  const index = makeIndex(
+    [chunk("a", "a.ts"), chunk("a2", "a2.ts"), chunk("b", "b.ts")],
+    [[1, 0.1, 0], [1, 0.12, 0], [1, 0, 0.8]],
+  );
+  const query = new Float32Array([1, 0, 0]);
+  const plain = searchIndex(index, query, "", { limit: 2 });
+  assert.deepEqual(plain.matches.map((m) => m.chunk.id), ["a", "a2"]);
+  const diverse = searchIndex(index, query, "", { limit: 2, mmrLambda: 0.5 });
+  assert.deepEqual(diverse.matches.map((m) => m.chunk.id), ["a", "b"]);
+  const relevant = searchIndex(index, query, "", { limit: 2, mmrLambda: 1 });
+  assert.deepEqual(relevant.matches.map((m) => m.chunk.id), ["a", "a2"]);
+});
+
+Deno.test("searchIndex() rejects bad options and missing inputs", () => {
+  const index = makeIndex([chunk("a", "a.ts")], [[1, 0]]);
+  const usage = (e: unknown) => e instanceof WayfinderError && e.code === "usage";
+  assert.throws(() => searchIndex(index, null, "q", {}), usage);
+  assert.throws(() => searchIndex(index, EAST, "q", { mode: "lexical" }), usage);
+  assert.throws(() => searchIndex(index, EAST, "q", { limit: 0 }), usage);
+  assert.throws(() => searchIndex(index, EAST, "q", { mmrLambda: 2 }), usage);
+});

@@ -1,0 +1,30 @@
+import { equal, match, notEqual } from "node:assert/strict";
+import { join } from "node:path";
+import { dataRootFrom, indexDirFor } from "./index_dir.ts";
+
+Deno.test("dataRootFrom() prefers WAYFINDER_DATA_DIR, then XDG_DATA_HOME, then HOME", () => {
+  equal(dataRootFrom({ WAYFINDER_DATA_DIR: "/d", XDG_DATA_HOME: "/x", HOME: "/h" }), "/d");
+  equal(dataRootFrom({ XDG_DATA_HOME: "/x", HOME: "/h" }), "/x/wayfinder");
+  equal(
+    dataRootFrom({ WAYFINDER_DATA_DIR: "", XDG_DATA_HOME: "", HOME: "/h" }),
+    "/h/.local/share/wayfinder",
+  );
+});
+
+Deno.test("indexDirFor() names the directory after the root and a hash of its real path", async () => {
+  const base = await Deno.makeTempDir();
+  try {
+    const root = join(base, "my project");
+    await Deno.mkdir(root);
+    await Deno.symlink(root, join(base, "alias"));
+    const dir = indexDirFor("/data", root);
+    match(dir, /^\/data\/indexes\/my_project-[0-9a-f]{12}$/);
+    equal(indexDirFor("/data", join(base, "alias")), dir);
+    equal(indexDirFor("/data", join(root, ".")), dir);
+    await Deno.mkdir(join(base, "other"));
+    await Deno.mkdir(join(base, "other", "my project"));
+    notEqual(indexDirFor("/data", join(base, "other", "my project")), dir);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});

@@ -1,0 +1,85 @@
+import { equal, ok, rejects } from "node:assert/strict";
+import { join } from "node:path";
+import process from "node:process";
+import { WayfinderError } from "../error.ts";
+import { acquireIndexLock } from "./index_lock.ts";
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}
+
+Deno.test("acquireIndexLock() refuses a second holder while the first holds the lock", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const lock = await acquireIndexLock(dir, "/corpus");
+    await rejects(
+      acquireIndexLock(dir, "/corpus"),
+      (error: unknown) =>
+        error instanceof WayfinderError && error.code === "busy" &&
+        new RegExp(
+          `^Cannot index /corpus: index is busy \\(another wayfinder index, pid ${process.pid}, since \\d{4}-`,
+        )
+          .test(error.message),
+    );
+    await lock.release();
+    equal(await exists(join(dir, "lock")), false);
+    const again = await acquireIndexLock(dir, "/corpus");
+    again.releaseSync();
+    equal(await exists(join(dir, "lock")), false);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("acquireIndexLock() takes over a lock whose process is dead", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "lock");
+    await Deno.writeTextFile(
+      path,
+      JSON.stringify({ pid: 999999, since: "2020-01-01T00:00:00Z", token: "old" }),
+    );
+    const lock = await acquireIndexLock(dir);
+    const record = JSON.parse(await Deno.readTextFile(path));
+    equal(record.pid, process.pid);
+    await lock.release();
+    await Deno.writeTextFile(path, "{half"); // its writer died mid-write
+    (await acquireIndexLock(dir)).releaseSync();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("acquireIndexLock() holds against a live child process and release leaves others' locks alone", async () => {
+  const dir = await Deno.makeTempDir();
+  const child = new Deno.Command("sleep", { args: ["30"] }).spawn();
+  try {
+    const path = join(dir, "lock");
+    await Deno.writeTextFile(
+      path,
+      JSON.stringify({ pid: child.pid, since: "2020-01-01T00:00:00Z", token: "x" }),
+    );
+    await rejects(
+      acquireIndexLock(dir),
+      /index is busy \(another wayfinder index, pid \d+, since 2020-01-01/,
+    );
+    ok(await exists(path));
+    child.kill("SIGKILL");
+    await child.status;
+    const lock = await acquireIndexLock(dir);
+    await Deno.writeTextFile(
+      path,
+      JSON.stringify({ pid: child.pid, since: "x", token: "someone else" }),
+    );
+    await lock.release();
+    ok(await exists(path), "release removed a lock that was no longer ours");
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // Already dead.
+    }
+    await child.status;
+    await Deno.remove(dir, { recursive: true });
+  }
+});

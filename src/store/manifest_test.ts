@@ -1,0 +1,30 @@
+import { equal, throws } from "node:assert/strict";
+import { WayfinderError } from "../error.ts";
+import { assertSameModel, FORMAT_VERSION, type IndexManifest } from "./manifest.ts";
+import { testIdentity } from "./testdata/synthetic.ts";
+
+const manifest: IndexManifest = {
+  formatVersion: FORMAT_VERSION,
+  root: "/corpus",
+  createdAt: "2026-01-01T00:00:00.000Z",
+  identity: testIdentity(4),
+  fingerprint: "aaaaaaaaaaaaaaaa",
+  dimensions: 4,
+  chunkCount: 0,
+  files: {},
+  checksums: {},
+};
+
+Deno.test("assertSameModel() accepts the same fingerprint", () => {
+  equal(assertSameModel(manifest, "aaaaaaaaaaaaaaaa", "/corpus"), undefined);
+});
+
+Deno.test("assertSameModel() refuses another model with a rebuild hint", () => {
+  throws(
+    () => assertSameModel(manifest, "bbbbbbbbbbbbbbbb", "/corpus", "other-model"),
+    (error: unknown) =>
+      error instanceof WayfinderError && error.code === "stale_index" &&
+      error.message ===
+        "Cannot use index for /corpus: it was built with model 'synthetic' (aaaaaaaaaaaa), the current model is 'other-model' (bbbbbbbbbbbb); run 'wayfinder index /corpus --rebuild'",
+  );
+});

@@ -1,0 +1,45 @@
+/**
+ * The store: one corpus's index on disk as immutable generations (manifest,
+ * chunks, Orama full-text index, raw float32 vectors) published by an atomic
+ * switch of `current`, plus the lock that serialises index runs.
+ *
+ * @example Write, open and search an index
+ * ```ts
+ * import { deepEqual } from "node:assert/strict";
+ * import { openIndex, writeGeneration } from "./mod.ts";
+ *
+ * const dir = await Deno.makeTempDir();
+ * const identity = {
+ *   name: "fake", provider: "fake", sha256: "0", dimensions: 2, queryPrefix: "",
+ *   pooling: "none", normalize: true, maxTokens: 512, longInput: "reject", inputFormat: 1,
+ * };
+ * const chunk = {
+ *   id: "a", sourcePath: "auth.ts", lineStart: 1, lineEnd: 1, startOffset: 0, endOffset: 20,
+ *   type: "function", language: "typescript", content: "function refreshAuthToken() {}",
+ *   metadata: {},
+ * };
+ * await writeGeneration(dir, {
+ *   manifest: { root: "/src", identity, fingerprint: "f", files: {} },
+ *   chunks: [chunk],
+ *   vectors: [new Float32Array([0.6, 0.8])],
+ * });
+ * const index = (await openIndex(dir))!;
+ * deepEqual(index.vectors, new Float32Array([0.6, 0.8]));
+ * deepEqual(index.lexical("refresh token", 5).map((hit) => hit.index), [0]);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ * @module
+ */
+export { tokenizeCode } from "./code_tokenizer.ts";
+export { type DataEnv, dataRootFrom, indexDirFor } from "./index_dir.ts";
+export { acquireIndexLock, type IndexLock } from "./index_lock.ts";
+export type { LexicalHit } from "./lexical_index.ts";
+export {
+  assertSameModel,
+  type FileRecord,
+  FORMAT_VERSION,
+  type IndexManifest,
+  type IndexManifestInput,
+} from "./manifest.ts";
+export { openIndex, type OpenOptions, type StoredIndex } from "./open_index.ts";
+export { type GenerationData, writeGeneration } from "./write_generation.ts";

@@ -1,0 +1,75 @@
+/** Synthetic generations for store tests, the kill test's child and the size benchmark. */
+import type { ModelIdentity } from "../../embed/embedder.ts";
+import type { Chunk } from "../../types.ts";
+import type { GenerationData } from "../write_generation.ts";
+
+export function testIdentity(dimensions: number): ModelIdentity {
+  return {
+    name: "synthetic",
+    provider: "fake",
+    sha256: "0".repeat(64),
+    dimensions,
+    queryPrefix: "",
+    pooling: "none",
+    normalize: true,
+    maxTokens: 512,
+    longInput: "reject",
+    inputFormat: 1,
+  };
+}
+
+const WORDS = (
+  "user session cache fetch parse render server client request response error handler config " +
+  "load save index search vector chunk model embed query result file path stream buffer queue " +
+  "retry timeout socket header cookie token schema table column migrate"
+).split(" ");
+
+/** A deterministic generation of `count` chunks; `seed` changes content and vectors. */
+export function syntheticGeneration(
+  count: number,
+  dimensions: number,
+  seed = 1,
+): GenerationData & { vectors: Float32Array[] } {
+  let state = seed >>> 0 || 1;
+  const random = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  const word = () => WORDS[Math.floor(random() * WORDS.length)]!;
+  const chunks: Chunk[] = [];
+  const vectors: Float32Array[] = [];
+  const files: GenerationData["manifest"]["files"] = {};
+  for (let i = 0; i < count; i++) {
+    const sourcePath = `src/module_${i % 40}/file_${i % 400}.ts`;
+    const name = `${word()}${word()[0]!.toUpperCase()}${word().slice(1)}${i}`;
+    const body = Array.from({ length: 120 }, word).join(" ");
+    const content = `export function ${name}(input: string) {\n  // ${body}\n  return input;\n}\n`;
+    const chunk: Chunk = {
+      id: `${seed}-${i}`,
+      sourcePath,
+      lineStart: i + 1,
+      lineEnd: i + 4,
+      startOffset: i * 100,
+      endOffset: i * 100 + content.length,
+      type: "function",
+      language: "typescript",
+      symbol: name,
+      content,
+      metadata: { seed, i, note: "ünïcode ✓" },
+    };
+    chunks.push(chunk);
+    const vector = new Float32Array(dimensions);
+    for (let d = 0; d < dimensions; d++) vector[d] = random() * 2 - 1;
+    vectors.push(vector);
+    const file = (files[sourcePath] ??= { hash: `h${seed}-${i % 400}`, bytes: 0, chunkIds: [] });
+    file.bytes += content.length;
+    file.chunkIds.push(chunk.id);
+  }
+  return {
+    manifest: {
+      root: "/corpus",
+      identity: testIdentity(dimensions),
+      fingerprint: `fp-${dimensions}`,
+      files,
+    },
+    chunks,
+    vectors,
+  };
+}

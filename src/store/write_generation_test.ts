@@ -1,0 +1,137 @@
+import { deepEqual, equal, ok, rejects } from "node:assert/strict";
+import { join } from "node:path";
+import { WayfinderError } from "../error.ts";
+import { FORMAT_VERSION } from "./manifest.ts";
+import { openIndex } from "./open_index.ts";
+import { syntheticGeneration } from "./testdata/synthetic.ts";
+import { writeGeneration } from "./write_generation.ts";
+
+async function generations(dir: string): Promise<string[]> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.name.startsWith("gen-")) names.push(entry.name);
+  }
+  return names.sort();
+}
+
+function bits(vectors: Float32Array): Uint32Array {
+  return new Uint32Array(vectors.buffer, vectors.byteOffset, vectors.length);
+}
+
+Deno.test("writeGeneration() round-trips chunks, vectors and manifest through openIndex()", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const data = syntheticGeneration(50, 16, 7);
+    data.vectors[3]![0] = -0; // bit patterns, not just values, must survive
+    data.vectors[4]![1] = 1e-42; // a subnormal
+    const name = await writeGeneration(dir, data);
+    const index = (await openIndex(dir, { verifyChecksums: true }))!;
+    equal(index.generation, name);
+    equal(index.dir, dir);
+    equal((await Deno.readTextFile(join(dir, "current"))).trim(), name);
+    deepEqual(index.chunks, data.chunks);
+    equal(index.dimensions, 16);
+    const expected = new Float32Array(50 * 16);
+    data.vectors.forEach((v, i) => expected.set(v, i * 16));
+    deepEqual(bits(index.vectors), bits(expected));
+    equal(index.manifest.formatVersion, FORMAT_VERSION);
+    equal(index.manifest.chunkCount, 50);
+    equal(index.manifest.dimensions, 16);
+    deepEqual(index.manifest.files, data.manifest.files);
+    deepEqual(index.manifest.identity, data.manifest.identity);
+    equal(index.manifest.fingerprint, "fp-16");
+    ok(!Number.isNaN(Date.parse(index.manifest.createdAt)));
+    deepEqual(Object.keys(index.manifest.checksums).sort(), [
+      "chunks.json",
+      "orama.json",
+      "vectors.f32",
+    ]);
+    equal((await Deno.stat(join(dir, name, "vectors.f32"))).size, 50 * 16 * 4);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("writeGeneration() accepts one flat vector array", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const data = syntheticGeneration(3, 2);
+    const flat = new Float32Array([1, 2, 3, 4, 5, 6]);
+    await writeGeneration(dir, { ...data, vectors: flat });
+    deepEqual((await openIndex(dir))!.vectors, flat);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("writeGeneration() keeps the previous generation and removes older ones", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const first = await writeGeneration(dir, syntheticGeneration(5, 4, 1));
+    const second = await writeGeneration(dir, syntheticGeneration(5, 4, 2));
+    deepEqual(await generations(dir), [first, second].sort());
+    equal((await openIndex(dir))!.generation, second);
+    equal((await openIndex(dir))!.chunks[0]!.metadata.seed, 2);
+    const third = await writeGeneration(dir, syntheticGeneration(5, 4, 3));
+    deepEqual(await generations(dir), [second, third].sort());
+    equal((await openIndex(dir))!.generation, third);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("writeGeneration() leaves a half-written generation unused, then collects it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const live = await writeGeneration(dir, syntheticGeneration(5, 4, 1));
+    const leftover = "gen-9999999999999-deadbeef"; // sorts after everything: newest-looking
+    await Deno.mkdir(join(dir, leftover));
+    await Deno.writeFile(join(dir, leftover, "vectors.f32"), new Uint8Array(10));
+    await Deno.writeTextFile(join(dir, "current.tmp-424242"), leftover);
+    const index = (await openIndex(dir))!;
+    equal(index.generation, live);
+    equal(index.chunks[0]!.metadata.seed, 1);
+    const next = await writeGeneration(dir, syntheticGeneration(5, 4, 2));
+    deepEqual(await generations(dir), [live, next].sort());
+    const rest = [];
+    for await (const entry of Deno.readDir(dir)) rest.push(entry.name);
+    deepEqual(rest.filter((n) => n.startsWith("current")), ["current"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("writeGeneration() refuses vectors that do not match the chunks", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const data = syntheticGeneration(3, 4);
+    await rejects(
+      writeGeneration(dir, { ...data, vectors: data.vectors.slice(0, 2) }),
+      (error: unknown) =>
+        error instanceof WayfinderError && /2 vectors for 3 chunks/.test(error.message),
+    );
+    await rejects(
+      writeGeneration(dir, {
+        ...data,
+        vectors: [data.vectors[0]!, data.vectors[1]!, new Float32Array(3)],
+      }),
+      /vector 2 has 3 dimensions, expected 4/,
+    );
+    equal(await openIndex(dir), null);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("writeGeneration() writes an empty index", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await writeGeneration(dir, syntheticGeneration(0, 8));
+    const index = (await openIndex(dir))!;
+    equal(index.chunks.length, 0);
+    equal(index.vectors.length, 0);
+    deepEqual(index.lexical("anything", 5), []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,72 @@
+/** Language ids by lower-case file extension (without the dot). */
+const LANGUAGES: Readonly<Record<string, string>> = {
+  ts: "typescript",
+  mts: "typescript",
+  cts: "typescript",
+  tsx: "tsx",
+  js: "javascript",
+  mjs: "javascript",
+  cjs: "javascript",
+  jsx: "javascript",
+  dart: "dart",
+  py: "python",
+  pyi: "python",
+  go: "go",
+  rs: "rust",
+  java: "java",
+  md: "markdown",
+  markdown: "markdown",
+  c: "c",
+  h: "c",
+  cc: "cpp",
+  cpp: "cpp",
+  cxx: "cpp",
+  hh: "cpp",
+  hpp: "cpp",
+  hxx: "cpp",
+  cs: "c_sharp",
+  rb: "ruby",
+  kt: "kotlin",
+  kts: "kotlin",
+  swift: "swift",
+  php: "php",
+  scala: "scala",
+  sc: "scala",
+  lua: "lua",
+  sh: "bash",
+  bash: "bash",
+  json: "json",
+  yaml: "yaml",
+  yml: "yaml",
+  toml: "toml",
+  css: "css",
+  html: "html",
+  htm: "html",
+};
+
+/**
+ * The language id of a file, from its extension; chunkers route on it.
+ *
+ * @param path A file path, relative or absolute, with either slash.
+ * @returns `typescript`, `tsx`, `javascript`, `dart`, `python`, `go`, `rust`,
+ * `java`, `markdown`, `c`, `cpp`, `c_sharp`, `ruby`, `kotlin`, `swift`, `php`,
+ * `scala`, `lua`, `bash`, `json`, `yaml`, `toml`, `css`, `html`, or `text` for
+ * anything else (including files without an extension).
+ *
+ * @example Route by extension
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { detectLanguage } from "./mod.ts";
+ *
+ * assert.equal(detectLanguage("src/app.tsx"), "tsx");
+ * assert.equal(detectLanguage("docs/README.MD"), "markdown");
+ * assert.equal(detectLanguage("Makefile"), "text");
+ * ```
+ */
+export function detectLanguage(path: string): string {
+  const name = path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
+  const dot = name.lastIndexOf(".");
+  // A leading dot names a dotfile (".bashrc"), not an extension.
+  if (dot <= 0) return "text";
+  return LANGUAGES[name.slice(dot + 1).toLowerCase()] ?? "text";
+}

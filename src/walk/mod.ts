@@ -1,0 +1,8 @@
+/**
+ * The walk stage: lists a project's text files for chunking, honouring
+ * ignore files, globs, size limits and symlink rules.
+ * @module
+ */
+export { walkTree } from "./walk_tree.ts";
+export type { SkippedFile, SkipReason, WalkOptions, WalkResult } from "./walk_tree.ts";
+export { detectLanguage } from "./detect_language.ts";

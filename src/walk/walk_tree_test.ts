@@ -1,0 +1,264 @@
+import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { WayfinderError } from "../error.ts";
+import { detectLanguage, walkTree } from "./mod.ts";
+
+/** Writes `files` (path → text or bytes) under a fresh temp dir and returns it. */
+async function makeTree(files: Record<string, string | Uint8Array>): Promise<string> {
+  const root = await Deno.makeTempDir({ prefix: "wayfinder_walk_" });
+  for (const [path, data] of Object.entries(files)) {
+    const abs = join(root, path);
+    await Deno.mkdir(dirname(abs), { recursive: true });
+    if (typeof data === "string") await Deno.writeTextFile(abs, data);
+    else await Deno.writeFile(abs, data);
+  }
+  return root;
+}
+
+async function paths(root: string, options = {}): Promise<string[]> {
+  return (await walkTree(root, options)).files.map((f) => f.path);
+}
+
+Deno.test("walkTree() reads text files sorted by posix path, skipping .git", async () => {
+  const root = await makeTree({
+    "b.ts": "export const b = 2;\n",
+    "a/z.md": "# Z\n",
+    "a/y/x.py": "x = 1\n",
+    ".git/HEAD": "ref: refs/heads/main\n",
+    "sub/.git/config": "[core]\n",
+  });
+  try {
+    const { files, skipped } = await walkTree(root);
+    assert.deepEqual(files.map((f) => f.path), ["a/y/x.py", "a/z.md", "b.ts"]);
+    assert.deepEqual(skipped, []);
+    const b = files[2];
+    assert.equal(b.content, "export const b = 2;\n");
+    assert.equal(b.bytes, 20);
+    assert.equal(b.absolutePath, join(root, "b.ts"));
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("walkTree() honours root and nested .gitignore with negations", async () => {
+  const root = await makeTree({
+    ".gitignore": "*.log\nbuild/\n!keep.log\n",
+    "app.log": "x",
+    "keep.log": "kept",
+    "build/out.js": "x",
+    "src/.gitignore": "gen/\n!app.log\n*.tmp\n",
+    "src/app.log": "re-included by the nested file",
+    "src/main.ts": "main",
+    "src/a.tmp": "x",
+    "src/gen/g.ts": "x",
+    "other/a.tmp": "not ignored outside src",
+  });
+  try {
+    assert.deepEqual(await paths(root), [
+      ".gitignore",
+      "keep.log",
+      "other/a.tmp",
+      "src/.gitignore",
+      "src/app.log",
+      "src/main.ts",
+    ]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("walkTree() honours .wayfinderignore, nested, overriding .gitignore", async () => {
+  const root = await makeTree({
+    ".gitignore": "docs/secret.md\n",
+    ".wayfinderignore": "fixtures/\n*.snap\n",
+    "fixtures/big.json": "{}",
+    "a.snap": "x",
+    "docs/.wayfinderignore": "draft*\n!secret.md\n",
+    "docs/draft1.md": "x",
+    "docs/guide.md": "guide",
+    "docs/secret.md": "a .wayfinderignore negation wins over the .gitignore",
+  });
+  try {
+    assert.deepEqual(await paths(root), [
+      ".gitignore",
+      ".wayfinderignore",
+      "docs/.wayfinderignore",
+      "docs/guide.md",
+      "docs/secret.md",
+    ]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("walkTree() applies include and exclude globs to root-relative paths", async () => {
+  const root = await makeTree({
+    "src/a.ts": "a",
+    "src/a_test.ts": "t",
+    "src/deep/b.ts": "b",
+    "src/c.md": "c",
+    "README.md": "r",
+    "node_modules/pkg/index.ts": "x",
+    "vendor/v.ts": "v",
+  });
+  try {
+    assert.deepEqual(await paths(root, { include: ["src/**/*.ts"] }), [
+      "src/a.ts",
+      "src/a_test.ts",
+      "src/deep/b.ts",
+    ]);
+    // Slash-less patterns match base names at any depth.
+    assert.deepEqual(await paths(root, { include: ["*.md"] }), ["README.md", "src/c.md"]);
+    assert.deepEqual(
+      await paths(root, {
+        include: ["**/*.ts"],
+        exclude: ["*_test.ts", "node_modules", "vendor/"],
+      }),
+      ["src/a.ts", "src/deep/b.ts"],
+    );
+    assert.deepEqual(await paths(root, { exclude: ["src/**"] }), [
+      "README.md",
+      "node_modules/pkg/index.ts",
+      "vendor/v.ts",
+    ]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("walkTree() skips binary, non-UTF-8 and too-large files with reasons", async () => {
+  const root = await makeTree({
+    "image.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0x02]),
+    "latin1.txt": new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]), // "café" in Latin-1
+    "big.txt": "x".repeat(101),
+    "small.txt": "x".repeat(100),
+    "utf8.txt": "café ✓\n",
+  });
+  try {
+    const { files, skipped } = await walkTree(root, { maxFileBytes: 100 });
+    assert.deepEqual(files.map((f) => f.path), ["small.txt", "utf8.txt"]);
+    assert.equal(files[1].content, "café ✓\n");
+    assert.equal(files[1].bytes, 10);
+    assert.deepEqual(skipped, [
+      { path: "big.txt", reason: "too_large" },
+      { path: "image.png", reason: "binary" },
+      { path: "latin1.txt", reason: "not_utf8" },
+    ]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("walkTree() follows symlinks inside the root and skips those outside", async () => {
+  const outside = await makeTree({ "secret.txt": "outside", "dir/s.txt": "outside" });
+  const root = await makeTree({ "real/a.ts": "a", "note.md": "n" });
+  try {
+    await Deno.symlink(join(root, "note.md"), join(root, "link.md"));
+    await Deno.symlink(join(root, "real"), join(root, "linked_dir"));
+    await Deno.symlink(join(outside, "secret.txt"), join(root, "out.txt"));
+    await Deno.symlink(join(outside, "dir"), join(root, "out_dir"));
+    await Deno.symlink(join(root, "missing.txt"), join(root, "dangling.txt"));
+    const { files, skipped } = await walkTree(root);
+    // "linked_dir" is walked (it sorts before "real", which is then walked too).
+    assert.deepEqual(files.map((f) => f.path), [
+      "link.md",
+      "linked_dir/a.ts",
+      "note.md",
+      "real/a.ts",
+    ]);
+    assert.equal(files[0].content, "n");
+    assert.deepEqual(skipped, [
+      { path: "dangling.txt", reason: "unreadable" },
+      { path: "out.txt", reason: "symlink_outside_root" },
+      { path: "out_dir", reason: "symlink_outside_root" },
+    ]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+Deno.test("walkTree() terminates on symlink loops", async () => {
+  const root = await makeTree({ "a/b/f.ts": "f" });
+  try {
+    await Deno.symlink(join(root, "a"), join(root, "a/b/up")); // points at an ancestor
+    await Deno.symlink(join(root, "self1"), join(root, "self2"));
+    await Deno.symlink(join(root, "self2"), join(root, "self1")); // a cycle of links
+    const { files, skipped } = await walkTree(root);
+    assert.deepEqual(files.map((f) => f.path), ["a/b/f.ts"]);
+    assert.deepEqual(skipped, [
+      { path: "a/b/up", reason: "symlink_loop" },
+      { path: "self1", reason: "symlink_loop" },
+      { path: "self2", reason: "symlink_loop" },
+    ]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("walkTree() refuses '/' and roots that are missing or not directories", async () => {
+  await assert.rejects(walkTree("/"), (e: unknown) => {
+    assert.ok(e instanceof WayfinderError);
+    assert.equal(e.code, "usage");
+    assert.equal(e.message, "Cannot index '/': choose a project directory");
+    return true;
+  });
+  await assert.rejects(walkTree("/usr/.."), { code: "usage" });
+  const root = await makeTree({ "f.txt": "f" });
+  try {
+    await assert.rejects(walkTree(join(root, "nope")), (e: unknown) => {
+      assert.ok(e instanceof WayfinderError);
+      assert.equal(e.code, "io");
+      assert.match(e.message, /^Cannot index '.*nope': no such directory$/);
+      return true;
+    });
+    await assert.rejects(walkTree(join(root, "f.txt")), {
+      code: "io",
+      message: `Cannot index '${join(root, "f.txt")}': not a directory`,
+    });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("detectLanguage() maps extensions to language ids", () => {
+  const cases: [string, string][] = [
+    ["a.ts", "typescript"],
+    ["a.mts", "typescript"],
+    ["a.cts", "typescript"],
+    ["types.d.ts", "typescript"],
+    ["a.tsx", "tsx"],
+    ["a.js", "javascript"],
+    ["a.mjs", "javascript"],
+    ["a.cjs", "javascript"],
+    ["a.jsx", "javascript"],
+    ["lib/a.dart", "dart"],
+    ["a.py", "python"],
+    ["a.go", "go"],
+    ["a.rs", "rust"],
+    ["A.java", "java"],
+    ["README.md", "markdown"],
+    ["doc.markdown", "markdown"],
+    ["x.c", "c"],
+    ["x.cpp", "cpp"],
+    ["x.cs", "c_sharp"],
+    ["x.rb", "ruby"],
+    ["x.kt", "kotlin"],
+    ["x.swift", "swift"],
+    ["x.php", "php"],
+    ["x.scala", "scala"],
+    ["x.lua", "lua"],
+    ["run.sh", "bash"],
+    ["x.json", "json"],
+    ["x.yaml", "yaml"],
+    ["x.yml", "yaml"],
+    ["x.toml", "toml"],
+    ["x.css", "css"],
+    ["x.html", "html"],
+    ["NOTES.TXT", "text"],
+    ["Makefile", "text"],
+    [".bashrc", "text"],
+    ["dir.ts/file", "text"],
+  ];
+  for (const [path, language] of cases) assert.equal(detectLanguage(path), language, path);
+});

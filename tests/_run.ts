@@ -1,0 +1,66 @@
+/**
+ * Test helpers: run the real CLI (main.ts) in a subprocess, and locate the
+ * models the test setup prepared (tests/setup.ts).
+ */
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+
+export const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
+export const MAIN = join(REPO, "main.ts");
+/** The peer project's material, beside the repository (read-only). */
+export const SHARED = join(dirname(REPO), "shared");
+export const CACHE = join(REPO, ".cache");
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `wayfinder <args>` with a clean environment plus `env`. */
+export async function wayfinder(
+  args: string[],
+  env: Record<string, string> = {},
+  cwd = REPO,
+): Promise<RunResult> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", MAIN, ...args],
+    cwd,
+    env: { NO_COLOR: "1", WAYFINDER_THREADS: "2", ...env },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
+/** The tiny deterministic test model the setup generated. */
+export function tinyModel(): string {
+  return preparedModel("tiny.gguf");
+}
+
+/** all-MiniLM-L6-v2, converted by the setup from its PyPI wheel. */
+export function realModel(): string {
+  return preparedModel("minilm-f16.gguf");
+}
+
+function preparedModel(name: string): string {
+  const path = join(CACHE, "models", name);
+  if (!existsSync(path)) {
+    throw new Error(`${path} is missing: run 'deno task test' (it runs tests/setup.ts first)`);
+  }
+  return path;
+}
+
+/** Copies a fixture tree into a fresh temp dir, so tests may edit it. */
+export async function copyTree(from: string): Promise<string> {
+  const to = await Deno.makeTempDir({ prefix: "wayfinder-test-" });
+  await new Deno.Command("cp", { args: ["-R", `${from}/.`, to] }).output();
+  return to;
+}

@@ -1,0 +1,171 @@
+import assert from "node:assert/strict";
+import { appendFileSync, copyFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
+
+const CORPUS = join(REPO, "fixtures", "corpus");
+
+async function setup() {
+  const root = await copyTree(CORPUS);
+  const data = await Deno.makeTempDir({ prefix: "wayfinder-data-" });
+  const env = { WAYFINDER_DATA_DIR: data, WAYFINDER_EMBEDDING_MODEL: tinyModel() };
+  return { root, data, env };
+}
+
+async function indexJson(root: string, env: Record<string, string>, extra: string[] = []) {
+  const run = await wayfinder(["index", root, "--output", "json", ...extra], env);
+  assert.equal(run.code, 0, run.stderr);
+  return JSON.parse(run.stdout);
+}
+
+Deno.test("index embeds a tree once, then only what changed", async () => {
+  const { root, env } = await setup();
+  const first = await indexJson(root, env);
+  assert.equal(first.files.seen, 20);
+  assert.equal(first.files.changed, 20);
+  assert.equal(first.current, false);
+  assert.ok(first.embeddedChunks > 100, `embedded ${first.embeddedChunks}`);
+  assert.equal(first.reusedChunks, 0);
+  for (
+    const key of [
+      "root",
+      "index",
+      "files",
+      "embeddedChunks",
+      "reusedChunks",
+      "removedChunks",
+      "elapsedMs",
+      "current",
+    ]
+  ) {
+    assert.ok(key in first, `summary has ${key}`);
+  }
+
+  const again = await wayfinder(["index", root], env);
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(again.stdout.trim(), `Index for ${root} is current; nothing to update.`);
+
+  appendFileSync(
+    join(root, "utils", "logger.dart"),
+    "\nString shout(String message) {\n  return message.toUpperCase();\n}\n",
+  );
+  const edited = await indexJson(root, env);
+  assert.equal(edited.files.changed, 1);
+  assert.ok(
+    edited.embeddedChunks >= 1 && edited.embeddedChunks <= 3,
+    `embedded ${edited.embeddedChunks}`,
+  );
+  assert.equal(
+    edited.reusedChunks,
+    first.embeddedChunks - edited.removedChunks,
+    "every untouched chunk keeps its vector",
+  );
+
+  rmSync(join(root, "models", "payment.dart"));
+  const deleted = await indexJson(root, env);
+  assert.equal(deleted.files.deleted, 1);
+  assert.equal(deleted.embeddedChunks, 0);
+  assert.ok(deleted.removedChunks > 0);
+
+  const found = await wayfinder([
+    "search",
+    root,
+    "payment",
+    "--output",
+    "json",
+    "--limit",
+    "50",
+    "--path",
+    "models/**",
+  ], env);
+  assert.equal(found.code, 0, found.stderr);
+  const paths = JSON.parse(found.stdout).matches.map((m: { chunk: { sourcePath: string } }) =>
+    m.chunk.sourcePath
+  );
+  assert.ok(!paths.includes("models/payment.dart"), "chunks of a deleted file are gone");
+});
+
+Deno.test("index refuses to mix models and names the fix; the same bytes elsewhere reuse vectors", async () => {
+  const { root, data, env } = await setup();
+  await indexJson(root, env);
+
+  const copy = join(data, "same-bytes.gguf");
+  copyFileSync(tinyModel(), copy);
+  copyFileSync(
+    tinyModel().replace(/\.gguf$/, ".manifest.json"),
+    copy.replace(/\.gguf$/, ".manifest.json"),
+  );
+  const reuse = await wayfinder(["index", root], { ...env, WAYFINDER_EMBEDDING_MODEL: copy });
+  assert.equal(reuse.code, 0, reuse.stderr);
+  assert.match(reuse.stdout, /is current; nothing to update/);
+
+  const other = join(data, "other.gguf");
+  const bytes = Deno.readFileSync(tinyModel());
+  bytes[bytes.length - 1] ^= 0xff; // a different model: same shape, other weights
+  Deno.writeFileSync(other, bytes);
+  for (const command of [["index", root], ["search", root, "token"]]) {
+    const run = await wayfinder(command, { ...env, WAYFINDER_EMBEDDING_MODEL: other });
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /^wayfinder: .*model.*--rebuild/);
+    assert.equal(run.stderr.trim().split("\n").length, 1);
+  }
+  const rebuilt = await indexJson(root, { ...env, WAYFINDER_EMBEDDING_MODEL: other }, [
+    "--rebuild",
+  ]);
+  assert.equal(rebuilt.reusedChunks, 0);
+});
+
+Deno.test("index fails fast with 'index is busy' while another run holds the corpus", async () => {
+  const { root, env } = await setup();
+  const summary = await indexJson(root, env);
+  const holder = new Deno.Command("sleep", { args: ["30"] }).spawn();
+  try {
+    writeFileSync(
+      join(summary.index, "lock"),
+      JSON.stringify({ pid: holder.pid, startedAt: new Date().toISOString() }),
+    );
+    appendFileSync(join(root, "main.dart"), "\n// touched\n");
+    const run = await wayfinder(["index", root], env);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /index is busy/);
+  } finally {
+    holder.kill("SIGKILL");
+    await holder.status;
+  }
+  // A lock left by a dead process is taken over.
+  const after = await wayfinder(["index", root], env);
+  assert.equal(after.code, 0, after.stderr);
+});
+
+Deno.test("a killed index run leaves the previous index searchable", async () => {
+  const { root, env } = await setup();
+  await indexJson(root, env);
+  const before = await wayfinder(["search", root, "encrypt data", "--output", "json"], env);
+  assert.equal(before.code, 0, before.stderr);
+
+  for (const [n, delayMs] of [150, 400, 700, 1000, 1400].entries()) {
+    writeFileSync(join(root, `added_${n}.dart`), `class Added${n} {\n  int value() => ${n};\n}\n`);
+    appendFileSync(join(root, "main.dart"), `\n// edit ${n}\n`);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--quiet", join(REPO, "main.ts"), "index", root, "--rebuild"],
+      env: { ...env, WAYFINDER_THREADS: "1" },
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already finished */ }
+    await child.status;
+    const after = await wayfinder(["search", root, "encrypt data", "--output", "json"], env);
+    assert.equal(after.code, 0, `search after kill at ${delayMs} ms: ${after.stderr}`);
+    assert.ok(JSON.parse(after.stdout).matches.length > 0);
+  }
+  const finished = await wayfinder(["index", root], env);
+  assert.equal(finished.code, 0, finished.stderr);
+  const generations = readdirSync(
+    JSON.parse((await wayfinder(["index", root, "--output", "json"], env)).stdout).index,
+  )
+    .filter((name) => name.startsWith("gen-"));
+  assert.ok(generations.length <= 2, `old generations are collected: ${generations}`);
+});

