@@ -1,4 +1,5 @@
 import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { WayfinderError } from "../src/error.ts";
 import { createCodeChunker } from "../src/chunk/mod.ts";
 import {
@@ -14,11 +15,11 @@ import {
 } from "../src/eval/mod.ts";
 import { indexCorpus } from "../src/pipeline/mod.ts";
 import { searchIndex } from "../src/search/mod.ts";
-import { openIndex } from "../src/store/mod.ts";
-import type { Embedder } from "../src/embed/mod.ts";
+import { dataRootFrom, indexDirFor, openIndex } from "../src/store/mod.ts";
+import { type Embedder, identityFingerprint } from "../src/embed/mod.ts";
 import type { Config } from "../src/config/mod.ts";
 import { type Command, type CommandContext, printJson } from "./_command.ts";
-import { indexDirOf, openEmbedder } from "./_wiring.ts";
+import { openEmbedder } from "./_wiring.ts";
 
 /** Run names users may ask for, and the search mode behind each. */
 const RUN_MODES = { dense: "dense", bm25: "lexical", hybrid: "hybrid" } as const;
@@ -153,11 +154,17 @@ async function isSpanQrels(path: string): Promise<boolean> {
   return Array.isArray(first);
 }
 
-/** Indexes the corpus with the real pipeline (incremental, so repeated runs reuse vectors) and opens it. */
+/**
+ * Indexes the corpus with the real pipeline and opens it. Evaluation indexes
+ * live apart from `index`'s, one per model identity, so comparing models
+ * never invalidates the user's index and repeated runs reuse vectors.
+ */
 async function indexForEvaluation(config: Config, context: CommandContext, embedder: Embedder) {
   const s = config.settings;
   const root = s.corpus!;
-  const indexDir = indexDirOf(config, context, root);
+  const fingerprint = identityFingerprint(embedder.identity).slice(0, 12);
+  const indexDir = s.indexDir ??
+    indexDirFor(join(s.dataDir ?? dataRootFrom(context.env), "eval", fingerprint), root);
   await indexCorpus({
     root,
     indexDir,

@@ -51,7 +51,7 @@ export const searchCommand: Command = {
     if (s.mode !== "lexical") {
       const embedder = await openEmbedder(config, context);
       try {
-        assertSameModel(index.manifest, identityFingerprint(embedder.identity), root);
+        assertSameModel(index.manifest, embedder.identity, identityFingerprint(embedder.identity), root);
         queryVector = await embedder.embedQuery(query);
       } finally {
         await embedder.close();

@@ -83,7 +83,7 @@ async function update(options: IndexOptions, started: number): Promise<IndexSumm
   const report = (progress: IndexProgress) => options.onProgress?.(progress);
 
   let previous: StoredIndex | null = options.rebuild ? null : await openIndex(options.indexDir);
-  if (previous) assertSameModel(previous.manifest, fingerprint, root);
+  if (previous) assertSameModel(previous.manifest, embedder.identity, fingerprint, root);
   if (previous && previous.manifest.chunkerVersion !== CHUNKER_VERSION) {
     previous = forgetFileRecords(previous);
   }

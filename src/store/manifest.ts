@@ -40,28 +40,31 @@ export type IndexManifestInput =
   & { createdAt?: string };
 
 /**
- * Refuses an index built with another model: its vectors would not be
- * comparable with the current model's.
+ * Refuses an index built with another model or preprocessing contract: its
+ * vectors would not be comparable with the current model's.
  *
  * @param manifest The stored index's manifest.
- * @param fingerprint Fingerprint of the current model's identity.
+ * @param current The identity of the model this run uses.
+ * @param fingerprint Fingerprint of `current`.
  * @param root The corpus root, for the message.
- * @param currentModel Name of the current model, for the message.
- * @throws {WayfinderError} `stale_index` when the fingerprints differ.
+ * @throws {WayfinderError} `stale_index` when the fingerprints differ, naming what differs.
  */
 export function assertSameModel(
   manifest: IndexManifest,
+  current: ModelIdentity,
   fingerprint: string,
   root: string,
-  currentModel?: string,
 ): void {
   if (manifest.fingerprint === fingerprint) return;
-  const built = `'${manifest.identity.name}' (${manifest.fingerprint.slice(0, 12)})`;
-  const current = currentModel === undefined
-    ? `(${fingerprint.slice(0, 12)})`
-    : `'${currentModel}' (${fingerprint.slice(0, 12)})`;
+  const built = manifest.identity;
+  const fields = (Object.keys(current) as (keyof ModelIdentity)[])
+    .filter((key) => JSON.stringify(built[key]) !== JSON.stringify(current[key]));
+  const differs = fields.map((key) =>
+    key === "sha256" ? "weights" : `${key} ${JSON.stringify(built[key])} → ${JSON.stringify(current[key])}`
+  );
   throw new WayfinderError(
     "stale_index",
-    `Cannot use index for ${root}: it was built with model ${built}, the current model is ${current}; run 'wayfinder index ${root} --rebuild'`,
+    `Cannot use index for ${root}: it was built with model '${built.name}', this run uses '${current.name}' ` +
+      `(${differs.join(", ") || "another identity"}); run 'wayfinder index ${root} --rebuild'`,
   );
 }

@@ -16,15 +16,18 @@ const manifest: IndexManifest = {
 };
 
 Deno.test("assertSameModel() accepts the same fingerprint", () => {
-  equal(assertSameModel(manifest, "aaaaaaaaaaaaaaaa", "/corpus"), undefined);
+  equal(assertSameModel(manifest, testIdentity(4), "aaaaaaaaaaaaaaaa", "/corpus"), undefined);
 });
 
-Deno.test("assertSameModel() refuses another model with a rebuild hint", () => {
+Deno.test("assertSameModel() refuses another model, names what differs and the fix", () => {
+  const other = { ...testIdentity(4), name: "other-model", sha256: "ff", longInput: "truncate" };
   throws(
-    () => assertSameModel(manifest, "bbbbbbbbbbbbbbbb", "/corpus", "other-model"),
+    () => assertSameModel(manifest, other, "bbbbbbbbbbbbbbbb", "/corpus"),
     (error: unknown) =>
       error instanceof WayfinderError && error.code === "stale_index" &&
       error.message ===
-        "Cannot use index for /corpus: it was built with model 'synthetic' (aaaaaaaaaaaa), the current model is 'other-model' (bbbbbbbbbbbb); run 'wayfinder index /corpus --rebuild'",
+        `Cannot use index for /corpus: it was built with model 'synthetic', this run uses 'other-model' ` +
+          `(name "synthetic" → "other-model", weights, longInput "reject" → "truncate"); ` +
+          `run 'wayfinder index /corpus --rebuild'`,
   );
 });
