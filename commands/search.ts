@@ -1,10 +1,12 @@
 import { WayfinderError } from "../src/error.ts";
 import { identityFingerprint } from "../src/embed/mod.ts";
-import { searchIndex } from "../src/search/mod.ts";
+import { embeddingInput } from "../src/pipeline/mod.ts";
+import { rerankHits, type SearchHit, searchIndex } from "../src/search/mod.ts";
+import type { Config } from "../src/config/mod.ts";
 import { assertSameModel, openIndex } from "../src/store/mod.ts";
 import type { Hit } from "../src/types.ts";
 import { type Command, printJson } from "./_command.ts";
-import { corpusRoot, indexDirOf, openEmbedder } from "./_wiring.ts";
+import { corpusRoot, indexDirOf, openEmbedder, openReranker } from "./_wiring.ts";
 
 /** `wayfinder search <root> <query>`: rank the indexed passages against a question. */
 export const searchCommand: Command = {
@@ -31,6 +33,8 @@ export const searchCommand: Command = {
       "path",
       "type",
       "lang",
+      "rerank",
+      "reranker",
     ],
   },
   targetPositional: 0,
@@ -51,18 +55,24 @@ export const searchCommand: Command = {
     if (s.mode !== "lexical") {
       const embedder = await openEmbedder(config, context);
       try {
-        assertSameModel(index.manifest, embedder.identity, identityFingerprint(embedder.identity), root);
+        assertSameModel(
+          index.manifest,
+          embedder.identity,
+          identityFingerprint(embedder.identity),
+          root,
+        );
         queryVector = await embedder.embedQuery(query);
       } finally {
         await embedder.close();
       }
     }
     const result = searchIndex(index, queryVector, query, {
-      limit: s.limit,
+      limit: Math.max(s.limit, s.rerank ?? 0),
       minScore: s.minScore,
       mode: s.mode,
       filter: { paths: s.path, types: s.type, languages: s.lang },
     });
+    if (s.rerank) result.matches = (await rerank(config, query, result.matches)).slice(0, s.limit);
     for (const notice of result.notices) context.stderr(`note: ${notice}\n`);
     if (s.output === "json") {
       printJson(context, { query, matches: result.matches.map(toJson), notices: result.notices });
@@ -75,6 +85,19 @@ export const searchCommand: Command = {
     return 0;
   },
 };
+
+/** The top `--rerank` hits reordered by the `--reranker` cross-encoder. */
+async function rerank(config: Config, query: string, hits: SearchHit[]): Promise<SearchHit[]> {
+  const reranker = await openReranker(config, "--rerank");
+  try {
+    return await rerankHits(hits, query, reranker, {
+      top: config.settings.rerank!,
+      text: embeddingInput,
+    });
+  } finally {
+    await reranker.close();
+  }
+}
 
 function toJson(hit: Hit) {
   const c = hit.chunk;

@@ -202,6 +202,21 @@ export const SETTINGS = {
     value: "TYPE",
     help: "Only hits of this chunk type: class, method, heading, … (repeatable)",
   },
+  reranker: {
+    flag: "reranker",
+    type: "path",
+    env: "WAYFINDER_RERANKER_MODEL",
+    file: "search.reranker",
+    value: "PATH",
+    help: "GGUF cross-encoder (a BERT reranker) used by --rerank and rerank:<run>",
+  },
+  rerank: {
+    flag: "rerank",
+    type: "int",
+    file: "search.rerank",
+    value: "N",
+    help: "Rerank the top N hits with the cross-encoder (needs --reranker)",
+  },
   lang: {
     flag: "lang",
     type: "list",
@@ -271,7 +286,8 @@ export const SETTINGS = {
     type: "list",
     default: ["dense", "bm25", "hybrid"],
     value: "RUNS",
-    help: "Runs to evaluate, comma-separated: dense, bm25, hybrid",
+    help:
+      "Runs to evaluate, comma-separated: dense, bm25, hybrid, or rerank:<run> (that run's top 50 reranked)",
   },
   qrelsMatch: {
     flag: "qrels-match",

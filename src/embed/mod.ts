@@ -8,6 +8,7 @@
 
 export type { Embedder, ModelIdentity } from "./embedder.ts";
 export type { LlamaEmbedderOptions } from "./llama.ts";
+export type { LlamaRerankerOptions } from "./llama_reranker.ts";
 export type { HttpEmbedderOptions, HttpProtocol } from "./http.ts";
 export type { FakeEmbedderOptions } from "./fake.ts";
 export type { LongInput } from "./long_input_error.ts";
@@ -96,3 +97,21 @@ export { LongInputError } from "./long_input_error.ts";
  * ```
  */
 export { identityFingerprint } from "./identity_fingerprint.ts";
+
+/** A cross-encoder: scores (query, passage) pairs; `LlamaReranker` implements it. */
+export type { Reranker } from "./reranker.ts";
+
+/**
+ * Cross-encoder reranking in process with llama.cpp's rank pooling, for GGUF
+ * rerankers (BERT with a classification head). Scores are 0..1.
+ *
+ * @example Score passages against a query
+ * ```ts ignore
+ * import { LlamaReranker } from "./mod.ts";
+ *
+ * const reranker = await LlamaReranker.create({ modelPath: "models/reranker.gguf", threads: 2 });
+ * const scores = await reranker.rank("how is the index saved", ["writeGeneration()", "parseFlags()"]);
+ * await reranker.close();
+ * ```
+ */
+export { LlamaReranker } from "./llama_reranker.ts";

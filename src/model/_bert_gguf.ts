@@ -14,7 +14,8 @@ export interface BertShape {
   maxPositions: number;
   typeVocab: number;
   layerNormEps: number;
-  pooling: "mean" | "cls";
+  /** "rank" adds a classification head on the CLS token (a cross-encoder). */
+  pooling: "mean" | "cls" | "rank";
 }
 
 /** A WordPiece vocabulary in Hugging Face form (`##` marks word pieces). */
@@ -30,7 +31,7 @@ export interface WordPieceVocab {
 }
 
 /** llama.cpp's pooling type numbers. */
-const POOLING: Readonly<Record<BertShape["pooling"], number>> = { mean: 1, cls: 2 };
+const POOLING: Readonly<Record<BertShape["pooling"], number>> = { mean: 1, cls: 2, rank: 4 };
 
 /** llama.cpp's `general.file_type` numbers for the bulk matrix type. */
 const FILE_TYPE: Readonly<Record<GgufTensorType, number>> = { f32: 0, f16: 1, q8_0: 7 };

@@ -16,6 +16,8 @@ export interface ModelManifest {
   pooling: string;
   queryPrefix: string;
   license: string;
+  /** What the model does: embeds texts, or scores query–passage pairs. @default "embedding" */
+  kind?: "embedding" | "reranker";
 }
 
 /** `models/embedding.gguf` → `models/embedding.manifest.json`. */

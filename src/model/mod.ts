@@ -9,3 +9,4 @@ export { type PreparedModel, prepareFromPip, prepareModel, sha256File } from "./
 export { type ResolvedModel, resolveModelPath } from "./resolve_model.ts";
 export { importCheckpoint } from "./import_checkpoint.ts";
 export { writeTinyModel } from "./tiny_model.ts";
+export { writeTinyReranker } from "./tiny_reranker.ts";

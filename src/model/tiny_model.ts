@@ -74,7 +74,7 @@ export function tinyVocabulary(): WordPieceVocab {
 }
 
 /** mulberry32: a small seeded generator, so the weights never change. */
-function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -85,7 +85,8 @@ function seededRandom(seed: number): () => number {
   };
 }
 
-function tinyTensors(shape: BertShape, vocabSize: number): GgufTensor[] {
+/** The tiny model's BERT body: embeddings and encoder layers, from a fixed seed. */
+export function tinyTensors(shape: BertShape, vocabSize: number): GgufTensor[] {
   const random = seededRandom(0x5eed);
   const uniform = (dims: number[], scale: number): Float32Array =>
     Float32Array.from(

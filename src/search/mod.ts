@@ -14,3 +14,4 @@ export {
 } from "./search_index.ts";
 export type { SearchFilter } from "./match_filter.ts";
 export { buildContext, type ContextOptions } from "./build_context.ts";
+export { type PassageScorer, rerankHits, type RerankOptions } from "./rerank.ts";

@@ -44,6 +44,8 @@ export interface SearchScores {
   lexical?: number;
   /** Reciprocal-rank-fusion score, in "hybrid" mode. */
   fused?: number;
+  /** Cross-encoder score, when the hit was reranked (see `rerankHits`). */
+  rerank?: number;
 }
 
 /** A hit with its component scores. */

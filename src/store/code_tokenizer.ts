@@ -10,6 +10,36 @@ const PARTS = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+|[\p{L}\p{M}
 const DIGITS = /^\p{N}+$/u;
 
 /**
+ * English function words that carry no topic in a query ("find user *by*
+ * email", "hash data *for* storage") but occur in most comments. Kept short:
+ * words that are also meaningful in code (`new`, `get`, `set`, `not`, `if`)
+ * are not listed.
+ */
+const STOPWORDS = new Set(
+  ("an and are as at be been but by can could did do does for from had has have how " +
+    "in into is it its of on or should than that the their then there these they this " +
+    "those to was were what when where which while who why will with would you your")
+    .split(" "),
+);
+
+/**
+ * Harman's "S" stemmer (1991), a conservative plural folder, with `-sses`
+ * and `-xes`/`-ches`/`-shes` added: `orders` → `order`, `queries` → `query`,
+ * `classes` → `class`, `hashes` → `hash`; `status`, `analysis`, `address`
+ * are left alone. It never touches `-ing`/`-ed`, whose stripping would merge
+ * unrelated identifiers (`string` → `str`).
+ */
+export function stemPlural(word: string): string {
+  if (word.length <= 3 || !word.endsWith("s")) return word;
+  if (word.endsWith("ies") && !word.endsWith("eies") && !word.endsWith("aies")) {
+    return word.slice(0, -3) + "y";
+  }
+  if (word.endsWith("sses") || /(?:x|ch|sh|zz)es$/.test(word)) return word.slice(0, -2);
+  if (/(?:ss|us|is)$/.test(word)) return word;
+  return word.slice(0, -1);
+}
+
+/**
  * Splits text into lowercase search tokens:
  * - words are runs of letters and digits; everything else separates them;
  * - each word is split at `_`, `-`, camelCase and PascalCase humps
@@ -19,7 +49,10 @@ const DIGITS = /^\p{N}+$/u;
  *   (`refresh_auth_token` → `refreshauthtoken`), so the spellings of one
  *   identifier across languages meet on one token;
  * - one-letter parts are dropped (`x`, the `s` of `s3`) as noise; digits are
- *   kept whatever their length, since versions and codes are often searched.
+ *   kept whatever their length, since versions and codes are often searched;
+ * - English stopwords are dropped as parts (`getOrderById` → `get`, `order`,
+ *   `id`, `getorderbyid`) but still spelled in the joined form;
+ * - plurals are folded (`orders` → `order`, `OrderItems` → `orderitem`).
  *
  * Tokens come in order of appearance, duplicates kept.
  *
@@ -28,7 +61,7 @@ const DIGITS = /^\p{N}+$/u;
  * @example Identifiers split into words plus the joined form
  * ```ts
  * import { deepEqual } from "node:assert/strict";
- * deepEqual(tokenizeCode("refreshAuthToken()"), ["refresh", "auth", "token", "refreshauthtoken"]);
+ * deepEqual(tokenizeCode("refreshAuthTokens()"), ["refresh", "auth", "token", "refreshauthtoken"]);
  * ```
  */
 export function tokenizeCode(text: string): string[] {
@@ -37,9 +70,12 @@ export function tokenizeCode(text: string): string[] {
     const parts = word.match(PARTS);
     if (parts === null) continue;
     for (const part of parts) {
-      if (part.length > 1 || DIGITS.test(part)) tokens.push(part.toLowerCase());
+      const lower = part.toLowerCase();
+      if ((lower.length > 1 || DIGITS.test(lower)) && !STOPWORDS.has(lower)) {
+        tokens.push(stemPlural(lower));
+      }
     }
-    if (parts.length > 1) tokens.push(parts.join("").toLowerCase());
+    if (parts.length > 1) tokens.push(stemPlural(parts.join("").toLowerCase()));
   }
   return tokens;
 }

@@ -4,10 +4,7 @@ import {
   create,
   type IIndex,
   insertMultiple,
-  load,
-  type RawData,
   save,
-  search,
   type Tokenizer,
 } from "@orama/orama";
 import type { Chunk } from "../types.ts";
@@ -34,42 +31,44 @@ interface RadixJson {
 interface IndexJson {
   indexes: Record<string, { type: string; node: RadixJson }>;
   frequencies: Record<string, Record<number, Record<string, number>>>;
-  tokenOccurrences: Record<string, Record<string, number>>;
+  tokenOccurrences?: Record<string, Record<string, number>>;
+  avgFieldLength?: Record<string, number>;
   fieldLengths: Record<string, Record<number, number>>;
 }
 interface SavedJson {
+  /** Ours: the layout and tokenizer version; files without it predate BM25F. */
+  wayfinderLexical?: number;
+  internalDocumentIDStore: { internalIdToId: string[] };
   index: IndexJson;
   docs: { docs: Record<string, unknown>; count: number };
 }
+
+/** Bumped whenever tokens or the saved layout change, so older files read as stale. */
+const LEXICAL_FORMAT = 2;
+const DEFAULT_B: Record<Field, number> = { content: 0.75, symbol: 0.5, sourcePath: 0.5 };
+const DEFAULT_WEIGHTS: Record<Field, number> = { content: 1, symbol: 3, sourcePath: 1 };
 type Store = AnyIndexStore & IndexJson & { sharedInternalDocumentStore: unknown };
 
-/**
- * Orama tokenizer component around `tokenizeCode`. Passages keep repeated
- * tokens so BM25 sees term frequencies; queries (no property) are
- * deduplicated so a repeated query word does not count twice.
- */
+/** Orama tokenizer component around `tokenizeCode`; passages keep repeated tokens. */
 function codeTokenizer(): Tokenizer {
   return {
     language: "english",
     normalizationCache: new Map(),
-    tokenize: (raw: string, _language?: string, prop?: string) => {
-      const tokens = tokenizeCode(raw);
-      return prop === undefined ? [...new Set(tokens)] : tokens;
-    },
+    tokenize: (raw: string) => tokenizeCode(raw),
   };
 }
 
 /**
- * Orama's default index, except for per-token scoring on insert. The default
- * recounts the token in the whole passage at every occurrence (quadratic) and
- * counts a token once per occurrence in document frequency (skewing IDF when
- * tokens repeat); this counts once per passage, and uses own-property checks
- * so tokens such as `constructor` do not hit `Object.prototype`.
+ * Orama's default index, except that on insert it records each token's
+ * occurrence count in the passage, which `buildLexical` moves onto the
+ * postings. The default recounts the token in the whole passage at every
+ * occurrence (quadratic) and keeps statistics we compute on load instead;
+ * own-property checks keep tokens such as `constructor` off `Object.prototype`.
  */
-function bm25Index(): IIndex<AnyIndexStore> {
+function countingIndex(): IIndex<AnyIndexStore> {
   const base = components.index.createIndex();
   // Orama calls this once per token occurrence with the passage's token array;
-  // the first call scores every distinct token of that array, the rest return.
+  // the first call counts every distinct token of that array, the rest return.
   const done = new WeakSet<string[]>();
   return {
     ...base,
@@ -82,30 +81,24 @@ function bm25Index(): IIndex<AnyIndexStore> {
       if (done.has(tokens)) return;
       done.add(tokens);
       const store = index as Store;
-      const counts = new Map<string, number>();
-      for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
       // Orama passes the internal id here; resolve it as its default does.
       const internalId = components.internalDocumentIDStore.getInternalDocumentId(
         store.sharedInternalDocumentStore as never,
         id,
       );
-      const frequencies = store.frequencies[prop]![internalId]!;
-      const occurrences = store.tokenOccurrences[prop]!;
-      for (const [token, count] of counts) {
-        frequencies[token] = count / tokens.length;
-        occurrences[token] = (Object.hasOwn(occurrences, token) ? occurrences[token]! : 0) + 1;
-      }
+      const counts = store.frequencies[prop]![internalId]!;
+      for (const t of tokens) counts[t] = (Object.hasOwn(counts, t) ? counts[t]! : 0) + 1;
     },
   } as IIndex<AnyIndexStore>;
 }
 
-/** Creates an empty full-text database with our tokenizer and scoring. */
-export function _createDb() {
+/** Creates an empty full-text database with our tokenizer and token counting. */
+function createDb() {
   return create({
     schema: SCHEMA,
     // Results are ranked by score only; sort indexes of long passages would cost time and space.
     sort: { enabled: false },
-    components: { tokenizer: codeTokenizer(), index: bm25Index() },
+    components: { tokenizer: codeTokenizer(), index: countingIndex() },
   });
 }
 
@@ -120,15 +113,15 @@ function eachWord(root: RadixJson, visit: (node: RadixJson) => void): void {
 }
 
 /**
- * Builds the full-text index of a generation's chunks and serialises it.
- * Document ids are row numbers. Two things Orama saves are left out, to
- * shrink the file by about 60%: the documents (chunks are stored beside the
- * index; hits only need ids) and the per-document term-frequency maps, which
- * are replaced by occurrence counts on the tree's postings (`f`, only where
- * a count is not 1) and rebuilt on load.
+ * Builds the full-text index of a generation's chunks in Orama and
+ * serialises it. Document ids are row numbers. Of what Orama saves, the
+ * documents are left out (chunks are stored beside the index; hits only
+ * need rows), and so are the per-document token maps and the statistics
+ * `loadLexical` derives: occurrence counts go onto the tree's postings
+ * instead (`f`, only where a count is not 1).
  */
 export function buildLexical(chunks: Chunk[]): string {
-  const db = _createDb();
+  const db = createDb();
   insertMultiple(
     db,
     chunks.map((chunk, i) => ({
@@ -139,64 +132,151 @@ export function buildLexical(chunks: Chunk[]): string {
     })),
   );
   const raw = save(db) as unknown as SavedJson;
-  const { indexes, frequencies, fieldLengths } = raw.index;
+  const { indexes, frequencies } = raw.index;
   for (const [prop, { type, node }] of Object.entries(indexes)) {
     if (type !== "Radix") continue;
     eachWord(node, (word) => {
-      const counts = word.d.map((id) =>
-        Math.round(frequencies[prop]![id]![word.w]! * fieldLengths[prop]![id]!)
-      );
+      const counts = word.d.map((id) => frequencies[prop]![id]![word.w]!);
       if (counts.some((n) => n !== 1)) word.f = counts;
     });
   }
   raw.docs = { docs: {}, count: raw.docs.count };
   raw.index.frequencies = {};
+  delete raw.index.tokenOccurrences;
+  delete raw.index.avgFieldLength;
+  raw.wayfinderLexical = LEXICAL_FORMAT;
   return JSON.stringify(raw);
 }
 
-/** Rebuilds the term-frequency maps `buildLexical` left out. */
-function restoreFrequencies(index: IndexJson): void {
-  index.frequencies = {};
-  for (const [prop, { type, node }] of Object.entries(index.indexes)) {
-    if (type !== "Radix") continue;
-    const lengths = index.fieldLengths[prop] ?? {};
-    const perDoc: Record<number, Record<string, number>> = {};
-    for (const id of Object.keys(lengths)) perDoc[Number(id)] = {};
-    eachWord(node, (word) => {
-      word.d.forEach((id, j) => {
-        (perDoc[id] ??= {})[word.w] = (word.f?.[j] ?? 1) / (lengths[id] ?? 1);
-      });
-      delete word.f;
+/** BM25F parameters of `loadLexical`. */
+export interface LexicalOptions {
+  /** Term-frequency saturation. @default 1.2 */
+  k1?: number;
+  /** Length normalisation per field, 0 (none) to 1 (full). @default { content: 0.75, symbol: 0.5, sourcePath: 0.5 } */
+  b?: Partial<Record<Field, number>>;
+  /** Weight of an occurrence in each field. @default { content: 1, symbol: 3, sourcePath: 1 } */
+  weights?: Partial<Record<Field, number>>;
+  /**
+   * Weight of an occurrence of a longer word the query token begins
+   * (`encrypt` in `encryption`), relative to an exact occurrence; 0 matches
+   * exact tokens only. @default 0.3
+   */
+  prefixWeight?: number;
+}
+
+type Field = (typeof PROPERTIES)[number];
+
+/** One field's postings: for each word, the rows holding it and its count in each. */
+type Postings = Map<string, { rows: Int32Array; counts: Int32Array }>;
+
+/** Reads a field's postings off a saved radix tree, mapping Orama's internal ids to rows. */
+function readPostings(root: RadixJson, rowOf: (internalId: number) => number): Postings {
+  const postings: Postings = new Map();
+  eachWord(root, (word) => {
+    postings.set(word.w, {
+      rows: Int32Array.from(word.d, rowOf),
+      counts: Int32Array.from(word.d, (_, j) => word.f?.[j] ?? 1),
     });
-    index.frequencies[prop] = perDoc;
+  });
+  return postings;
+}
+
+/** Index of the first element of sorted `words` that is not below `key`. */
+function lowerBound(words: string[], key: string): number {
+  let lo = 0;
+  let hi = words.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (words[mid]! < key) lo = mid + 1;
+    else hi = mid;
   }
+  return lo;
 }
 
 /**
- * Loads a serialised lexical index and returns its search function: BM25
- * over content, symbol and path with the code tokenizer. Query tokens are
- * OR-ed (Orama's `threshold: 1`; `threshold: 0` would keep only documents
- * matching every token) and each also matches the indexed words it prefixes
- * (Orama's non-exact mode with `tolerance: 0`: `token` finds `tokens`;
- * Orama's `exact` mode would compare case-sensitively against the raw text
- * and reject `refresh` in `refreshAuthToken`).
+ * Loads a serialised lexical index and returns its search function: BM25F
+ * (Robertson & Zaragoza) over content, symbol and path with the code
+ * tokenizer. Per query token t and passage d:
+ *
+ *   tf(t, d) = Σ_field weight · count(t, d, field) / (1 − b + b · len(d, field) / avglen(field))
+ *   score(d) = Σ_t idf(t) · tf / (k1 + tf),  idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))
+ *
+ * where df counts passages holding t in any field. Fields are combined
+ * before saturation, so a token in both symbol and body is not counted as
+ * two independent matches, and a short passage does not win by length
+ * alone. Query tokens are OR-ed and deduplicated. A query token also
+ * matches the longer indexed words it begins (`encrypt` → `encryption`),
+ * at `prefixWeight` per occurrence, as part of the same term.
+ *
+ * @throws {Error} When the file was written in another format.
  */
-export function loadLexical(json: string): (query: string, limit: number) => LexicalHit[] {
+export function loadLexical(
+  json: string,
+  options: LexicalOptions = {},
+): (query: string, limit: number) => LexicalHit[] {
   const raw = JSON.parse(json) as SavedJson;
-  restoreFrequencies(raw.index);
-  const db = _createDb();
-  load(db, raw as unknown as RawData);
+  if (raw.wayfinderLexical !== LEXICAL_FORMAT) {
+    throw new Error(`lexical format ${raw.wayfinderLexical ?? 1} is not ${LEXICAL_FORMAT}; reindex`);
+  }
+  const k1 = options.k1 ?? 1.2;
+  const b = { ...DEFAULT_B, ...options.b };
+  const weights = { ...DEFAULT_WEIGHTS, ...options.weights };
+  const prefixWeight = options.prefixWeight ?? 0.3;
+
+  const ids = raw.internalDocumentIDStore.internalIdToId;
+  const rowOf = (internalId: number) => Number(ids[internalId - 1]);
+  const n = raw.docs.count;
+  const fields = PROPERTIES.map((field) => {
+    // Per row: weight / (1 − b + b · len / avglen), the factor on each occurrence.
+    const lengths = raw.index.fieldLengths[field] ?? {};
+    const norm = new Float64Array(n);
+    let total = 0;
+    for (const length of Object.values(lengths)) total += length;
+    const average = total / Math.max(1, n) || 1;
+    for (let row = 0; row < n; row++) norm[row] = 1;
+    for (const [id, length] of Object.entries(lengths)) {
+      norm[rowOf(Number(id))] = 1 - b[field] + (b[field] * length) / average;
+    }
+    for (let row = 0; row < n; row++) norm[row] = weights[field] / norm[row]!;
+    return { postings: readPostings(raw.index.indexes[field]!.node, rowOf), norm };
+  });
+  const vocabulary = [...new Set(fields.flatMap((f) => [...f.postings.keys()]))].sort();
+
+  const tf = new Float64Array(n);
+  const seen = new Uint8Array(n);
   return (query, limit) => {
-    // An empty term would match every document.
-    if (limit <= 0 || tokenizeCode(query).length === 0) return [];
-    const result = search(db, {
-      term: query,
-      properties: PROPERTIES,
-      limit,
-      threshold: 1,
-      tolerance: 0,
-    });
-    if (result instanceof Promise) throw new Error("Orama search unexpectedly went async");
-    return result.hits.map((hit) => ({ index: Number(hit.id), score: hit.score }));
+    if (limit <= 0) return [];
+    const scores = new Map<number, number>();
+    for (const token of new Set(tokenizeCode(query))) {
+      const touched: number[] = [];
+      const from = lowerBound(vocabulary, token);
+      for (let i = from; i < vocabulary.length && vocabulary[i]!.startsWith(token); i++) {
+        const word = vocabulary[i]!;
+        const scale = word === token ? 1 : prefixWeight;
+        if (scale === 0) continue;
+        for (const { postings, norm } of fields) {
+          const hit = postings.get(word);
+          if (!hit) continue;
+          for (let j = 0; j < hit.rows.length; j++) {
+            const row = hit.rows[j]!;
+            if (seen[row] === 0) {
+              seen[row] = 1;
+              touched.push(row);
+            }
+            tf[row]! += scale * hit.counts[j]! * norm[row]!;
+          }
+        }
+      }
+      const idf = Math.log(1 + (n - touched.length + 0.5) / (touched.length + 0.5));
+      for (const row of touched) {
+        scores.set(row, (scores.get(row) ?? 0) + idf * tf[row]! / (k1 + tf[row]!));
+        tf[row] = 0;
+        seen[row] = 0;
+      }
+    }
+    return [...scores]
+      .sort(([rowA, a], [rowB, b]) => b - a || rowA - rowB)
+      .slice(0, limit)
+      .map(([index, score]) => ({ index, score }));
   };
 }

@@ -1,0 +1,426 @@
+/**
+ * Runs the peer project's (btwld/wayfinder) own knowledge-retrieval
+ * protocols with our pipeline — our chunkers, embedder, store and search in
+ * dense, lexical (BM25) and hybrid (RRF) modes — and sets the results beside
+ * the figures the peer recorded. No knowledge policy (lifecycle, governing
+ * sources, link expansion) is applied on our side: hits are scored as ranked.
+ *
+ *   deno run -A bench/peer_protocols.ts [--model PATH] [--only a,b,c]
+ *
+ * Model: --model, else $WAYFINDER_BENCH_MODEL, else .cache/models/minilm-f16.gguf.
+ * Threads: $WAYFINDER_THREADS (default 2). Writes bench/results/peer_protocols.json
+ * and prints a Markdown table.
+ */
+import { cpus, hostname } from "node:os";
+import { join } from "node:path";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { type LlamaEmbedder, LlamaEmbedder as Llama } from "../src/embed/mod.ts";
+import { searchIndex, type SearchFilter } from "../src/search/mod.ts";
+import type { StoredIndex } from "../src/store/mod.ts";
+import { type GivenChunk, indexDirectory, indexGivenChunks, writeFiles } from "./_peer_index.ts";
+import { median, type QueryOutcome, scoreQuery, squash, summarize, type Summary } from "./_peer_score.ts";
+
+const FIXTURES = "/work/shared/peer/wayfinder/fixtures";
+const MODES = ["dense", "lexical", "hybrid"] as const;
+type Mode = typeof MODES[number];
+/** Our mode names as the peer's tables call them. */
+const PEER_NAME: Record<Mode, string> = { dense: "dense", lexical: "bm25", hybrid: "hybrid" };
+
+interface Support {
+  path: string;
+  contains: string;
+}
+
+interface RunResult {
+  mode: Mode;
+  split: string;
+  summary: Summary;
+  byGroup: Record<string, Summary>;
+  /** Hits returned for unanswerable queries (the peer reports that every arm returns candidates). */
+  unanswerableHits: number[];
+  /** The unanswerable queries' top hits. */
+  unanswerableTop: Record<string, string[]>;
+  queryMsP50: number;
+  outcomes: QueryOutcome[];
+}
+
+interface Labelled {
+  similarity: number;
+  chunk: { sourcePath: string; lineStart: number; lineEnd: number; type: string };
+}
+
+/** `path:lines type (score)`, for reading a ranking in the JSON. */
+function label(hit: Labelled): string {
+  const c = hit.chunk;
+  return `${c.sourcePath}:${c.lineStart}-${c.lineEnd} ${c.type} (${hit.similarity.toFixed(4)})`;
+}
+
+function byGroup(outcomes: QueryOutcome[], ks: number[]): Record<string, Summary> {
+  const groups: Record<string, QueryOutcome[]> = {};
+  for (const o of outcomes) (groups[o.group ?? "all"] ??= []).push(o);
+  return Object.fromEntries(Object.entries(groups).map(([g, os]) => [g, summarize(os, ks)]));
+}
+
+/** Query vectors are computed once per query and shared by the three modes. */
+async function embedQueries(embedder: LlamaEmbedder, texts: string[]) {
+  const vectors = new Map<string, Float32Array>();
+  const ms: number[] = [];
+  for (const text of texts) {
+    if (vectors.has(text)) continue;
+    const t = performance.now();
+    vectors.set(text, await embedder.embedQuery(text));
+    ms.push(performance.now() - t);
+  }
+  return { vectors, embedMsP50: median(ms) };
+}
+
+/**
+ * Runs path+fragment-judged queries (embedding_comparison, okf_retrieval):
+ * hit i supports item j when its path equals j's and its text contains j's
+ * fragment (whitespace collapsed).
+ */
+function runSupportQueries(
+  index: StoredIndex,
+  queries: { id: string; query: string; split: string; group?: string; support: Support[] }[],
+  vectors: Map<string, Float32Array>,
+  split: string,
+  limit: number,
+  ks: number[],
+): RunResult[] {
+  const results: RunResult[] = [];
+  for (const mode of MODES) {
+    const outcomes: QueryOutcome[] = [];
+    const unanswerableHits: number[] = [];
+    const unanswerableTop: Record<string, string[]> = {};
+    const ms: number[] = [];
+    for (const q of queries.filter((q) => q.split === split)) {
+      const t = performance.now();
+      const { matches } = searchIndex(index, vectors.get(q.query)!, q.query, { limit, mode });
+      ms.push(performance.now() - t);
+      if (q.support.length === 0) {
+        unanswerableHits.push(matches.length);
+        unanswerableTop[q.id] = matches.slice(0, 3).map(label);
+        continue;
+      }
+      const supports = matches.map((m) =>
+        q.support.flatMap((s, j) =>
+          m.chunk.sourcePath === s.path && squash(m.chunk.content).includes(squash(s.contains))
+            ? [j]
+            : []
+        )
+      );
+      outcomes.push(scoreQuery(q.id, supports, q.support.length, ks, matches.map(label), q.group));
+    }
+    results.push({
+      mode,
+      split,
+      summary: summarize(outcomes, ks),
+      byGroup: byGroup(outcomes, ks),
+      unanswerableHits,
+      unanswerableTop,
+      queryMsP50: median(ms),
+      outcomes,
+    });
+  }
+  return results;
+}
+
+async function readJson<T>(path: string): Promise<T> {
+  return JSON.parse(await readFile(path, "utf8")) as T;
+}
+
+/** embedding_comparison: 100 concepts as Markdown files, 80 test questions (60 answerable), top 10. */
+async function embeddingComparison(embedder: LlamaEmbedder, work: string) {
+  const dir = join(FIXTURES, "embedding_comparison");
+  const sources = await readJson<Record<string, string>>(join(dir, "sources.json"));
+  const { queries } = await readJson<{ queries: (Parameters<typeof runSupportQueries>[1][number])[] }>(
+    join(dir, "queries.json"),
+  );
+  const root = join(work, "ec-corpus");
+  await writeFiles(root, sources);
+  const started = performance.now();
+  const { index, summary } = await indexDirectory(root, join(work, "ec-index"), embedder);
+  const { vectors, embedMsP50 } = await embedQueries(embedder, queries.map((q) => q.query));
+  const runs = ["test", "development"].flatMap((split) =>
+    runSupportQueries(index, queries, vectors, split, 10, [3, 10])
+  );
+  return {
+    files: Object.keys(sources).length,
+    chunks: index.chunks.length,
+    indexMs: summary.elapsedMs,
+    queryEmbedMsP50: embedMsP50,
+    totalMs: Math.round(performance.now() - started),
+    runs,
+  };
+}
+
+/** okf_retrieval: the 34-concept bundle (index.md/log.md excluded), held-out and development, top 3. */
+async function okfRetrieval(embedder: LlamaEmbedder, work: string) {
+  const dir = join(FIXTURES, "okf_retrieval");
+  const { queries } = await readJson<{ queries: (Parameters<typeof runSupportQueries>[1][number])[] }>(
+    join(dir, "queries.json"),
+  );
+  const started = performance.now();
+  const { index, summary } = await indexDirectory(
+    join(dir, "bundle"),
+    join(work, "okf-index"),
+    embedder,
+    ["**/index.md", "**/log.md"],
+  );
+  const { vectors, embedMsP50 } = await embedQueries(embedder, queries.map((q) => q.query));
+  const runs = ["held_out", "development"].flatMap((split) =>
+    runSupportQueries(index, queries, vectors, split, 3, [3])
+  );
+  return {
+    files: summary.files.seen,
+    chunks: index.chunks.length,
+    indexMs: summary.elapsedMs,
+    queryEmbedMsP50: embedMsP50,
+    totalMs: Math.round(performance.now() - started),
+    runs,
+  };
+}
+
+interface KnowledgeCase {
+  id: string;
+  query: string;
+  relevantIds: string[];
+  options?: {
+    metadataFilters?: Record<string, string | string[]>;
+    filePaths?: string[];
+    filePatterns?: string[];
+  };
+}
+
+/**
+ * The caller's scope as our filter. Our search has no metadata filter, and
+ * each fixture chunk is its own file, so a metadata filter becomes the list
+ * of paths whose chunk metadata matches it — the same eligible set.
+ */
+function scopeFilter(kase: KnowledgeCase, chunks: GivenChunk[]): SearchFilter | undefined {
+  const o = kase.options;
+  if (!o) return undefined;
+  let paths: string[] | undefined;
+  if (o.metadataFilters) {
+    paths = chunks.filter((c) =>
+      Object.entries(o.metadataFilters!).every(([key, want]) =>
+        (Array.isArray(want) ? want : [want]).includes(String(c.metadata?.[key]))
+      )
+    ).map((c) => c.sourcePath);
+  }
+  if (o.filePaths) paths = [...(paths ?? []), ...o.filePaths];
+  if (o.filePatterns) paths = [...(paths ?? []), ...o.filePatterns];
+  return paths ? { paths } : undefined;
+}
+
+/** knowledge_retrieval: 13 given chunks indexed as-is, 13 cases (12 answerable), top 3. */
+async function knowledgeRetrieval(embedder: LlamaEmbedder, work: string) {
+  const fixture = await readJson<{ chunks: GivenChunk[]; cases: KnowledgeCase[]; limit: number }>(
+    join(FIXTURES, "knowledge_retrieval", "cases.json"),
+  );
+  const started = performance.now();
+  const index = await indexGivenChunks(fixture.chunks, join(work, "kr-index"), embedder);
+  const { vectors, embedMsP50 } = await embedQueries(embedder, fixture.cases.map((c) => c.query));
+  const runs: RunResult[] = [];
+  for (const mode of MODES) {
+    const outcomes: QueryOutcome[] = [];
+    const unanswerableHits: number[] = [];
+    const unanswerableTop: Record<string, string[]> = {};
+    const ms: number[] = [];
+    for (const kase of fixture.cases) {
+      const t = performance.now();
+      const { matches } = searchIndex(index, vectors.get(kase.query)!, kase.query, {
+        limit: fixture.limit,
+        mode,
+        filter: scopeFilter(kase, fixture.chunks),
+      });
+      ms.push(performance.now() - t);
+      const ids = matches.map((m) => String(m.chunk.metadata.caseId));
+      const top = matches.map((m, i) => `${ids[i]} (${m.similarity.toFixed(4)})`);
+      if (kase.relevantIds.length === 0) {
+        unanswerableHits.push(matches.length);
+        unanswerableTop[kase.id] = top;
+        continue;
+      }
+      const supports = ids.map((id) => {
+        const j = kase.relevantIds.indexOf(id);
+        return j < 0 ? [] : [j];
+      });
+      outcomes.push(scoreQuery(kase.id, supports, kase.relevantIds.length, [3], top));
+    }
+    runs.push({
+      mode,
+      split: "all",
+      summary: summarize(outcomes, [3]),
+      byGroup: {},
+      unanswerableHits,
+      unanswerableTop,
+      queryMsP50: median(ms),
+      outcomes,
+    });
+  }
+  return {
+    files: fixture.chunks.length,
+    chunks: index.chunks.length,
+    queryEmbedMsP50: embedMsP50,
+    totalMs: Math.round(performance.now() - started),
+    runs,
+  };
+}
+
+/** What the peer recorded (Arctic Embed XS Q8_0, Apple M2 Max), from its docs and /work/shared/README.md. */
+const PEER = {
+  embedding_comparison: {
+    source:
+      "docs/wayfinder_embeddings_comparison.md, held-out (test) split, 60 answerable; 'context' figures include its knowledge policy",
+    // [first raw match, first context, context R@3, context R@10, context MRR]
+    dense: { firstRaw: 33, firstContext: 50, r3: 0.883, r10: 0.917, mrr: 0.863 },
+    bm25: { firstRaw: 32, firstContext: 45, r3: 0.8, r10: 0.8, mrr: 0.769 },
+    hybrid: { firstRaw: 33, firstContext: 46, r3: 0.817, r10: 0.817, mrr: 0.792 },
+  },
+  knowledge_retrieval: {
+    source: "docs/knowledge_embeddings_knowledge_retrieval.md, 12 answerable, top 3",
+    dense: { first: 8, r3: 12, unanswerableHits: 3 },
+    bm25: { first: 10, r3: 11, unanswerableHits: 2 },
+    hybrid: { first: 10, r3: 11, unanswerableHits: 3 },
+  },
+  okf_retrieval: {
+    source:
+      "docs/wayfinder_embeddings_ablation.md, held-out, 16 answerable, top 3; 'combined' includes lifecycle, governing sources and one-hop links",
+    combined: {
+      dense: { first: 15, r3: 1.0, mrr: 0.969 },
+      bm25: { first: 14, r3: 0.938, mrr: 0.896 },
+      hybrid: { first: 14, r3: 0.938, mrr: 0.906 },
+    },
+    body: { dense: { first: 13, r3: 0.938 }, bm25: { first: 11, r3: 0.875 }, hybrid: { first: 12, r3: 0.875 } },
+    titleHeading: {
+      dense: { first: 13, r3: 1.0 },
+      bm25: { first: 13, r3: 0.875 },
+      hybrid: { first: 13, r3: 0.875 },
+    },
+  },
+};
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+function markdown(report: Record<string, any>): string {
+  const out: string[] = [];
+  const ec = report.protocols.embedding_comparison;
+  if (ec) {
+    out.push(
+      `### embedding_comparison — test split, 60 answerable (+20 unanswerable), top 10 (${ec.chunks} chunks from ${ec.files} files; ${
+        (ec.totalMs / 1000).toFixed(1)
+      } s)`,
+      "",
+      "| Run | First hit correct | R@3 | R@10 | MRR | Peer first raw match | Peer first context* | Peer R@3* | Peer R@10* | Peer MRR* |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    );
+    for (const run of ec.runs.filter((r: RunResult) => r.split === "test")) {
+      const s: Summary = run.summary;
+      const p = (PEER.embedding_comparison as any)[PEER_NAME[run.mode as Mode]];
+      out.push(
+        `| ${PEER_NAME[run.mode as Mode]} | ${s.firstCorrect}/${s.answerable} | ${pct(s.recall[3])} | ${
+          pct(s.recall[10])
+        } | ${s.mrr.toFixed(3)} | ${p.firstRaw}/60 | ${p.firstContext}/60 | ${pct(p.r3)} | ${pct(p.r10)} | ${
+          p.mrr.toFixed(3)
+        } |`,
+      );
+    }
+    out.push("", "\\* peer context figures include its knowledge policy (lifecycle, governing sources, one-hop links).", "");
+  }
+  const kr = report.protocols.knowledge_retrieval;
+  if (kr) {
+    out.push(
+      `### knowledge_retrieval — 13 given chunks, 12 answerable + 1 unanswerable, top 3 (${(kr.totalMs / 1000).toFixed(1)} s)`,
+      "",
+      "| Run | First relevant | Recall@3 | Hits for unanswerable | Peer first | Peer recall@3 | Peer hits for unanswerable |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    );
+    for (const run of kr.runs) {
+      const s: Summary = run.summary;
+      const p = (PEER.knowledge_retrieval as any)[PEER_NAME[run.mode as Mode]];
+      out.push(
+        `| ${PEER_NAME[run.mode as Mode]} | ${s.firstCorrect}/${s.answerable} | ${
+          Math.round(s.recall[3] * s.answerable)
+        }/${s.answerable} | ${run.unanswerableHits.join(",")} | ${p.first}/12 | ${p.r3}/12 | ${p.unanswerableHits} |`,
+      );
+    }
+    out.push("");
+  }
+  const okf = report.protocols.okf_retrieval;
+  if (okf) {
+    out.push(
+      `### okf_retrieval — held-out, 16 answerable + 1 unanswerable, top 3, no knowledge policy (${okf.chunks} chunks; ${
+        (okf.totalMs / 1000).toFixed(1)
+      } s)`,
+      "",
+      "| Run | First correct | Support R@3 | MRR | Peer body-only | Peer title/heading | Peer combined policy* (first; R@3; MRR) |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    );
+    for (const run of okf.runs.filter((r: RunResult) => r.split === "held_out")) {
+      const s: Summary = run.summary;
+      const n = PEER_NAME[run.mode as Mode] as "dense" | "bm25" | "hybrid";
+      const o = PEER.okf_retrieval;
+      out.push(
+        `| ${n} | ${s.firstCorrect}/${s.answerable} | ${pct(s.recall[3])} | ${s.mrr.toFixed(3)} | ${o.body[n].first}/16; ${
+          pct(o.body[n].r3)
+        } | ${o.titleHeading[n].first}/16; ${pct(o.titleHeading[n].r3)} | ${o.combined[n].first}/16; ${
+          pct(o.combined[n].r3)
+        }; ${o.combined[n].mrr.toFixed(3)} |`,
+      );
+    }
+    out.push("", "\\* includes the peer's lifecycle/asOf, governing-source and one-hop link policy, which we do not apply.", "");
+  }
+  return out.join("\n");
+}
+
+async function main() {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: { model: { type: "string" }, only: { type: "string" }, output: { type: "string" } },
+  });
+  const modelPath = values.model ?? Deno.env.get("WAYFINDER_BENCH_MODEL") ??
+    ".cache/models/minilm-f16.gguf";
+  const threads = Number(Deno.env.get("WAYFINDER_THREADS") ?? 2);
+  const only = new Set((values.only ?? "embedding_comparison,knowledge_retrieval,okf_retrieval").split(","));
+  const output = values.output ?? "bench/results/peer_protocols.json";
+
+  const work = await Deno.makeTempDir({ prefix: "wayfinder-peer-" });
+  const loadStart = performance.now();
+  const embedder = await Llama.create({ modelPath, threads, longInput: "reject" });
+  const modelLoadMs = Math.round(performance.now() - loadStart);
+  const protocols: Record<string, unknown> = {};
+  try {
+    if (only.has("embedding_comparison")) {
+      protocols.embedding_comparison = await embeddingComparison(embedder, work);
+    }
+    if (only.has("knowledge_retrieval")) {
+      protocols.knowledge_retrieval = await knowledgeRetrieval(embedder, work);
+    }
+    if (only.has("okf_retrieval")) protocols.okf_retrieval = await okfRetrieval(embedder, work);
+  } finally {
+    await embedder.close();
+    await rm(work, { recursive: true, force: true });
+  }
+
+  const report = {
+    date: new Date().toISOString(),
+    machine: {
+      host: hostname(),
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model,
+      threads,
+      note: "shared with other jobs; timings are indicative only",
+    },
+    model: { path: modelPath, identity: embedder.identity, loadMs: modelLoadMs },
+    peer: PEER,
+    protocols,
+  };
+  await mkdir(join(output, ".."), { recursive: true });
+  await writeFile(output, JSON.stringify(report, null, 2) + "\n");
+  console.log(markdown(report));
+  console.log(`\nWrote ${output}`);
+}
+
+if (import.meta.main) await main();

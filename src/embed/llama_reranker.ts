@@ -1,0 +1,167 @@
+import { stat } from "node:fs/promises";
+import {
+  getLlama,
+  type Llama,
+  LlamaLogLevel,
+  type LlamaModel,
+  type LlamaRankingContext,
+  LlamaVocabularyType,
+  type Token,
+} from "node-llama-cpp";
+import { WayfinderError } from "../error.ts";
+import type { Reranker } from "./reranker.ts";
+
+/** Options for {@linkcode LlamaReranker.create}. */
+export interface LlamaRerankerOptions {
+  /** Path to a GGUF cross-encoder (pooling type "rank", with a classification head). */
+  modelPath: string;
+  /** CPU threads for llama.cpp; required because its default oversubscribes shared machines. */
+  threads: number;
+  /** Token budget of one (query, passage) pair. @default {the model's training context} */
+  contextSize?: number;
+}
+
+interface Parts {
+  llama: Llama;
+  model: LlamaModel;
+  context: LlamaRankingContext;
+  /** Most tokens one pair may take, special tokens included. */
+  budget: number;
+  /** Added around the query and after the document, for WordPiece models (see {@link _bertWrap}). */
+  wrap: { begin: Token | null; end: Token | null };
+}
+
+/**
+ * Scores (query, passage) pairs in process with llama.cpp's rank pooling
+ * (through node-llama-cpp) on the CPU. Scores are sigmoid probabilities in
+ * 0..1. A pair over the token budget keeps the query and the passage's
+ * leading tokens, as cross-encoders are trained to truncate.
+ */
+export class LlamaReranker implements Reranker {
+  /** Passages cut to fit the token budget since creation. */
+  readonly stats: { truncated: number } = { truncated: 0 };
+  readonly #parts: Parts;
+
+  private constructor(parts: Parts) {
+    this.#parts = parts;
+  }
+
+  /**
+   * Loads the model and a ranking context.
+   *
+   * @throws {WayfinderError} "no_model" when the file is missing, "model" when llama.cpp
+   * cannot load it or it is not a reranker.
+   */
+  static async create(options: LlamaRerankerOptions): Promise<LlamaReranker> {
+    const { modelPath, threads } = options;
+    if (!Number.isInteger(threads) || threads < 1) {
+      throw new WayfinderError(
+        "usage",
+        `Cannot rerank: threads must be a positive integer, got ${threads}`,
+      );
+    }
+    try {
+      await stat(modelPath);
+    } catch (error) {
+      throw new WayfinderError(
+        "no_model",
+        `Cannot load reranker: '${modelPath}' does not exist`,
+        { cause: error },
+      );
+    }
+    let llama: Llama | undefined;
+    let model: LlamaModel | undefined;
+    try {
+      llama = await getLlama({
+        gpu: false,
+        build: "never",
+        logLevel: LlamaLogLevel.error,
+        maxThreads: threads,
+        progressLogs: false,
+      });
+      model = await llama.loadModel({ modelPath, gpuLayers: 0 });
+      if (!model.fileInsights.supportsRanking) {
+        throw new WayfinderError(
+          "model",
+          `Cannot load reranker '${modelPath}': it has no classification head (cls.weight or cls.output.weight); it looks like an embedding model`,
+        );
+      }
+      const budget = Math.min(model.trainContextSize, options.contextSize ?? Infinity);
+      // node-llama-cpp refuses inputs as long as the context, hence the +1;
+      // the whole pair must fit one batch because BERT attention is not causal.
+      const context = await model.createRankingContext({
+        threads,
+        contextSize: budget + 1,
+        batchSize: budget + 1,
+      });
+      return new LlamaReranker({ llama, model, context, budget, wrap: _bertWrap(model) });
+    } catch (error) {
+      await model?.dispose();
+      await llama?.dispose();
+      if (error instanceof WayfinderError) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new WayfinderError("model", `Cannot load reranker '${modelPath}': ${reason}`, {
+        cause: error,
+      });
+    }
+  }
+
+  /** Scores each document against the query; one llama.cpp evaluation per document. */
+  async rank(query: string, documents: string[]): Promise<number[]> {
+    if (documents.length === 0) return [];
+    const { context, budget } = this.#parts;
+    const queryTokens = this.#tokenize(query, "query");
+    // Room for a document once the query and special tokens are in.
+    const overhead = context.calculateInputLength(queryTokens, this.#tokenize("", "document"));
+    if (overhead >= budget) {
+      throw new WayfinderError(
+        "input",
+        `Cannot rerank: the query takes ${overhead} of the reranker's ${budget} tokens`,
+      );
+    }
+    const inputs = documents.map((document) => {
+      const tokens = this.#tokenize(document, "document");
+      const length = context.calculateInputLength(queryTokens, tokens);
+      if (length <= budget) return tokens;
+      this.stats.truncated++;
+      const { end } = this.#parts.wrap;
+      const keep = budget - overhead;
+      return end === null ? tokens.slice(0, keep) : [...tokens.slice(0, keep), end];
+    });
+    return await context.rankAll(queryTokens, inputs);
+  }
+
+  async close(): Promise<void> {
+    await this.#parts.context.dispose();
+    await this.#parts.model.dispose();
+    await this.#parts.llama.dispose();
+  }
+
+  #tokenize(text: string, kind: "query" | "document"): Token[] {
+    const tokens = text ? this.#parts.model.tokenize(text) : [];
+    const { begin, end } = this.#parts.wrap;
+    if (kind === "query" && begin !== null) tokens.unshift(begin);
+    if (kind === "document" && end !== null) tokens.push(end);
+    return tokens;
+  }
+}
+
+/**
+ * node-llama-cpp joins a pair as `[BOS] query [EOS] [SEP] document [EOS]`,
+ * leaving out what it lacks. A WordPiece (BERT) GGUF has no BOS or EOS, which
+ * would give `query [SEP] document`; BERT cross-encoders were trained on
+ * `[CLS] query [SEP] document [SEP]`, and rank pooling reads the first
+ * token, so the CLS and the closing SEP are added here.
+ */
+function _bertWrap(model: LlamaModel): Parts["wrap"] {
+  const { tokens } = model;
+  if (model.vocabularyType !== LlamaVocabularyType.wpm) return { begin: null, end: null };
+  const metadata = model.fileInfo.metadata as unknown as {
+    tokenizer?: { ggml?: { cls_token_id?: number } };
+  };
+  const cls = metadata.tokenizer?.ggml?.cls_token_id;
+  return {
+    begin: tokens.bos === null && typeof cls === "number" ? cls as Token : null,
+    end: tokens.eos === null ? tokens.sep : null,
+  };
+}

@@ -1,0 +1,70 @@
+import { WayfinderError } from "../error.ts";
+import type { Chunk } from "../types.ts";
+import type { SearchHit } from "./search_index.ts";
+
+/** What reranking needs: a cross-encoder scoring passages against a query. */
+export interface PassageScorer {
+  /** One score per document, in order; higher is more relevant. */
+  rank(query: string, documents: string[]): Promise<number[]>;
+}
+
+/** How many hits to rerank and what text the reranker reads. */
+export interface RerankOptions {
+  /** Hits rescored, from the top; the rest follow unchanged. */
+  top: number;
+  /** The text of a chunk the reranker reads. @default chunk.content */
+  text?: (chunk: Chunk) => string;
+}
+
+/**
+ * Reorders the first `top` hits by a cross-encoder's scores, best first
+ * (ties keep their retrieval order); the remaining hits follow in their
+ * original order. A reranked hit's `similarity` becomes the reranker's score
+ * and `scores.rerank` records it; the retrieval scores stay in `scores`.
+ * Hits past `top` keep their retrieval similarity, on its own scale.
+ *
+ * @throws {WayfinderError} "usage" when `top` is not a positive integer;
+ * "model" when the reranker returns the wrong number of scores or a non-finite one.
+ *
+ * @example Rerank two hits
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { rerankHits } from "./mod.ts";
+ * const hit = (id: string, similarity: number) => ({
+ *   chunk: { id, sourcePath: `${id}.ts`, lineStart: 1, lineEnd: 1, startOffset: 0, endOffset: 1,
+ *     type: "function", language: "typescript", content: id, metadata: {} },
+ *   similarity, scores: { dense: similarity },
+ * });
+ * const byLength = { rank: (_q: string, docs: string[]) => Promise.resolve(docs.map((d) => d.length)) };
+ * const hits = await rerankHits([hit("a", 0.9), hit("bbb", 0.8)], "q", byLength, { top: 2 });
+ * assert.deepEqual(hits.map((h) => h.chunk.id), ["bbb", "a"]);
+ * assert.equal(hits[0].scores.dense, 0.8);
+ * ```
+ */
+export async function rerankHits<T extends SearchHit>(
+  hits: readonly T[],
+  query: string,
+  reranker: PassageScorer,
+  options: RerankOptions,
+): Promise<T[]> {
+  const { top } = options;
+  if (!Number.isInteger(top) || top < 1) {
+    throw new WayfinderError("usage", `Cannot rerank: top must be a positive integer, got ${top}`);
+  }
+  const text = options.text ?? ((chunk: Chunk) => chunk.content);
+  const head = hits.slice(0, top);
+  const scores = await reranker.rank(query, head.map((hit) => text(hit.chunk)));
+  if (scores.length !== head.length || !scores.every(Number.isFinite)) {
+    throw new WayfinderError(
+      "model",
+      `Cannot rerank: the reranker gave ${scores.length} scores for ${head.length} passages, or a non-finite one`,
+    );
+  }
+  const order = head.map((_, i) => i).sort((a, b) => scores[b] - scores[a] || a - b);
+  const reranked = order.map((i) => ({
+    ...head[i],
+    similarity: scores[i],
+    scores: { ...head[i].scores, rerank: scores[i] },
+  }));
+  return [...reranked, ...hits.slice(top)];
+}

@@ -1,0 +1,93 @@
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { realModel, REPO, tinyModel, wayfinder } from "./_run.ts";
+
+const EVAL = join(REPO, "fixtures", "eval");
+const data = await Deno.makeTempDir({ prefix: "wayfinder-eval-" });
+const env = { WAYFINDER_DATA_DIR: data };
+
+function gateArgs(model: string, extra: string[] = []): string[] {
+  return [
+    "compare-embeddings",
+    "--corpus", join(REPO, "fixtures", "corpus"),
+    "--queries", join(EVAL, "retrieval_queries.json"),
+    "--qrels", join(EVAL, "span_qrels.json"),
+    "--query-groups", join(EVAL, "retrieval_query_groups.json"),
+    "--model", model,
+    "--top", "10",
+    ...extra,
+  ];
+}
+
+Deno.test("compare-embeddings gate: the real model holds the committed baseline", async () => {
+  const report = join(data, "report.json");
+  const run = await wayfinder(
+    gateArgs(realModel(), ["--baseline-metrics", join(EVAL, "baseline_metrics.json"), "--metrics-output", report]),
+    env,
+  );
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stderr, /Gate passed/);
+  const written = JSON.parse(Deno.readTextFileSync(report));
+  assert.equal(written.k, 10);
+  assert.deepEqual(written.runs.map((r: { name: string }) => r.name), ["dense", "bm25", "hybrid"]);
+  const dense = written.runs[0];
+  assert.equal(dense.queryCount, 65);
+  assert.ok(dense.metrics.recall > 0.9, `dense recall ${dense.metrics.recall}`);
+  assert.ok(Object.keys(dense.queryGroups).length > 1, "per-group metrics");
+  assert.ok("q001" in dense.queries, "per-query metrics");
+});
+
+Deno.test("compare-embeddings gate: a worse model fails with exit 1 and lists regressions", async () => {
+  const run = await wayfinder(
+    gateArgs(tinyModel(), ["--baseline-metrics", join(EVAL, "baseline_metrics.json"), "--embedders", "dense"]),
+    env,
+  );
+  assert.equal(run.code, 1, run.stderr);
+  assert.match(run.stderr, /regression: dense overall recall/);
+  assert.match(run.stderr, /regression: dense \S+ ndcg/, "group-level regressions are listed too");
+  assert.match(run.stderr, /Gate failed/);
+});
+
+Deno.test("compare-embeddings rejects malformed inputs with exit 2", async () => {
+  const dir = await Deno.makeTempDir();
+  const write = (name: string, value: unknown) => {
+    const path = join(dir, name);
+    writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value));
+    return path;
+  };
+  const queries = write("queries.tsv", "a\tencrypt data\nb\tlist users\n");
+  const qrels = write("qrels.json", { a: [{ path: "services/data_encryption_service.dart", grade: 2 }] });
+  const base = ["compare-embeddings", "--corpus", join(REPO, "fixtures", "corpus"), "--model", tinyModel()];
+
+  const unjudged = await wayfinder([...base, "--queries", queries, "--qrels", qrels], env);
+  assert.equal(unjudged.code, 2);
+  assert.match(unjudged.stderr, /^wayfinder: .*\bb\b/, "names the query without judgments");
+
+  const groups = write("groups.json", { a: "crypto" });
+  const judged = write("qrels2.json", {
+    a: [{ path: "services/data_encryption_service.dart", grade: 2 }],
+    b: [{ path: "services/database_service.dart", grade: 1 }],
+  });
+  const ungrouped = await wayfinder([...base, "--queries", queries, "--qrels", judged, "--query-groups", groups], env);
+  assert.equal(ungrouped.code, 2);
+  assert.match(ungrouped.stderr, /group/);
+
+  const broken = await wayfinder([...base, "--queries", write("bad.json", "{ nope"), "--qrels", judged], env);
+  assert.equal(broken.code, 2);
+  assert.match(broken.stderr, /bad\.json/);
+
+  const missing = await wayfinder(["compare-embeddings", "--queries", queries, "--qrels", judged], env);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /--corpus/);
+
+  const fileUnit = await wayfinder(
+    [...base, "--queries", queries, "--qrels", judged, "--unit", "file", "--embedders", "bm25", "--output", "json"],
+    env,
+  );
+  assert.equal(fileUnit.code, 0, fileUnit.stderr);
+  const report = JSON.parse(fileUnit.stdout);
+  assert.equal(report.unit, "file");
+  assert.equal(report.runs[0].queryCount, 2);
+  assert.ok(report.runs[0].metrics.recall > 0, "whole-file judgments are found by file");
+});
