@@ -11,7 +11,7 @@
  * Threads: $WAYFINDER_THREADS (default 2). Writes bench/results/peer_protocols.json
  * and prints a Markdown table.
  */
-import { cpus, hostname } from "node:os";
+import { cpus, hostname, loadavg } from "node:os";
 import { join } from "node:path";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
@@ -37,6 +37,11 @@ interface RunResult {
   split: string;
   summary: Summary;
   byGroup: Record<string, Summary>;
+  /**
+   * Diagnostic, not the peer's judgment: files ranked by their best chunk
+   * (from 50 candidates) and credited when the file is the judged path.
+   */
+  documentLevel?: Summary;
   /** Hits returned for unanswerable queries (the peer reports that every arm returns candidates). */
   unanswerableHits: number[];
   /** The unanswerable queries' top hits. */
@@ -91,6 +96,7 @@ function runSupportQueries(
   const results: RunResult[] = [];
   for (const mode of MODES) {
     const outcomes: QueryOutcome[] = [];
+    const documentOutcomes: QueryOutcome[] = [];
     const unanswerableHits: number[] = [];
     const unanswerableTop: Record<string, string[]> = {};
     const ms: number[] = [];
@@ -111,12 +117,18 @@ function runSupportQueries(
         )
       );
       outcomes.push(scoreQuery(q.id, supports, q.support.length, ks, matches.map(label), q.group));
+      // Diagnostic: files in order of their best chunk among 50 candidates, credited by path alone.
+      const wide = searchIndex(index, vectors.get(q.query)!, q.query, { limit: 50, mode }).matches;
+      const files = [...new Set(wide.map((m) => m.chunk.sourcePath))].slice(0, limit);
+      const fileSupports = files.map((f) => q.support.flatMap((s, j) => (f === s.path ? [j] : [])));
+      documentOutcomes.push(scoreQuery(q.id, fileSupports, q.support.length, ks, files, q.group));
     }
     results.push({
       mode,
       split,
       summary: summarize(outcomes, ks),
       byGroup: byGroup(outcomes, ks),
+      documentLevel: summarize(documentOutcomes, ks),
       unanswerableHits,
       unanswerableTop,
       queryMsP50: median(ms),
@@ -140,7 +152,7 @@ async function embeddingComparison(embedder: LlamaEmbedder, work: string) {
   const root = join(work, "ec-corpus");
   await writeFiles(root, sources);
   const started = performance.now();
-  const { index, summary } = await indexDirectory(root, join(work, "ec-index"), embedder);
+  const { index, summary, phaseMs } = await indexDirectory(root, join(work, "ec-index"), embedder);
   const { vectors, embedMsP50 } = await embedQueries(embedder, queries.map((q) => q.query));
   const runs = ["test", "development"].flatMap((split) =>
     runSupportQueries(index, queries, vectors, split, 10, [3, 10])
@@ -149,6 +161,7 @@ async function embeddingComparison(embedder: LlamaEmbedder, work: string) {
     files: Object.keys(sources).length,
     chunks: index.chunks.length,
     indexMs: summary.elapsedMs,
+    indexPhaseMs: phaseMs,
     queryEmbedMsP50: embedMsP50,
     totalMs: Math.round(performance.now() - started),
     runs,
@@ -162,7 +175,7 @@ async function okfRetrieval(embedder: LlamaEmbedder, work: string) {
     join(dir, "queries.json"),
   );
   const started = performance.now();
-  const { index, summary } = await indexDirectory(
+  const { index, summary, phaseMs } = await indexDirectory(
     join(dir, "bundle"),
     join(work, "okf-index"),
     embedder,
@@ -176,6 +189,7 @@ async function okfRetrieval(embedder: LlamaEmbedder, work: string) {
     files: summary.files.seen,
     chunks: index.chunks.length,
     indexMs: summary.elapsedMs,
+    indexPhaseMs: phaseMs,
     queryEmbedMsP50: embedMsP50,
     totalMs: Math.round(performance.now() - started),
     runs,
@@ -328,6 +342,23 @@ function markdown(report: Record<string, any>): string {
       );
     }
     out.push("", "\\* peer context figures include its knowledge policy (lifecycle, governing sources, one-hop links).", "");
+    out.push(
+      "Per question group (test split), first hit correct / 10, ours:",
+      "",
+      "| Run | exact | paraphrase | negation | authority | history | relationship | document-level first / R@3 (diagnostic) |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    );
+    for (const run of ec.runs.filter((r: RunResult) => r.split === "test")) {
+      const g = run.byGroup as Record<string, Summary>;
+      const cell = (name: string) => `${g[name]?.firstCorrect ?? 0}`;
+      const d: Summary = run.documentLevel;
+      out.push(
+        `| ${PEER_NAME[run.mode as Mode]} | ${
+          ["exact", "paraphrase", "negation", "authority", "history", "relationship"].map(cell).join(" | ")
+        } | ${d.firstCorrect}/60; ${pct(d.recall[3])} |`,
+      );
+    }
+    out.push("");
   }
   const kr = report.protocols.knowledge_retrieval;
   if (kr) {
@@ -411,6 +442,7 @@ async function main() {
       cpus: cpus().length,
       cpuModel: cpus()[0]?.model,
       threads,
+      loadAverageAtEnd: loadavg(),
       note: "shared with other jobs; timings are indicative only",
     },
     model: { path: modelPath, identity: embedder.identity, loadMs: modelLoadMs },

@@ -75,7 +75,9 @@ export const compareEmbeddingsCommand: Command = {
     for (const key of ["corpus", "queries", "qrels"] as const) {
       if (!s[key]) throw new WayfinderError("usage", `compare-embeddings needs --${key}`);
     }
-    const runs = s.embedders.map(parseRun);
+    // A repeated flag arrives as a list without comma splitting (globs elsewhere hold commas).
+    const runs = s.embedders.flatMap((names) => names.split(",")).map((name) => name.trim())
+      .filter(Boolean).map(parseRun);
     const queries = await loadQueries(s.queries!);
     const spanShaped = await isSpanQrels(s.qrels!);
     const match = s.qrelsMatch ?? (spanShaped ? "span-overlap" : "stable-id");

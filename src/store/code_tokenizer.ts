@@ -79,3 +79,32 @@ export function tokenizeCode(text: string): string[] {
   }
   return tokens;
 }
+
+/** Longest run of query words joined into one compound token. */
+const MAX_COMPOUND = 3;
+
+/**
+ * Tokens of a search query: `tokenizeCode`'s, deduplicated, plus runs of 2
+ * to 3 adjacent query words joined (`to json` → `tojson`, `copy with` →
+ * `copywith`), so words typed apart meet the joined form `tokenizeCode`
+ * gives identifiers (`toJson`, `copyWith`), stopwords included.
+ *
+ * @param query The query text.
+ * @returns Distinct tokens, in order of appearance.
+ * @example
+ * ```ts
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(tokenizeQuery("order to json"), ["order", "json", "orderto", "ordertojson", "tojson"]);
+ * ```
+ */
+export function tokenizeQuery(query: string): string[] {
+  const tokens = tokenizeCode(query);
+  const words = [...query.matchAll(IDENTIFIER)].map(([word]) => word);
+  for (let i = 0; i < words.length; i++) {
+    for (let n = 2; n <= MAX_COMPOUND && i + n <= words.length; n++) {
+      const parts = words.slice(i, i + n).flatMap((word) => word.match(PARTS) ?? []);
+      tokens.push(stemPlural(parts.join("").toLowerCase()));
+    }
+  }
+  return [...new Set(tokens)];
+}

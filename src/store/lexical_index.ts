@@ -8,7 +8,7 @@ import {
   type Tokenizer,
 } from "@orama/orama";
 import type { Chunk } from "../types.ts";
-import { tokenizeCode } from "./code_tokenizer.ts";
+import { tokenizeCode, tokenizeQuery } from "./code_tokenizer.ts";
 
 /** A lexical hit: the chunk's row in the generation and its BM25 score. */
 export interface LexicalHit {
@@ -221,7 +221,7 @@ export function loadLexical(
   const k1 = options.k1 ?? 1.2;
   const b = { ...DEFAULT_B, ...options.b };
   const weights = { ...DEFAULT_WEIGHTS, ...options.weights };
-  const prefixWeight = options.prefixWeight ?? 0.3;
+  const prefixWeight = options.prefixWeight ?? 0;
 
   const ids = raw.internalDocumentIDStore.internalIdToId;
   const rowOf = (internalId: number) => Number(ids[internalId - 1]);
@@ -247,7 +247,7 @@ export function loadLexical(
   return (query, limit) => {
     if (limit <= 0) return [];
     const scores = new Map<number, number>();
-    for (const token of new Set(tokenizeCode(query))) {
+    for (const token of tokenizeQuery(query)) {
       const touched: number[] = [];
       const from = lowerBound(vocabulary, token);
       for (let i = from; i < vocabulary.length && vocabulary[i]!.startsWith(token); i++) {
