@@ -7,7 +7,12 @@ import { dirname, join } from "node:path";
 import { mkdir, writeFile } from "node:fs/promises";
 import { createCodeChunker, makeChunk } from "../src/chunk/mod.ts";
 import { type Embedder, identityFingerprint } from "../src/embed/mod.ts";
-import { embeddingInput, INPUT_FORMAT, indexCorpus, type IndexSummary } from "../src/pipeline/mod.ts";
+import {
+  embeddingInput,
+  indexCorpus,
+  type IndexSummary,
+  INPUT_FORMAT,
+} from "../src/pipeline/mod.ts";
 import { openIndex, type StoredIndex, writeGeneration } from "../src/store/mod.ts";
 import { detectLanguage } from "../src/walk/mod.ts";
 import type { Chunk } from "../src/types.ts";
@@ -91,7 +96,9 @@ export async function indexGivenChunks(
   });
   const vectors = await embedder.embedDocuments(chunks.map(embeddingInput));
   const files: Record<string, { hash: string; bytes: number; chunkIds: string[] }> = {};
-  for (const c of chunks) files[c.sourcePath] = { hash: c.id, bytes: c.content.length, chunkIds: [c.id] };
+  for (const c of chunks) {
+    files[c.sourcePath] = { hash: c.id, bytes: c.content.length, chunkIds: [c.id] };
+  }
   await writeGeneration(indexDir, {
     manifest: {
       root: "/given",

@@ -19,7 +19,7 @@ import { writeTinyModel } from "../src/model/tiny_model.ts";
 
 /** Each iteration takes seconds on a real model; a few suffice. */
 const RUNS = { n: 3, warmup: 1 };
-const CORPUS = "/work/shared/peer/wayfinder/fixtures/corpus";
+const CORPUS = new URL("../fixtures/corpus", import.meta.url).pathname;
 const FALLBACK_CORPUS = new URL("../src", import.meta.url).pathname;
 
 async function modelPath(): Promise<string> {

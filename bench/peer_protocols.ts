@@ -16,16 +16,24 @@ import { join } from "node:path";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { type LlamaEmbedder, LlamaEmbedder as Llama } from "../src/embed/mod.ts";
-import { searchIndex, type SearchFilter } from "../src/search/mod.ts";
+import { type SearchFilter, searchIndex } from "../src/search/mod.ts";
 import type { StoredIndex } from "../src/store/mod.ts";
 import { type GivenChunk, indexDirectory, indexGivenChunks, writeFiles } from "./_peer_index.ts";
-import { median, type QueryOutcome, scoreQuery, squash, summarize, type Summary } from "./_peer_score.ts";
+import {
+  median,
+  type QueryOutcome,
+  scoreQuery,
+  squash,
+  summarize,
+  type Summary,
+} from "./_peer_score.ts";
 
 const FIXTURES = "/work/shared/peer/wayfinder/fixtures";
 const MODES = ["dense", "lexical", "hybrid"] as const;
 type Mode = typeof MODES[number];
 /** Our mode names as the peer's tables call them. */
-const PEER_NAME: Record<Mode, string> = { dense: "dense", lexical: "bm25", hybrid: "hybrid" };
+type PeerName = "dense" | "bm25" | "hybrid";
+const PEER_NAME: Record<Mode, PeerName> = { dense: "dense", lexical: "bm25", hybrid: "hybrid" };
 
 interface Support {
   path: string;
@@ -146,7 +154,9 @@ async function readJson<T>(path: string): Promise<T> {
 async function embeddingComparison(embedder: LlamaEmbedder, work: string) {
   const dir = join(FIXTURES, "embedding_comparison");
   const sources = await readJson<Record<string, string>>(join(dir, "sources.json"));
-  const { queries } = await readJson<{ queries: (Parameters<typeof runSupportQueries>[1][number])[] }>(
+  const { queries } = await readJson<
+    { queries: (Parameters<typeof runSupportQueries>[1][number])[] }
+  >(
     join(dir, "queries.json"),
   );
   const root = join(work, "ec-corpus");
@@ -171,7 +181,9 @@ async function embeddingComparison(embedder: LlamaEmbedder, work: string) {
 /** okf_retrieval: the 34-concept bundle (index.md/log.md excluded), held-out and development, top 3. */
 async function okfRetrieval(embedder: LlamaEmbedder, work: string) {
   const dir = join(FIXTURES, "okf_retrieval");
-  const { queries } = await readJson<{ queries: (Parameters<typeof runSupportQueries>[1][number])[] }>(
+  const { queries } = await readJson<
+    { queries: (Parameters<typeof runSupportQueries>[1][number])[] }
+  >(
     join(dir, "queries.json"),
   );
   const started = performance.now();
@@ -307,7 +319,11 @@ const PEER = {
       bm25: { first: 14, r3: 0.938, mrr: 0.896 },
       hybrid: { first: 14, r3: 0.938, mrr: 0.906 },
     },
-    body: { dense: { first: 13, r3: 0.938 }, bm25: { first: 11, r3: 0.875 }, hybrid: { first: 12, r3: 0.875 } },
+    body: {
+      dense: { first: 13, r3: 0.938 },
+      bm25: { first: 11, r3: 0.875 },
+      hybrid: { first: 12, r3: 0.875 },
+    },
     titleHeading: {
       dense: { first: 13, r3: 1.0 },
       bm25: { first: 13, r3: 0.875 },
@@ -318,7 +334,13 @@ const PEER = {
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
-function markdown(report: Record<string, any>): string {
+type Protocols = {
+  embedding_comparison?: Awaited<ReturnType<typeof embeddingComparison>>;
+  knowledge_retrieval?: Awaited<ReturnType<typeof knowledgeRetrieval>>;
+  okf_retrieval?: Awaited<ReturnType<typeof okfRetrieval>>;
+};
+
+function markdown(report: { protocols: Protocols }): string {
   const out: string[] = [];
   const ec = report.protocols.embedding_comparison;
   if (ec) {
@@ -330,31 +352,36 @@ function markdown(report: Record<string, any>): string {
       "| Run | First hit correct | R@3 | R@10 | MRR | Peer first raw match | Peer first context* | Peer R@3* | Peer R@10* | Peer MRR* |",
       "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
-    for (const run of ec.runs.filter((r: RunResult) => r.split === "test")) {
-      const s: Summary = run.summary;
-      const p = (PEER.embedding_comparison as any)[PEER_NAME[run.mode as Mode]];
+    for (const run of ec.runs.filter((r) => r.split === "test")) {
+      const s = run.summary;
+      const p = PEER.embedding_comparison[PEER_NAME[run.mode]];
       out.push(
-        `| ${PEER_NAME[run.mode as Mode]} | ${s.firstCorrect}/${s.answerable} | ${pct(s.recall[3])} | ${
+        `| ${PEER_NAME[run.mode]} | ${s.firstCorrect}/${s.answerable} | ${pct(s.recall[3])} | ${
           pct(s.recall[10])
-        } | ${s.mrr.toFixed(3)} | ${p.firstRaw}/60 | ${p.firstContext}/60 | ${pct(p.r3)} | ${pct(p.r10)} | ${
-          p.mrr.toFixed(3)
-        } |`,
+        } | ${s.mrr.toFixed(3)} | ${p.firstRaw}/60 | ${p.firstContext}/60 | ${pct(p.r3)} | ${
+          pct(p.r10)
+        } | ${p.mrr.toFixed(3)} |`,
       );
     }
-    out.push("", "\\* peer context figures include its knowledge policy (lifecycle, governing sources, one-hop links).", "");
+    out.push(
+      "",
+      "\\* peer context figures include its knowledge policy (lifecycle, governing sources, one-hop links).",
+      "",
+    );
     out.push(
       "Per question group (test split), first hit correct / 10, ours:",
       "",
       "| Run | exact | paraphrase | negation | authority | history | relationship | document-level first / R@3 (diagnostic) |",
       "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
-    for (const run of ec.runs.filter((r: RunResult) => r.split === "test")) {
-      const g = run.byGroup as Record<string, Summary>;
+    for (const run of ec.runs.filter((r) => r.split === "test")) {
+      const g = run.byGroup;
       const cell = (name: string) => `${g[name]?.firstCorrect ?? 0}`;
-      const d: Summary = run.documentLevel;
+      const d = run.documentLevel!;
       out.push(
-        `| ${PEER_NAME[run.mode as Mode]} | ${
-          ["exact", "paraphrase", "negation", "authority", "history", "relationship"].map(cell).join(" | ")
+        `| ${PEER_NAME[run.mode]} | ${
+          ["exact", "paraphrase", "negation", "authority", "history", "relationship"].map(cell)
+            .join(" | ")
         } | ${d.firstCorrect}/60; ${pct(d.recall[3])} |`,
       );
     }
@@ -363,18 +390,22 @@ function markdown(report: Record<string, any>): string {
   const kr = report.protocols.knowledge_retrieval;
   if (kr) {
     out.push(
-      `### knowledge_retrieval — 13 given chunks, 12 answerable + 1 unanswerable, top 3 (${(kr.totalMs / 1000).toFixed(1)} s)`,
+      `### knowledge_retrieval — 13 given chunks, 12 answerable + 1 unanswerable, top 3 (${
+        (kr.totalMs / 1000).toFixed(1)
+      } s)`,
       "",
       "| Run | First relevant | Recall@3 | Hits for unanswerable | Peer first | Peer recall@3 | Peer hits for unanswerable |",
       "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const run of kr.runs) {
-      const s: Summary = run.summary;
-      const p = (PEER.knowledge_retrieval as any)[PEER_NAME[run.mode as Mode]];
+      const s = run.summary;
+      const p = PEER.knowledge_retrieval[PEER_NAME[run.mode]];
       out.push(
-        `| ${PEER_NAME[run.mode as Mode]} | ${s.firstCorrect}/${s.answerable} | ${
+        `| ${PEER_NAME[run.mode]} | ${s.firstCorrect}/${s.answerable} | ${
           Math.round(s.recall[3] * s.answerable)
-        }/${s.answerable} | ${run.unanswerableHits.join(",")} | ${p.first}/12 | ${p.r3}/12 | ${p.unanswerableHits} |`,
+        }/${s.answerable} | ${
+          run.unanswerableHits.join(",")
+        } | ${p.first}/12 | ${p.r3}/12 | ${p.unanswerableHits} |`,
       );
     }
     out.push("");
@@ -389,19 +420,23 @@ function markdown(report: Record<string, any>): string {
       "| Run | First correct | Support R@3 | MRR | Peer body-only | Peer title/heading | Peer combined policy* (first; R@3; MRR) |",
       "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
-    for (const run of okf.runs.filter((r: RunResult) => r.split === "held_out")) {
-      const s: Summary = run.summary;
-      const n = PEER_NAME[run.mode as Mode] as "dense" | "bm25" | "hybrid";
+    for (const run of okf.runs.filter((r) => r.split === "held_out")) {
+      const s = run.summary;
+      const n = PEER_NAME[run.mode];
       const o = PEER.okf_retrieval;
       out.push(
-        `| ${n} | ${s.firstCorrect}/${s.answerable} | ${pct(s.recall[3])} | ${s.mrr.toFixed(3)} | ${o.body[n].first}/16; ${
-          pct(o.body[n].r3)
-        } | ${o.titleHeading[n].first}/16; ${pct(o.titleHeading[n].r3)} | ${o.combined[n].first}/16; ${
-          pct(o.combined[n].r3)
-        }; ${o.combined[n].mrr.toFixed(3)} |`,
+        `| ${n} | ${s.firstCorrect}/${s.answerable} | ${pct(s.recall[3])} | ${s.mrr.toFixed(3)} | ${
+          o.body[n].first
+        }/16; ${pct(o.body[n].r3)} | ${o.titleHeading[n].first}/16; ${
+          pct(o.titleHeading[n].r3)
+        } | ${o.combined[n].first}/16; ${pct(o.combined[n].r3)}; ${o.combined[n].mrr.toFixed(3)} |`,
       );
     }
-    out.push("", "\\* includes the peer's lifecycle/asOf, governing-source and one-hop link policy, which we do not apply.", "");
+    out.push(
+      "",
+      "\\* includes the peer's lifecycle/asOf, governing-source and one-hop link policy, which we do not apply.",
+      "",
+    );
   }
   return out.join("\n");
 }
@@ -414,14 +449,16 @@ async function main() {
   const modelPath = values.model ?? Deno.env.get("WAYFINDER_BENCH_MODEL") ??
     ".cache/models/minilm-f16.gguf";
   const threads = Number(Deno.env.get("WAYFINDER_THREADS") ?? 2);
-  const only = new Set((values.only ?? "embedding_comparison,knowledge_retrieval,okf_retrieval").split(","));
+  const only = new Set(
+    (values.only ?? "embedding_comparison,knowledge_retrieval,okf_retrieval").split(","),
+  );
   const output = values.output ?? "bench/results/peer_protocols.json";
 
   const work = await Deno.makeTempDir({ prefix: "wayfinder-peer-" });
   const loadStart = performance.now();
   const embedder = await Llama.create({ modelPath, threads, longInput: "reject" });
   const modelLoadMs = Math.round(performance.now() - loadStart);
-  const protocols: Record<string, unknown> = {};
+  const protocols: Protocols = {};
   try {
     if (only.has("embedding_comparison")) {
       protocols.embedding_comparison = await embeddingComparison(embedder, work);

@@ -30,12 +30,18 @@ async function setUp() {
   await writeTinyReranker(reranker);
   const args = [
     "compare-embeddings",
-    "--corpus", corpus,
-    "--queries", queries,
-    "--qrels", qrels,
-    "--model", tinyModel(),
-    "--top", "3",
-    "--output", "json",
+    "--corpus",
+    corpus,
+    "--queries",
+    queries,
+    "--qrels",
+    qrels,
+    "--model",
+    tinyModel(),
+    "--top",
+    "3",
+    "--output",
+    "json",
   ]; // prettier-ignore
   const env = { WAYFINDER_DATA_DIR: join(dir, "data") };
   return { dir, args, env, reranker };
@@ -65,23 +71,24 @@ Deno.test("compare-embeddings with the tiny reranker reports dense, bm25, hybrid
     const run = await wayfinder([
       ...args,
       "--embedders",
-      "dense,bm25,hybrid,rerank:dense",
+      "dense,bm25,hybrid,rerank:dense,rerank:hybrid",
       "--reranker",
       reranker,
     ], env);
     assert.equal(run.code, 0, run.stderr);
     const report = JSON.parse(run.stdout);
     const names = report.runs.map((r: { name: string }) => r.name);
-    assert.deepEqual(names, ["dense", "bm25", "hybrid", "rerank:dense"]);
+    assert.deepEqual(names, ["dense", "bm25", "hybrid", "rerank:dense", "rerank:hybrid"]);
     const reranked = report.runs[3];
     assert.equal(reranked.queryCount, 2);
     for (const metric of ["recall", "ndcg", "mrr"]) {
       const value = reranked.metrics[metric];
       assert.ok(value >= 0 && value <= 1, `${metric} ${value}`);
     }
-    // The whole corpus is within the top 50 dense candidates, so reranking
-    // reorders the same chunks: recall@3 may move, but every query is scored.
     assert.deepEqual(Object.keys(reranked.queries).sort(), ["q1", "q2"]);
+    // Every chunk is among the top 50 candidates of both dense and hybrid, so
+    // the cross-encoder alone orders them: both rerank runs score alike.
+    assert.deepEqual(report.runs[4].queries, reranked.queries);
 
     // The same through the environment variable, as a text table.
     const text = await wayfinder(

@@ -1,7 +1,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { insertMultiple, search } from "@orama/orama";
+import { throws } from "node:assert/strict";
 import type { Chunk } from "../types.ts";
-import { _createDb, buildLexical, loadLexical } from "./lexical_index.ts";
+import { buildLexical, loadLexical } from "./lexical_index.ts";
 import { syntheticGeneration } from "./testdata/synthetic.ts";
 
 function chunk(sourcePath: string, content: string, symbol?: string): Chunk {
@@ -69,41 +69,86 @@ Deno.test("loadLexical() returns nothing for empty or symbol-only queries and re
   deepEqual(search("refresh", 0), []);
 });
 
-Deno.test("loadLexical() scores as an Orama index built in memory, despite the slimmed file", () => {
+Deno.test("loadLexical() scores BM25F: fields weighted and length-normalised before saturation", () => {
+  const chunks = [
+    chunk("a.ts", "cache cache miss", "warm"),
+    chunk("b.ts", "miss hit", "cache"),
+    chunk("c.ts", "alpha beta gamma delta"),
+  ];
+  const k1 = 1.2;
+  const b = { content: 0.75, symbol: 0.5, sourcePath: 0.5 };
+  const w = { content: 1, symbol: 3, sourcePath: 1 };
+  // Token counts: content 3, 2, 4 (avg 3); symbol 1, 1, 0 (avg 2/3); path 1 each ("ts").
+  const norm = (field: keyof typeof b, len: number, avg: number) =>
+    w[field] / (1 - b[field] + b[field] * len / avg);
+  const tfA = 2 * norm("content", 3, 3);
+  const tfB = 1 * norm("symbol", 1, 2 / 3);
+  const idf = Math.log(1 + (3 - 2 + 0.5) / (2 + 0.5));
+  const hits = loadLexical(buildLexical(chunks))("cache", 5);
+  deepEqual(hits.map((h) => h.index), [1, 0]);
+  ok(Math.abs(hits[0]!.score - idf * tfB / (k1 + tfB)) < 1e-12);
+  ok(Math.abs(hits[1]!.score - idf * tfA / (k1 + tfA)) < 1e-12);
+});
+
+Deno.test("loadLexical() ranks a symbol match above a passage that only mentions the word", () => {
+  const search = loadLexical(buildLexical([
+    chunk("src/a.ts", "function handle(order) { return audit.log(order, invoice); }", "handle"),
+    chunk("src/b.ts", "function invoice(order) { return total(order); }", "invoice"),
+    chunk("src/c.ts", "function ship(order) { return send(order); }", "ship"),
+  ]));
+  deepEqual(search("invoice", 5).map((h) => h.index), [1, 0]);
+});
+
+Deno.test("loadLexical() does not let a short passage win on length alone", () => {
+  // Both hold `user` once; the long one also holds the query's rarer `email`.
+  const search = loadLexical(buildLexical([
+    chunk("a.ts", "enum UserRole { admin }"),
+    chunk("b.ts", "find the user whose email matches, then load the profile and settings"),
+    chunk("c.ts", "user"),
+    chunk("d.ts", "user admin"),
+  ]));
+  equal(search("find user by email", 5)[0]!.index, 1);
+});
+
+Deno.test("loadLexical() matches whole tokens, not every word a token begins", () => {
+  const search = loadLexical(buildLexical([
+    chunk("a.ts", "const tokenizer = makeTokenizer();"),
+    chunk("b.ts", "const token = refresh();"),
+  ]));
+  deepEqual(search("token", 5).map((h) => h.index), [1]);
+  // Opting in to prefix matches finds the longer word, below the exact one.
+  const prefixed = loadLexical(buildLexical([
+    chunk("a.ts", "const tokenizer = makeTokenizer();"),
+    chunk("b.ts", "const token = refresh();"),
+  ]), { prefixWeight: 0.3 })("token", 5);
+  deepEqual(prefixed.map((h) => h.index), [1, 0]);
+});
+
+Deno.test("loadLexical() folds plurals and meets identifiers typed as separate words", () => {
+  const search = loadLexical(buildLexical([
+    chunk("models/order.ts", "toJson() { return { id: this.id }; }", "Order.toJson"),
+    chunk("models/order.ts", "fromJson(json) { return new Order(json.id); }", "Order.fromJson"),
+    chunk("services/orders.ts", "listOrders() { return db.orders.all(); }", "listOrders"),
+  ]));
+  equal(search("order to json", 1)[0]!.index, 0);
+  equal(search("list order", 1)[0]!.index, 2);
+});
+
+Deno.test("loadLexical() rejects a file written in the previous format", () => {
+  const json = JSON.parse(buildLexical(CHUNKS));
+  delete json.wayfinderLexical;
+  throws(() => loadLexical(JSON.stringify(json)), /reindex/);
+});
+
+Deno.test("buildLexical() keeps the file small: no documents, token maps or derived statistics", () => {
   const { chunks } = syntheticGeneration(300, 4, 3);
-  const db = _createDb();
-  insertMultiple(
-    db,
-    chunks.map((c, i) => ({
-      id: String(i),
-      content: c.content,
-      symbol: c.symbol ?? "",
-      sourcePath: c.sourcePath,
-    })),
-  );
-  const stored = loadLexical(buildLexical(chunks));
-  for (
-    const query of [
-      "user session",
-      "cache token retry",
-      "file_12 search",
-      "queueSocket",
-      "constructor",
-    ]
-  ) {
-    const fresh = search(db, {
-      term: query,
-      properties: ["content", "symbol", "sourcePath"],
-      limit: 20,
-      threshold: 1,
-    });
-    if (fresh instanceof Promise) throw new Error("async search");
-    deepEqual(
-      stored(query, 20),
-      fresh.hits.map((hit) => ({ index: Number(hit.id), score: hit.score })),
-      query,
-    );
-  }
+  const json = JSON.parse(buildLexical(chunks));
+  deepEqual(json.docs.docs, {});
+  deepEqual(json.index.frequencies, {});
+  equal(json.index.tokenOccurrences, undefined);
+  // Counts survive on the postings: every synthetic chunk is found by one of its symbol's words.
+  const search = loadLexical(JSON.stringify(json));
+  equal(search(chunks[7]!.symbol!, 1)[0]!.index, 7);
 });
 
 Deno.test("loadLexical() counts term frequency: more mentions rank higher at equal length", () => {
