@@ -16,10 +16,18 @@ import { openIndex } from "../src/store/mod.ts";
 
 const CORPUS = new URL("../fixtures/corpus", import.meta.url).pathname;
 const model = Deno.env.get("WAYFINDER_BENCH_MODEL") ?? ".cache/models/minilm-f16.gguf";
-if (!existsSync(model)) throw new Error(`${model} not found: run 'deno run -A tests/setup.ts' or set WAYFINDER_BENCH_MODEL`);
+if (!existsSync(model)) {
+  throw new Error(
+    `${model} not found: run 'deno run -A tests/setup.ts' or set WAYFINDER_BENCH_MODEL`,
+  );
+}
 
 const threads = Number(Deno.env.get("WAYFINDER_THREADS") ?? 2);
-const embedder = await LlamaEmbedder.create({ modelPath: model, threads, inputFormat: INPUT_FORMAT });
+const embedder = await LlamaEmbedder.create({
+  modelPath: model,
+  threads,
+  inputFormat: INPUT_FORMAT,
+});
 const chunker = await createCodeChunker();
 const dataDir = await Deno.makeTempDir({ prefix: "wayfinder-bench-" });
 const indexDir = join(dataDir, "index");
@@ -27,16 +35,26 @@ const build = (rebuild: boolean) =>
   indexCorpus({ root: CORPUS, indexDir, embedder, chunker, longInput: "reject", rebuild });
 await build(true);
 const index = (await openIndex(indexDir))!;
-const queries = ["encrypt sensitive data", "refresh auth token", "list users", "cancel order", "parse payment method"];
+const queries = [
+  "encrypt sensitive data",
+  "refresh auth token",
+  "list users",
+  "cancel order",
+  "parse payment method",
+];
 let next = 0;
 const query = () => queries[next++ % queries.length]!;
 
 Deno.bench("index: full build", { group: "index", n: 2, warmup: 0 }, async () => {
   await build(true);
 });
-Deno.bench("index: unchanged tree", { group: "index", baseline: true, n: 5, warmup: 1 }, async () => {
-  await build(false);
-});
+Deno.bench(
+  "index: unchanged tree",
+  { group: "index", baseline: true, n: 5, warmup: 1 },
+  async () => {
+    await build(false);
+  },
+);
 
 Deno.bench("query: embed only", { group: "query", baseline: true }, async () => {
   await embedder.embedQuery(query());

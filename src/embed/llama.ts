@@ -10,7 +10,7 @@ import {
   type Token,
 } from "node-llama-cpp";
 import { WayfinderError } from "../error.ts";
-import { type ModelManifest, readManifest } from "../model/manifest.ts";
+import { type ModelManifest, readManifest } from "../model/mod.ts";
 import type { Embedder, ModelIdentity } from "./embedder.ts";
 import { type LongInput, LongInputError } from "./long_input_error.ts";
 import { normalizeVector } from "./normalize_vector.ts";

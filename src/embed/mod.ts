@@ -21,7 +21,7 @@ export type { LongInput } from "./long_input_error.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { join } from "node:path";
- * import { writeTinyModel } from "../model/tiny_model.ts";
+ * import { writeTinyModel } from "../model/mod.ts";
  * import { LlamaEmbedder } from "./mod.ts";
  *
  * const modelPath = join(await Deno.makeTempDir(), "tiny.gguf");

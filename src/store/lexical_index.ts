@@ -45,6 +45,8 @@ interface SavedJson {
 
 /** Bumped whenever tokens or the saved layout change, so older files read as stale. */
 const LEXICAL_FORMAT = 2;
+// Symbols name what a passage is, so a word there counts thrice; names and
+// paths vary little in length, so they are normalised less than bodies.
 const DEFAULT_B: Record<Field, number> = { content: 0.75, symbol: 0.5, sourcePath: 0.5 };
 const DEFAULT_WEIGHTS: Record<Field, number> = { content: 1, symbol: 3, sourcePath: 1 };
 type Store = AnyIndexStore & IndexJson & { sharedInternalDocumentStore: unknown };
@@ -159,7 +161,8 @@ export interface LexicalOptions {
   /**
    * Weight of an occurrence of a longer word the query token begins
    * (`encrypt` in `encryption`), relative to an exact occurrence; 0 matches
-   * exact tokens only. @default 0.3
+   * exact tokens only, which ranks best on our judged queries: prefixes
+   * let `user` reach `username`, `userrole`, … and drown rarer words. @default 0
    */
   prefixWeight?: number;
 }
@@ -204,9 +207,10 @@ function lowerBound(words: string[], key: string): number {
  * where df counts passages holding t in any field. Fields are combined
  * before saturation, so a token in both symbol and body is not counted as
  * two independent matches, and a short passage does not win by length
- * alone. Query tokens are OR-ed and deduplicated. A query token also
- * matches the longer indexed words it begins (`encrypt` → `encryption`),
- * at `prefixWeight` per occurrence, as part of the same term.
+ * alone. Query tokens come from `tokenizeQuery` (adjacent words also
+ * joined, to meet identifiers) and are OR-ed. With `prefixWeight` > 0 a
+ * query token also matches the longer indexed words it begins (`encrypt` →
+ * `encryption`), at that weight per occurrence, as part of the same term.
  *
  * @throws {Error} When the file was written in another format.
  */
@@ -216,7 +220,9 @@ export function loadLexical(
 ): (query: string, limit: number) => LexicalHit[] {
   const raw = JSON.parse(json) as SavedJson;
   if (raw.wayfinderLexical !== LEXICAL_FORMAT) {
-    throw new Error(`lexical format ${raw.wayfinderLexical ?? 1} is not ${LEXICAL_FORMAT}; reindex`);
+    throw new Error(
+      `lexical format ${raw.wayfinderLexical ?? 1} is not ${LEXICAL_FORMAT}; reindex`,
+    );
   }
   const k1 = options.k1 ?? 1.2;
   const b = { ...DEFAULT_B, ...options.b };
@@ -240,7 +246,17 @@ export function loadLexical(
     for (let row = 0; row < n; row++) norm[row] = weights[field] / norm[row]!;
     return { postings: readPostings(raw.index.indexes[field]!.node, rowOf), norm };
   });
-  const vocabulary = [...new Set(fields.flatMap((f) => [...f.postings.keys()]))].sort();
+  // Sorted words, for prefix ranges; only built when prefixes count.
+  let vocabulary: string[] | undefined;
+  const wordsFor = (token: string): string[] => {
+    if (prefixWeight === 0) return [token];
+    vocabulary ??= [...new Set(fields.flatMap((f) => [...f.postings.keys()]))].sort();
+    const words: string[] = [];
+    for (let i = lowerBound(vocabulary, token); vocabulary[i]?.startsWith(token); i++) {
+      words.push(vocabulary[i]!);
+    }
+    return words;
+  };
 
   const tf = new Float64Array(n);
   const seen = new Uint8Array(n);
@@ -249,11 +265,8 @@ export function loadLexical(
     const scores = new Map<number, number>();
     for (const token of tokenizeQuery(query)) {
       const touched: number[] = [];
-      const from = lowerBound(vocabulary, token);
-      for (let i = from; i < vocabulary.length && vocabulary[i]!.startsWith(token); i++) {
-        const word = vocabulary[i]!;
+      for (const word of wordsFor(token)) {
         const scale = word === token ? 1 : prefixWeight;
-        if (scale === 0) continue;
         for (const { postings, norm } of fields) {
           const hit = postings.get(word);
           if (!hit) continue;

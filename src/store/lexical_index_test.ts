@@ -117,10 +117,13 @@ Deno.test("loadLexical() matches whole tokens, not every word a token begins", (
   ]));
   deepEqual(search("token", 5).map((h) => h.index), [1]);
   // Opting in to prefix matches finds the longer word, below the exact one.
-  const prefixed = loadLexical(buildLexical([
-    chunk("a.ts", "const tokenizer = makeTokenizer();"),
-    chunk("b.ts", "const token = refresh();"),
-  ]), { prefixWeight: 0.3 })("token", 5);
+  const prefixed = loadLexical(
+    buildLexical([
+      chunk("a.ts", "const tokenizer = makeTokenizer();"),
+      chunk("b.ts", "const token = refresh();"),
+    ]),
+    { prefixWeight: 0.3 },
+  )("token", 5);
   deepEqual(prefixed.map((h) => h.index), [1, 0]);
 });
 

@@ -1,4 +1,4 @@
-import type { ModelIdentity } from "../embed/embedder.ts";
+import type { ModelIdentity } from "../embed/mod.ts";
 import { WayfinderError } from "../error.ts";
 
 /** Version of the on-disk layout; bumped on any incompatible change. */
