@@ -114,3 +114,38 @@ export async function indexGivenChunks(
   if (!index) throw new Error(`index at ${indexDir} did not open`);
   return index;
 }
+
+/**
+ * A copy of `index` without its front-matter chunks, whose other chunks are
+ * embedded with their file's front-matter title on the first line (through
+ * `metadata.embeddingText`, which `embeddingInput` prefers over the content).
+ * Only the dense side changes: BM25 still indexes content, symbol and path.
+ */
+export async function indexWithTitles(
+  index: StoredIndex,
+  titles: Record<string, string>,
+  indexDir: string,
+  embedder: Embedder,
+): Promise<StoredIndex> {
+  const chunks = index.chunks.filter((c) => c.type !== "front_matter").map((c) => {
+    const title = titles[c.sourcePath];
+    if (!title) return c;
+    const body = typeof c.metadata.embeddingText === "string" ? c.metadata.embeddingText : c.content;
+    return { ...c, metadata: { ...c.metadata, embeddingText: `${title}\n${body}` } };
+  });
+  const vectors = await embedder.embedDocuments(chunks.map(embeddingInput));
+  await writeGeneration(indexDir, {
+    manifest: {
+      root: index.manifest.root,
+      identity: embedder.identity,
+      fingerprint: identityFingerprint(embedder.identity),
+      inputFormat: INPUT_FORMAT,
+      files: {},
+    },
+    chunks,
+    vectors,
+  });
+  const opened = await openIndex(indexDir);
+  if (!opened) throw new Error(`index at ${indexDir} did not open`);
+  return opened;
+}

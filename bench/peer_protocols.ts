@@ -13,11 +13,12 @@
  */
 import { cpus, hostname, loadavg } from "node:os";
 import { join } from "node:path";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { type LlamaEmbedder, LlamaEmbedder as Llama } from "../src/embed/mod.ts";
 import { type SearchFilter, searchIndex } from "../src/search/mod.ts";
 import type { StoredIndex } from "../src/store/mod.ts";
+import { currentPaths } from "./_peer_lifecycle.ts";
 import { type GivenChunk, indexDirectory, indexGivenChunks, writeFiles } from "./_peer_index.ts";
 import {
   median,
@@ -40,8 +41,31 @@ interface Support {
   contains: string;
 }
 
+/** A judged question of embedding_comparison or okf_retrieval. */
+interface SupportQuery {
+  id: string;
+  query: string;
+  split: string;
+  group?: string;
+  /** True for a question about superseded procedure. */
+  history?: boolean;
+  /** Path prefixes the caller restricts the search to. */
+  scope?: string[];
+  support: Support[];
+}
+
+/**
+ * "plain": our search as it ranks. "lifecycle": the same, restricted by our
+ * path filter to current concepts except for history questions (the peer's
+ * lifecycle rule, without its governing-source or link expansion).
+ * "lifecycle-body": lifecycle, and front-matter chunks filtered out by type
+ * (a diagnostic of how much the separate front-matter chunks cost).
+ */
+type Variant = "plain" | "lifecycle" | "lifecycle-body";
+
 interface RunResult {
   mode: Mode;
+  variant: Variant | "given";
   split: string;
   summary: Summary;
   byGroup: Record<string, Summary>;
@@ -95,13 +119,29 @@ async function embedQueries(embedder: LlamaEmbedder, texts: string[]) {
  */
 function runSupportQueries(
   index: StoredIndex,
-  queries: { id: string; query: string; split: string; group?: string; support: Support[] }[],
+  queries: SupportQuery[],
   vectors: Map<string, Float32Array>,
   split: string,
   limit: number,
   ks: number[],
+  variant: Variant,
+  current: string[],
 ): RunResult[] {
   const results: RunResult[] = [];
+  // The caller's path scope is a fixed input in every variant, as in the peer's runs.
+  // Chunk types other than front matter, for the "lifecycle-body" diagnostic.
+  const bodyTypes = [...new Set(index.chunks.map((c) => c.type))].filter((t) =>
+    t !== "front_matter"
+  );
+  const filterFor = (q: SupportQuery): SearchFilter | undefined => {
+    const filter: SearchFilter = {};
+    const eligible = variant !== "plain" && !q.history ? current : undefined;
+    const inScope = (path: string) => q.scope!.some((d) => path === d || path.startsWith(`${d}/`));
+    if (eligible) filter.paths = q.scope ? eligible.filter(inScope) : eligible;
+    else if (q.scope) filter.paths = q.scope;
+    if (variant === "lifecycle-body") filter.types = bodyTypes;
+    return filter.paths || filter.types ? filter : undefined;
+  };
   for (const mode of MODES) {
     const outcomes: QueryOutcome[] = [];
     const documentOutcomes: QueryOutcome[] = [];
@@ -110,7 +150,12 @@ function runSupportQueries(
     const ms: number[] = [];
     for (const q of queries.filter((q) => q.split === split)) {
       const t = performance.now();
-      const { matches } = searchIndex(index, vectors.get(q.query)!, q.query, { limit, mode });
+      const filter = filterFor(q);
+      const { matches } = searchIndex(index, vectors.get(q.query)!, q.query, {
+        limit,
+        mode,
+        filter,
+      });
       ms.push(performance.now() - t);
       if (q.support.length === 0) {
         unanswerableHits.push(matches.length);
@@ -126,13 +171,15 @@ function runSupportQueries(
       );
       outcomes.push(scoreQuery(q.id, supports, q.support.length, ks, matches.map(label), q.group));
       // Diagnostic: files in order of their best chunk among 50 candidates, credited by path alone.
-      const wide = searchIndex(index, vectors.get(q.query)!, q.query, { limit: 50, mode }).matches;
+      const wide = searchIndex(index, vectors.get(q.query)!, q.query, { limit: 50, mode, filter })
+        .matches;
       const files = [...new Set(wide.map((m) => m.chunk.sourcePath))].slice(0, limit);
       const fileSupports = files.map((f) => q.support.flatMap((s, j) => (f === s.path ? [j] : [])));
       documentOutcomes.push(scoreQuery(q.id, fileSupports, q.support.length, ks, files, q.group));
     }
     results.push({
       mode,
+      variant,
       split,
       summary: summarize(outcomes, ks),
       byGroup: byGroup(outcomes, ks),
@@ -154,9 +201,7 @@ async function readJson<T>(path: string): Promise<T> {
 async function embeddingComparison(embedder: LlamaEmbedder, work: string) {
   const dir = join(FIXTURES, "embedding_comparison");
   const sources = await readJson<Record<string, string>>(join(dir, "sources.json"));
-  const { queries } = await readJson<
-    { queries: (Parameters<typeof runSupportQueries>[1][number])[] }
-  >(
+  const { queries, asOf } = await readJson<{ queries: SupportQuery[]; asOf: string }>(
     join(dir, "queries.json"),
   );
   const root = join(work, "ec-corpus");
@@ -164,8 +209,11 @@ async function embeddingComparison(embedder: LlamaEmbedder, work: string) {
   const started = performance.now();
   const { index, summary, phaseMs } = await indexDirectory(root, join(work, "ec-index"), embedder);
   const { vectors, embedMsP50 } = await embedQueries(embedder, queries.map((q) => q.query));
+  const current = currentPaths(sources, asOf);
   const runs = ["test", "development"].flatMap((split) =>
-    runSupportQueries(index, queries, vectors, split, 10, [3, 10])
+    (["plain", "lifecycle", "lifecycle-body"] as const).flatMap((variant) =>
+      runSupportQueries(index, queries, vectors, split, 10, [3, 10], variant, current)
+    )
   );
   return {
     files: Object.keys(sources).length,
@@ -181,21 +229,29 @@ async function embeddingComparison(embedder: LlamaEmbedder, work: string) {
 /** okf_retrieval: the 34-concept bundle (index.md/log.md excluded), held-out and development, top 3. */
 async function okfRetrieval(embedder: LlamaEmbedder, work: string) {
   const dir = join(FIXTURES, "okf_retrieval");
-  const { queries } = await readJson<
-    { queries: (Parameters<typeof runSupportQueries>[1][number])[] }
-  >(
+  const { queries, asOf } = await readJson<{ queries: SupportQuery[]; asOf: string }>(
     join(dir, "queries.json"),
   );
+  const bundle = join(dir, "bundle");
+  const texts: Record<string, string> = {};
+  for (const name of await readdir(bundle, { recursive: true })) {
+    if (name.endsWith(".md") && !/(^|\/)(index|log)\.md$/.test(name)) {
+      texts[name] = await readFile(join(bundle, name), "utf8");
+    }
+  }
+  const current = currentPaths(texts, asOf);
   const started = performance.now();
   const { index, summary, phaseMs } = await indexDirectory(
-    join(dir, "bundle"),
+    bundle,
     join(work, "okf-index"),
     embedder,
     ["**/index.md", "**/log.md"],
   );
   const { vectors, embedMsP50 } = await embedQueries(embedder, queries.map((q) => q.query));
   const runs = ["held_out", "development"].flatMap((split) =>
-    runSupportQueries(index, queries, vectors, split, 3, [3])
+    (["plain", "lifecycle", "lifecycle-body"] as const).flatMap((variant) =>
+      runSupportQueries(index, queries, vectors, split, 3, [3], variant, current)
+    )
   );
   return {
     files: summary.files.seen,
@@ -277,6 +333,7 @@ async function knowledgeRetrieval(embedder: LlamaEmbedder, work: string) {
     }
     runs.push({
       mode,
+      variant: "given",
       split: "all",
       summary: summarize(outcomes, [3]),
       byGroup: {},
@@ -329,6 +386,11 @@ const PEER = {
       bm25: { first: 13, r3: 0.875 },
       hybrid: { first: 13, r3: 0.875 },
     },
+    lifecycleOnly: {
+      dense: { first: 14, r3: 1.0 },
+      bm25: { first: 12, r3: 0.875 },
+      hybrid: { first: 13, r3: 0.875 },
+    },
   },
 };
 
@@ -342,12 +404,13 @@ type Protocols = {
 
 function markdown(report: { protocols: Protocols }): string {
   const out: string[] = [];
+  const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   const ec = report.protocols.embedding_comparison;
   if (ec) {
     out.push(
       `### embedding_comparison — test split, 60 answerable (+20 unanswerable), top 10 (${ec.chunks} chunks from ${ec.files} files; ${
-        (ec.totalMs / 1000).toFixed(1)
-      } s)`,
+        secs(ec.totalMs)
+      })`,
       "",
       "| Run | First hit correct | R@3 | R@10 | MRR | Peer first raw match | Peer first context* | Peer R@3* | Peer R@10* | Peer MRR* |",
       "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
@@ -356,32 +419,32 @@ function markdown(report: { protocols: Protocols }): string {
       const s = run.summary;
       const p = PEER.embedding_comparison[PEER_NAME[run.mode]];
       out.push(
-        `| ${PEER_NAME[run.mode]} | ${s.firstCorrect}/${s.answerable} | ${pct(s.recall[3])} | ${
-          pct(s.recall[10])
-        } | ${s.mrr.toFixed(3)} | ${p.firstRaw}/60 | ${p.firstContext}/60 | ${pct(p.r3)} | ${
-          pct(p.r10)
-        } | ${p.mrr.toFixed(3)} |`,
+        `| ${PEER_NAME[run.mode]} ${run.variant} | ${s.firstCorrect}/${s.answerable} | ${
+          pct(s.recall[3])
+        } | ${pct(s.recall[10])} | ${
+          s.mrr.toFixed(3)
+        } | ${p.firstRaw}/60 | ${p.firstContext}/60 | ${pct(p.r3)} | ${pct(p.r10)} | ${
+          p.mrr.toFixed(3)
+        } |`,
       );
     }
     out.push(
       "",
-      "\\* peer context figures include its knowledge policy (lifecycle, governing sources, one-hop links).",
+      "\\* the peer's context figures include its knowledge policy (lifecycle, governing sources, one-hop links); " +
+        '"lifecycle" rows apply only the lifecycle rule, through our path filter.',
       "",
-    );
-    out.push(
-      "Per question group (test split), first hit correct / 10, ours:",
+      "First hit correct per question group (test split, 10 each), and the document-level diagnostic:",
       "",
-      "| Run | exact | paraphrase | negation | authority | history | relationship | document-level first / R@3 (diagnostic) |",
+      "| Run | exact | paraphrase | negation | authority | history | relationship | doc-level first; R@3 |",
       "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const run of ec.runs.filter((r) => r.split === "test")) {
-      const g = run.byGroup;
-      const cell = (name: string) => `${g[name]?.firstCorrect ?? 0}`;
+      const cell = (name: string) => `${run.byGroup[name]?.firstCorrect ?? 0}`;
       const d = run.documentLevel!;
+      const groups = ["exact", "paraphrase", "negation", "authority", "history", "relationship"];
       out.push(
-        `| ${PEER_NAME[run.mode]} | ${
-          ["exact", "paraphrase", "negation", "authority", "history", "relationship"].map(cell)
-            .join(" | ")
+        `| ${PEER_NAME[run.mode]} ${run.variant} | ${
+          groups.map(cell).join(" | ")
         } | ${d.firstCorrect}/60; ${pct(d.recall[3])} |`,
       );
     }
@@ -391,8 +454,8 @@ function markdown(report: { protocols: Protocols }): string {
   if (kr) {
     out.push(
       `### knowledge_retrieval — 13 given chunks, 12 answerable + 1 unanswerable, top 3 (${
-        (kr.totalMs / 1000).toFixed(1)
-      } s)`,
+        secs(kr.totalMs)
+      })`,
       "",
       "| Run | First relevant | Recall@3 | Hits for unanswerable | Peer first | Peer recall@3 | Peer hits for unanswerable |",
       "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
@@ -413,32 +476,48 @@ function markdown(report: { protocols: Protocols }): string {
   const okf = report.protocols.okf_retrieval;
   if (okf) {
     out.push(
-      `### okf_retrieval — held-out, 16 answerable + 1 unanswerable, top 3, no knowledge policy (${okf.chunks} chunks; ${
-        (okf.totalMs / 1000).toFixed(1)
-      } s)`,
+      `### okf_retrieval — held-out, 16 answerable + 1 unanswerable, top 3 (${okf.chunks} chunks from ${okf.files} files; ${
+        secs(okf.totalMs)
+      })`,
       "",
-      "| Run | First correct | Support R@3 | MRR | Peer body-only | Peer title/heading | Peer combined policy* (first; R@3; MRR) |",
-      "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+      "| Run | First correct | Support R@3 | MRR | Peer body-only | Peer title/heading | Peer lifecycle-only | Peer combined policy* (first; R@3; MRR) |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
+    const o = PEER.okf_retrieval;
+    const cell = (c: { first: number; r3: number }) => `${c.first}/16; ${pct(c.r3)}`;
     for (const run of okf.runs.filter((r) => r.split === "held_out")) {
       const s = run.summary;
       const n = PEER_NAME[run.mode];
-      const o = PEER.okf_retrieval;
       out.push(
-        `| ${n} | ${s.firstCorrect}/${s.answerable} | ${pct(s.recall[3])} | ${s.mrr.toFixed(3)} | ${
-          o.body[n].first
-        }/16; ${pct(o.body[n].r3)} | ${o.titleHeading[n].first}/16; ${
-          pct(o.titleHeading[n].r3)
-        } | ${o.combined[n].first}/16; ${pct(o.combined[n].r3)}; ${o.combined[n].mrr.toFixed(3)} |`,
+        `| ${n} ${run.variant} | ${s.firstCorrect}/${s.answerable} | ${pct(s.recall[3])} | ${
+          s.mrr.toFixed(3)
+        } | ${cell(o.body[n])} | ${cell(o.titleHeading[n])} | ${cell(o.lifecycleOnly[n])} | ${
+          cell(o.combined[n])
+        }; ${o.combined[n].mrr.toFixed(3)} |`,
       );
     }
     out.push(
       "",
-      "\\* includes the peer's lifecycle/asOf, governing-source and one-hop link policy, which we do not apply.",
+      "\\* includes the peer's lifecycle/asOf, governing-source and one-hop link policy; we apply at most the lifecycle rule.",
       "",
     );
   }
   return out.join("\n");
+}
+
+/** The commit measured and any uncommitted changes under src/, so results name their code. */
+async function codeState(): Promise<{ commit: string; dirtySrc: string[] }> {
+  const git = async (...args: string[]) => {
+    const { stdout } = await new Deno.Command("git", { args, stderr: "null" }).output();
+    return new TextDecoder().decode(stdout).trim();
+  };
+  try {
+    const commit = await git("rev-parse", "HEAD");
+    const dirty = await git("status", "--porcelain", "--", "src");
+    return { commit, dirtySrc: dirty ? dirty.split("\n") : [] };
+  } catch {
+    return { commit: "unknown", dirtySrc: [] };
+  }
 }
 
 async function main() {
@@ -474,6 +553,7 @@ async function main() {
 
   const report = {
     date: new Date().toISOString(),
+    code: await codeState(),
     machine: {
       host: hostname(),
       cpus: cpus().length,

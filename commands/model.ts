@@ -1,4 +1,4 @@
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { WayfinderError } from "../src/error.ts";
 import { existsSync } from "node:fs";
 import {
@@ -100,7 +100,8 @@ export const modelImportCommand: Command = {
   async run(config, context) {
     const s = config.settings;
     const source = resolve(context.cwd, config.positionals[0]!);
-    const to = s.to ?? defaultModelPath(context);
+    // The models folder: the importer names the file embedding.gguf, or reranker.gguf for a cross-encoder.
+    const to = s.to ?? dirname(defaultModelPath(context));
     const started = performance.now();
     const imported = await importCheckpoint(source, { to, type: s.quantization });
     const elapsedMs = Math.round(performance.now() - started);

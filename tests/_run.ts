@@ -27,7 +27,7 @@ export async function wayfinder(
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", MAIN, ...args],
     cwd,
-    env: { NO_COLOR: "1", WAYFINDER_THREADS: "2", ...env },
+    env: { NO_COLOR: "1", WAYFINDER_THREADS: "1", ...env },
     clearEnv: true,
     stdout: "piped",
     stderr: "piped",

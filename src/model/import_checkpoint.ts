@@ -1,7 +1,9 @@
 /**
  * Converts a Hugging Face BERT checkpoint (config.json, model.safetensors,
  * tokenizer.json or vocab.txt, optional sentence-transformers files) into a
- * GGUF llama.cpp can embed with, plus its manifest.
+ * GGUF llama.cpp can embed with, plus its manifest. A one-label
+ * BertForSequenceClassification checkpoint (a cross-encoder) becomes a
+ * reranker GGUF instead.
  */
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -16,7 +18,7 @@ import { parseSafetensors, type Safetensors } from "./safetensors.ts";
 
 /** Options for {@link importCheckpoint}. */
 export interface ImportCheckpointOptions {
-  /** Output `.gguf` path, or a folder to write `embedding.gguf` into. */
+  /** Output `.gguf` path, or a folder to write `embedding.gguf` (`reranker.gguf` for a cross-encoder) into. */
   to: string;
   /** Storage for weight matrices; norms and biases stay F32. @default "f16" */
   type?: GgufTensorType;
@@ -129,6 +131,25 @@ async function readVocab(files: CheckpointFiles): Promise<WordPieceVocab> {
   };
 }
 
+/**
+ * True for a cross-encoder: BERT with a one-label sequence-classification
+ * head. Hugging Face saves the label count as `id2label` (2 labels by default).
+ */
+function isCrossEncoder(config: Json): boolean {
+  const architectures = Array.isArray(config.architectures) ? config.architectures : [];
+  if (!architectures.includes("BertForSequenceClassification")) return false;
+  const id2label = config.id2label;
+  const labels = typeof id2label === "object" && id2label !== null
+    ? Object.keys(id2label).length
+    : typeof config.num_labels === "number"
+    ? config.num_labels
+    : 2;
+  if (labels !== 1) {
+    fail(`sequence classification with ${labels} labels is not supported (a reranker has 1)`);
+  }
+  return true;
+}
+
 /** Pooling from 1_Pooling/config.json (via modules.json); mean when absent. */
 async function readPooling(files: CheckpointFiles): Promise<BertShape["pooling"]> {
   const modules = (await readJson(files, "modules.json")) as unknown as
@@ -179,12 +200,28 @@ async function readLicenseFile(files: CheckpointFiles): Promise<string | undefin
   return undefined;
 }
 
-/** Hugging Face BERT tensor name → llama.cpp name; null for tensors llama.cpp does not use. */
-export function ggufTensorName(hfName: string): string | null {
+/**
+ * A cross-encoder's head as llama.cpp's rank pooling applies it to the CLS
+ * row: `cls.output · tanh(cls · h + cls.bias) + cls.output.bias`, which is
+ * BertForSequenceClassification's pooler (dense + tanh) then classifier.
+ */
+const HEAD_TENSORS: Readonly<Record<string, string>> = {
+  "pooler.dense.weight": "cls.weight",
+  "pooler.dense.bias": "cls.bias",
+  "classifier.weight": "cls.output.weight",
+  "classifier.bias": "cls.output.bias",
+};
+
+/**
+ * Hugging Face BERT tensor name → llama.cpp name; null for tensors llama.cpp
+ * does not use. With `head`, the pooler and classifier map to the rank head.
+ */
+export function ggufTensorName(hfName: string, head = false): string | null {
   const name = hfName.replace(/^bert\./, "").replace(/\.gamma$/, ".weight").replace(
     /\.beta$/,
     ".bias",
   );
+  if (head && HEAD_TENSORS[name]) return HEAD_TENSORS[name];
   if (/^(pooler|cls)\./.test(name) || name === "embeddings.position_ids") return null;
   const fixed: Record<string, string> = {
     "embeddings.word_embeddings.weight": "token_embd.weight",
@@ -233,6 +270,7 @@ function expectedTensors(shape: BertShape): string[] {
       names.push(`blk.${i}.${part}.weight`, `blk.${i}.${part}.bias`);
     }
   }
+  if (shape.pooling === "rank") names.push(...Object.values(HEAD_TENSORS));
   return names;
 }
 
@@ -244,7 +282,7 @@ function ggufTensors(
 ): GgufTensor[] {
   const byName = new Map<string, string>();
   for (const hfName of weights.entries.keys()) {
-    const name = ggufTensorName(hfName);
+    const name = ggufTensorName(hfName, shape.pooling === "rank");
     if (name !== null) byName.set(name, hfName);
   }
   return expectedTensors(shape).map((name) => {
@@ -280,7 +318,8 @@ export async function importCheckpoint(
   // Hub snapshots often name folders "org__model"; wheels often call theirs "model".
   const name = options.name ?? readme.title ??
     (files.folderName === "model" ? files.containerName : files.folderName.replace("__", "/"));
-  const shape = bertShape(config, await readPooling(files), name);
+  const reranker = isCrossEncoder(config);
+  const shape = bertShape(config, reranker ? "rank" : await readPooling(files), name);
   const vocab = await readVocab(files);
   const weightBytes = await files.read("model.safetensors");
   if (weightBytes === null) {
@@ -296,7 +335,7 @@ export async function importCheckpoint(
 
   const path = options.to.toLowerCase().endsWith(".gguf")
     ? options.to
-    : join(options.to, "embedding.gguf");
+    : join(options.to, reranker ? "reranker.gguf" : "embedding.gguf");
   await mkdir(dirname(path), { recursive: true });
   const { sha256, bytes } = await writeGguf(path, {
     metadata: bertMetadata(shape, vocab, type),
@@ -307,7 +346,8 @@ export async function importCheckpoint(
     source: files.location,
     sha256,
     bytes,
-    dimensions: shape.hidden,
+    // A reranker outputs one score.
+    dimensions: reranker ? 1 : shape.hidden,
     maxTokens: typeof maxSeq === "number" && maxSeq > 0
       ? Math.min(maxSeq, shape.maxPositions)
       : shape.maxPositions,
@@ -315,6 +355,7 @@ export async function importCheckpoint(
     queryPrefix: options.queryPrefix ??
       (typeof prompts.query === "string" ? prompts.query : ""),
     license: readme.license ?? await readLicenseFile(files) ?? "unknown",
+    ...(reranker ? { kind: "reranker" as const } : {}),
   };
   await writeManifest(path, manifest);
   return { manifest, path };

@@ -36,7 +36,7 @@ async function cosines(modelPath: string, reference: Reference): Promise<number[
   const llama = await getLlama({ gpu: false, build: "never" });
   try {
     const model = await llama.loadModel({ modelPath });
-    const context = await model.createEmbeddingContext({ threads: 2 });
+    const context = await model.createEmbeddingContext({ threads: 1 });
     const out: number[] = [];
     for (const [i, sentence] of reference.sentences.entries()) {
       const vector = (await context.getEmbeddingFor(sentence)).vector;

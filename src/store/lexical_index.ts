@@ -43,8 +43,11 @@ interface SavedJson {
   docs: { docs: Record<string, unknown>; count: number };
 }
 
-/** Bumped whenever tokens or the saved layout change, so older files read as stale. */
-const LEXICAL_FORMAT = 2;
+/**
+ * Version of the lexical file: bumped whenever tokens or the saved layout
+ * change, so `loadLexical` rejects older files instead of misreading them.
+ */
+export const LEXICAL_FORMAT = 2;
 // Symbols name what a passage is, so a word there counts thrice; names and
 // paths vary little in length, so they are normalised less than bodies.
 const DEFAULT_B: Record<Field, number> = { content: 0.75, symbol: 0.5, sourcePath: 0.5 };
@@ -221,7 +224,9 @@ export function loadLexical(
   const raw = JSON.parse(json) as SavedJson;
   if (raw.wayfinderLexical !== LEXICAL_FORMAT) {
     throw new Error(
-      `lexical format ${raw.wayfinderLexical ?? 1} is not ${LEXICAL_FORMAT}; reindex`,
+      `written in lexical format ${
+        raw.wayfinderLexical ?? 1
+      }, this wayfinder reads ${LEXICAL_FORMAT}`,
     );
   }
   const k1 = options.k1 ?? 1.2;

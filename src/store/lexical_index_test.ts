@@ -140,7 +140,7 @@ Deno.test("loadLexical() folds plurals and meets identifiers typed as separate w
 Deno.test("loadLexical() rejects a file written in the previous format", () => {
   const json = JSON.parse(buildLexical(CHUNKS));
   delete json.wayfinderLexical;
-  throws(() => loadLexical(JSON.stringify(json)), /reindex/);
+  throws(() => loadLexical(JSON.stringify(json)), /lexical format 1, this wayfinder reads 2/);
 });
 
 Deno.test("buildLexical() keeps the file small: no documents, token maps or derived statistics", () => {
