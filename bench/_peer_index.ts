@@ -130,7 +130,9 @@ export async function indexWithTitles(
   const chunks = index.chunks.filter((c) => c.type !== "front_matter").map((c) => {
     const title = titles[c.sourcePath];
     if (!title) return c;
-    const body = typeof c.metadata.embeddingText === "string" ? c.metadata.embeddingText : c.content;
+    const body = typeof c.metadata.embeddingText === "string"
+      ? c.metadata.embeddingText
+      : c.content;
     return { ...c, metadata: { ...c.metadata, embeddingText: `${title}\n${body}` } };
   });
   const vectors = await embedder.embedDocuments(chunks.map(embeddingInput));

@@ -18,8 +18,14 @@ import { parseArgs } from "node:util";
 import { type LlamaEmbedder, LlamaEmbedder as Llama } from "../src/embed/mod.ts";
 import { type SearchFilter, searchIndex } from "../src/search/mod.ts";
 import type { StoredIndex } from "../src/store/mod.ts";
-import { currentPaths } from "./_peer_lifecycle.ts";
-import { type GivenChunk, indexDirectory, indexGivenChunks, writeFiles } from "./_peer_index.ts";
+import { currentPaths, frontMatter } from "./_peer_lifecycle.ts";
+import {
+  type GivenChunk,
+  indexDirectory,
+  indexGivenChunks,
+  indexWithTitles,
+  writeFiles,
+} from "./_peer_index.ts";
 import {
   median,
   type QueryOutcome,
@@ -60,8 +66,11 @@ interface SupportQuery {
  * lifecycle rule, without its governing-source or link expansion).
  * "lifecycle-body": lifecycle, and front-matter chunks filtered out by type
  * (a diagnostic of how much the separate front-matter chunks cost).
+ * "lifecycle-title": lifecycle over a second index without front-matter
+ * chunks whose passages are embedded with their file's title (a diagnostic
+ * of a possible chunker/input change; the peer embeds titles with passages).
  */
-type Variant = "plain" | "lifecycle" | "lifecycle-body";
+type Variant = "plain" | "lifecycle" | "lifecycle-body" | "lifecycle-title";
 
 interface RunResult {
   mode: Mode;
@@ -193,6 +202,16 @@ function runSupportQueries(
   return results;
 }
 
+/** `{path: front-matter title}` of the files that have one. */
+function titlesOf(files: Record<string, string>): Record<string, string> {
+  const titles: Record<string, string> = {};
+  for (const [path, text] of Object.entries(files)) {
+    const title = frontMatter(text).title;
+    if (typeof title === "string" && title) titles[path] = title;
+  }
+  return titles;
+}
+
 async function readJson<T>(path: string): Promise<T> {
   return JSON.parse(await readFile(path, "utf8")) as T;
 }
@@ -210,11 +229,13 @@ async function embeddingComparison(embedder: LlamaEmbedder, work: string) {
   const { index, summary, phaseMs } = await indexDirectory(root, join(work, "ec-index"), embedder);
   const { vectors, embedMsP50 } = await embedQueries(embedder, queries.map((q) => q.query));
   const current = currentPaths(sources, asOf);
-  const runs = ["test", "development"].flatMap((split) =>
-    (["plain", "lifecycle", "lifecycle-body"] as const).flatMap((variant) =>
+  const titled = await indexWithTitles(index, titlesOf(sources), join(work, "ec-titled"), embedder);
+  const runs = ["test", "development"].flatMap((split) => [
+    ...(["plain", "lifecycle", "lifecycle-body"] as const).flatMap((variant) =>
       runSupportQueries(index, queries, vectors, split, 10, [3, 10], variant, current)
-    )
-  );
+    ),
+    ...runSupportQueries(titled, queries, vectors, split, 10, [3, 10], "lifecycle-title", current),
+  ]);
   return {
     files: Object.keys(sources).length,
     chunks: index.chunks.length,
@@ -248,11 +269,13 @@ async function okfRetrieval(embedder: LlamaEmbedder, work: string) {
     ["**/index.md", "**/log.md"],
   );
   const { vectors, embedMsP50 } = await embedQueries(embedder, queries.map((q) => q.query));
-  const runs = ["held_out", "development"].flatMap((split) =>
-    (["plain", "lifecycle", "lifecycle-body"] as const).flatMap((variant) =>
+  const titled = await indexWithTitles(index, titlesOf(texts), join(work, "okf-titled"), embedder);
+  const runs = ["held_out", "development"].flatMap((split) => [
+    ...(["plain", "lifecycle", "lifecycle-body"] as const).flatMap((variant) =>
       runSupportQueries(index, queries, vectors, split, 3, [3], variant, current)
-    )
-  );
+    ),
+    ...runSupportQueries(titled, queries, vectors, split, 3, [3], "lifecycle-title", current),
+  ]);
   return {
     files: summary.files.seen,
     chunks: index.chunks.length,
