@@ -5,7 +5,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Config } from "../src/config/mod.ts";
+import type { Config, SettingKey } from "../src/config/mod.ts";
 import { defaultThreads } from "../src/config/mod.ts";
 import { WayfinderError } from "../src/error.ts";
 import { type Embedder, HttpEmbedder, LlamaEmbedder, LlamaReranker } from "../src/embed/mod.ts";
@@ -13,6 +13,26 @@ import { resolveModelPath } from "../src/model/mod.ts";
 import { INPUT_FORMAT } from "../src/pipeline/mod.ts";
 import { dataRootFrom, indexDirFor } from "../src/store/mod.ts";
 import type { CommandContext } from "./_command.ts";
+
+/** Settings every command that reads or writes an index accepts. */
+export const INDEX_SETTINGS = [
+  "output",
+  "debug",
+  "dataDir",
+  "indexDir",
+] as const satisfies readonly SettingKey[];
+
+/** Settings that choose and tune the embedder. */
+export const EMBEDDER_SETTINGS = [
+  "model",
+  "embedder",
+  "embedderUrl",
+  "embedderApiKeyEnv",
+  "embedderTimeoutMs",
+  "threads",
+  "batchSize",
+  "longInput",
+] as const satisfies readonly SettingKey[];
 
 /** The corpus root argument, checked to be an existing directory. */
 export function corpusRoot(config: Config, context: CommandContext, position = 0): string {

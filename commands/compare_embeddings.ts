@@ -19,7 +19,7 @@ import { dataRootFrom, indexDirFor, openIndex } from "../src/store/mod.ts";
 import { type Embedder, identityFingerprint } from "../src/embed/mod.ts";
 import type { Config } from "../src/config/mod.ts";
 import { type Command, type CommandContext, printJson } from "./_command.ts";
-import { openEmbedder, openReranker } from "./_wiring.ts";
+import { EMBEDDER_SETTINGS, INDEX_SETTINGS, openEmbedder, openReranker } from "./_wiring.ts";
 
 /** Run names users may ask for, and the search mode behind each. */
 const RUN_MODES = { dense: "dense", bm25: "lexical", hybrid: "hybrid" } as const;
@@ -41,6 +41,8 @@ export const compareEmbeddingsCommand: Command = {
       "Measure Recall@k, nDCG@k and MRR on judged queries; with a baseline, fail (exit 1) on regressions",
     positionals: [],
     settings: [
+      ...INDEX_SETTINGS,
+      ...EMBEDDER_SETTINGS,
       "corpus",
       "queries",
       "qrels",
@@ -55,18 +57,6 @@ export const compareEmbeddingsCommand: Command = {
       "maxRecallDrop",
       "maxNdcgDrop",
       "maxMrrDrop",
-      "output",
-      "debug",
-      "dataDir",
-      "indexDir",
-      "model",
-      "embedder",
-      "embedderUrl",
-      "embedderApiKeyEnv",
-      "embedderTimeoutMs",
-      "threads",
-      "batchSize",
-      "longInput",
       "maxChunkChars",
     ],
   },

@@ -2,7 +2,13 @@ import { createCodeChunker } from "../src/chunk/mod.ts";
 import { indexCorpus } from "../src/pipeline/mod.ts";
 import { type Command, printJson } from "./_command.ts";
 import { progressLine } from "./_progress.ts";
-import { corpusRoot, indexDirOf, openEmbedder } from "./_wiring.ts";
+import {
+  corpusRoot,
+  EMBEDDER_SETTINGS,
+  INDEX_SETTINGS,
+  indexDirOf,
+  openEmbedder,
+} from "./_wiring.ts";
 
 /** `wayfinder index <root>`: build or update the index of a source tree. */
 export const indexCommand: Command = {
@@ -11,18 +17,8 @@ export const indexCommand: Command = {
     summary: "Index a source tree: chunk, embed and store it; unchanged files cost nothing",
     positionals: ["root"],
     settings: [
-      "output",
-      "debug",
-      "dataDir",
-      "indexDir",
-      "model",
-      "embedder",
-      "embedderUrl",
-      "embedderApiKeyEnv",
-      "embedderTimeoutMs",
-      "threads",
-      "batchSize",
-      "longInput",
+      ...INDEX_SETTINGS,
+      ...EMBEDDER_SETTINGS,
       "include",
       "exclude",
       "maxFileBytes",

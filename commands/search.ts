@@ -6,7 +6,14 @@ import type { Config } from "../src/config/mod.ts";
 import { assertSameModel, openIndex } from "../src/store/mod.ts";
 import type { Hit } from "../src/types.ts";
 import { type Command, printJson } from "./_command.ts";
-import { corpusRoot, indexDirOf, openEmbedder, openReranker } from "./_wiring.ts";
+import {
+  corpusRoot,
+  EMBEDDER_SETTINGS,
+  INDEX_SETTINGS,
+  indexDirOf,
+  openEmbedder,
+  openReranker,
+} from "./_wiring.ts";
 
 /** `wayfinder search <root> <query>`: rank the indexed passages against a question. */
 export const searchCommand: Command = {
@@ -15,18 +22,8 @@ export const searchCommand: Command = {
     summary: "Search an indexed source tree in plain language",
     positionals: ["root", "query"],
     settings: [
-      "output",
-      "debug",
-      "dataDir",
-      "indexDir",
-      "model",
-      "embedder",
-      "embedderUrl",
-      "embedderApiKeyEnv",
-      "embedderTimeoutMs",
-      "threads",
-      "batchSize",
-      "longInput",
+      ...INDEX_SETTINGS,
+      ...EMBEDDER_SETTINGS,
       "limit",
       "minScore",
       "mode",
