@@ -169,3 +169,47 @@ Deno.test("a killed index run leaves the previous index searchable", async () =>
     .filter((name) => name.startsWith("gen-"));
   assert.ok(generations.length <= 2, `old generations are collected: ${generations}`);
 });
+
+Deno.test("long inputs: reject lists the offending passages, truncate embeds a prefix and keeps the text whole", async () => {
+  const root = await Deno.makeTempDir({ prefix: "wayfinder-long-" });
+  const data = await Deno.makeTempDir({ prefix: "wayfinder-data-" });
+  const env = { WAYFINDER_DATA_DIR: data, WAYFINDER_EMBEDDING_MODEL: tinyModel() };
+  // One minified line cannot be split at line boundaries: it exceeds the budget on its own.
+  const minified = "var a=" + Array.from({ length: 900 }, (_, i) => `f${i}(x${i})`).join("+") +
+    ";\n";
+  writeFileSync(join(root, "bundle.min.js"), minified);
+  writeFileSync(join(root, "ok.md"), "# Fine\n\nA short paragraph.\n");
+
+  const rejected = await wayfinder(["index", root], env);
+  assert.equal(rejected.code, 2);
+  assert.match(
+    rejected.stderr,
+    /^wayfinder: Cannot embed \d+ passages longer than 512 tokens: bundle\.min\.js:1-1 \(\d+ tokens\)/,
+  );
+  assert.equal(rejected.stderr.trim().split("\n").length, 1);
+
+  const truncated = await indexJson(root, env, ["--long-input", "truncate"]);
+  assert.ok(truncated.truncatedChunks >= 1);
+  const found = await wayfinder(
+    [
+      "search",
+      root,
+      "minified bundle",
+      "--long-input",
+      "truncate",
+      "--path",
+      "*.js",
+      "--limit",
+      "50",
+      "--output",
+      "json",
+    ],
+    env,
+  );
+  assert.equal(found.code, 0, found.stderr);
+  const stored = JSON.parse(found.stdout).matches.map((m: { chunk: { content: string } }) =>
+    m.chunk.content
+  );
+  assert.equal(stored.length, truncated.truncatedChunks);
+  assert.equal(stored.join("").length, minified.trimEnd().length, "stored text stays whole");
+});
