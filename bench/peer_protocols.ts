@@ -1,11 +1,26 @@
 /**
- * Runs the peer project's (btwld/wayfinder) own knowledge-retrieval
- * protocols with our pipeline — our chunkers, embedder, store and search in
- * dense, lexical (BM25) and hybrid (RRF) modes — and sets the results beside
- * the figures the peer recorded. No knowledge policy (lifecycle, governing
- * sources, link expansion) is applied on our side: hits are scored as ranked.
+ * Runs the peer project's (btwld/wayfinder) own retrieval protocols with our
+ * pipeline — our walker, chunkers, embedder, store and search in dense,
+ * lexical (BM25) and hybrid (RRF) modes — and sets the results beside the
+ * figures the peer recorded.
  *
- *   deno run -A bench/peer_protocols.ts [--model PATH] [--only a,b,c]
+ * - embedding_comparison: 100 concept files indexed by `indexCorpus`; 60
+ *   answerable test questions, top 10; a hit is correct when its path is the
+ *   judged path and its text contains the judged fragment.
+ * - knowledge_retrieval: the 13 given chunks stored as-is; 13 cases, top 3,
+ *   caller scopes applied as path filters.
+ * - okf_retrieval: the bundle (index.md/log.md excluded) by `indexCorpus`;
+ *   16 answerable held-out questions, top 3, judged like embedding_comparison.
+ *
+ * "plain" runs are our search as it ranks. The other variants are
+ * diagnostics: "lifecycle" restricts non-history questions to current
+ * concepts (not deprecated, not past `stale_after`) with our path filter,
+ * "lifecycle-body" also drops front-matter chunks by type, and
+ * "lifecycle-title" searches a second index without front-matter chunks whose
+ * passages are embedded with their file's title. The peer's governing-source
+ * and link expansion is not reproduced.
+ *
+ *   deno run -A bench/peer_protocols.ts [--model PATH] [--only a,b,c] [--output FILE]
  *
  * Model: --model, else $WAYFINDER_BENCH_MODEL, else .cache/models/minilm-f16.gguf.
  * Threads: $WAYFINDER_THREADS (default 2). Writes bench/results/peer_protocols.json
@@ -15,7 +30,7 @@ import { cpus, hostname, loadavg } from "node:os";
 import { join } from "node:path";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { type LlamaEmbedder, LlamaEmbedder as Llama } from "../src/embed/mod.ts";
+import { LlamaEmbedder } from "../src/embed/mod.ts";
 import { type SearchFilter, searchIndex } from "../src/search/mod.ts";
 import type { StoredIndex } from "../src/store/mod.ts";
 import { currentPaths, frontMatter } from "./_peer_lifecycle.ts";
@@ -528,6 +543,26 @@ function markdown(report: { protocols: Protocols }): string {
   return out.join("\n");
 }
 
+/**
+ * Keeps the JSON reviewable: per-query rankings (top 3) only for the plain
+ * runs of the reported splits (test, held_out, the knowledge cases); the
+ * other runs keep their summaries.
+ */
+function slim(protocols: Protocols): void {
+  const runs = [
+    ...protocols.embedding_comparison?.runs ?? [],
+    ...protocols.okf_retrieval?.runs ?? [],
+    ...protocols.knowledge_retrieval?.runs ?? [],
+  ];
+  for (const run of runs) {
+    if (run.split === "development" || run.variant.startsWith("lifecycle")) {
+      run.outcomes = [];
+      run.unanswerableTop = {};
+    }
+    for (const o of run.outcomes) o.top = o.top.slice(0, 3);
+  }
+}
+
 /** The commit measured and any uncommitted changes under src/, so results name their code. */
 async function codeState(): Promise<{ commit: string; dirtySrc: string[] }> {
   const git = async (...args: string[]) => {
@@ -556,9 +591,10 @@ async function main() {
   );
   const output = values.output ?? "bench/results/peer_protocols.json";
 
+  const loadAverageAtStart = loadavg();
   const work = await Deno.makeTempDir({ prefix: "wayfinder-peer-" });
   const loadStart = performance.now();
-  const embedder = await Llama.create({ modelPath, threads, longInput: "reject" });
+  const embedder = await LlamaEmbedder.create({ modelPath, threads, longInput: "reject" });
   const modelLoadMs = Math.round(performance.now() - loadStart);
   const protocols: Protocols = {};
   try {
@@ -582,6 +618,7 @@ async function main() {
       cpus: cpus().length,
       cpuModel: cpus()[0]?.model,
       threads,
+      loadAverageAtStart,
       loadAverageAtEnd: loadavg(),
       note: "shared with other jobs; timings are indicative only",
     },
@@ -589,6 +626,7 @@ async function main() {
     peer: PEER,
     protocols,
   };
+  slim(protocols);
   await mkdir(join(output, ".."), { recursive: true });
   await writeFile(output, JSON.stringify(report, null, 2) + "\n");
   console.log(markdown(report));
