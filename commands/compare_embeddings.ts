@@ -94,11 +94,17 @@ export const compareEmbeddingsCommand: Command = {
     try {
       const index = await indexForEvaluation(config, context, embedder);
       const chunkPaths = new Map(index.chunks.map((c) => [c.id, c.sourcePath]));
+      // Every dense-based run asks for the same query vector: embed each query once.
+      const vectors = new Map<string, Promise<Float32Array>>();
+      const vectorOf = (query: string) => {
+        if (!vectors.has(query)) vectors.set(query, embedder.embedQuery(query));
+        return vectors.get(query)!;
+      };
       const evalRuns: EvalRun[] = runs.map((run) => ({
         name: run.name,
         search: async (query, k) => {
           const mode = RUN_MODES[run.base];
-          const vector = mode === "lexical" ? null : await embedder.embedQuery(query);
+          const vector = mode === "lexical" ? null : await vectorOf(query);
           const limit = run.rerank ? Math.max(k, RERANK_DEPTH) : k;
           const hits = searchIndex(index, vector, query, { limit, mode }).matches;
           if (!reranker || !run.rerank) return hits;

@@ -162,9 +162,9 @@ async function update(options: IndexOptions, started: number): Promise<IndexSumm
 
   const inputs = toEmbed.map((i) => embeddingInput(chunks[i]!));
   const fit = await fitInputs(
-    toEmbed.map((i, n) => ({ ...chunks[i]!, content: inputs[n]! })),
+    toEmbed.map((i) => chunks[i]!),
     (text) => embedder.countTokens(text, "document"),
-    { maxTokens: embedder.identity.maxTokens, policy: options.longInput },
+    { maxTokens: embedder.identity.maxTokens, policy: options.longInput, textOf: embeddingInput },
   );
   if (options.longInput === "reject") assertFits(fit);
 
