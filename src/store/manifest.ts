@@ -60,7 +60,9 @@ export function assertSameModel(
   const fields = (Object.keys(current) as (keyof ModelIdentity)[])
     .filter((key) => JSON.stringify(built[key]) !== JSON.stringify(current[key]));
   const differs = fields.map((key) =>
-    key === "sha256" ? "weights" : `${key} ${JSON.stringify(built[key])} → ${JSON.stringify(current[key])}`
+    key === "sha256"
+      ? "weights"
+      : `${key} ${JSON.stringify(built[key])} → ${JSON.stringify(current[key])}`
   );
   throw new WayfinderError(
     "stale_index",
