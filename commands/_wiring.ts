@@ -4,10 +4,11 @@
  * every command wires them the same way.
  */
 import { existsSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { Config, SettingKey } from "../src/config/mod.ts";
 import { defaultThreads } from "../src/config/mod.ts";
 import { WayfinderError } from "../src/error.ts";
+import { type CodeChunker, createCodeChunker } from "../src/chunk/mod.ts";
 import { type Embedder, HttpEmbedder, LlamaEmbedder, LlamaReranker } from "../src/embed/mod.ts";
 import { resolveModelPath } from "../src/model/mod.ts";
 import { INPUT_FORMAT } from "../src/pipeline/mod.ts";
@@ -41,6 +42,15 @@ export function corpusRoot(config: Config, context: CommandContext, position = 0
     throw new WayfinderError("io", `Cannot open '${root}': not a directory`);
   }
   return root;
+}
+
+/**
+ * The tree-sitter chunker. A compiled binary finds its grammars in
+ * `grammars/` beside itself (as `deno task compile` lays them out).
+ */
+export async function openCodeChunker(context: CommandContext): Promise<CodeChunker> {
+  const shipped = context.executableDir ? join(context.executableDir, "grammars") : null;
+  return await createCodeChunker(shipped && existsSync(shipped) ? { grammarDir: shipped } : {});
 }
 
 /** `--index-dir` if given, else `<data root>/indexes/<corpus>`. */

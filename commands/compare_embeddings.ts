@@ -1,7 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { WayfinderError } from "../src/error.ts";
-import { createCodeChunker } from "../src/chunk/mod.ts";
 import {
   compareToBaseline,
   type EvalRun,
@@ -19,7 +18,13 @@ import { dataRootFrom, indexDirFor, openIndex } from "../src/store/mod.ts";
 import { type Embedder, identityFingerprint } from "../src/embed/mod.ts";
 import type { Config } from "../src/config/mod.ts";
 import { type Command, type CommandContext, printJson } from "./_command.ts";
-import { EMBEDDER_SETTINGS, INDEX_SETTINGS, openEmbedder, openReranker } from "./_wiring.ts";
+import {
+  EMBEDDER_SETTINGS,
+  INDEX_SETTINGS,
+  openCodeChunker,
+  openEmbedder,
+  openReranker,
+} from "./_wiring.ts";
 
 /** Run names users may ask for, and the search mode behind each. */
 const RUN_MODES = { dense: "dense", bm25: "lexical", hybrid: "hybrid" } as const;
@@ -196,7 +201,7 @@ async function indexForEvaluation(config: Config, context: CommandContext, embed
     root,
     indexDir,
     embedder,
-    chunker: await createCodeChunker(),
+    chunker: await openCodeChunker(context),
     maxChunkChars: s.maxChunkChars,
     longInput: s.longInput,
   });

@@ -1,4 +1,3 @@
-import { createCodeChunker } from "../src/chunk/mod.ts";
 import { indexCorpus } from "../src/pipeline/mod.ts";
 import { type Command, printJson } from "./_command.ts";
 import { progressLine } from "./_progress.ts";
@@ -7,6 +6,7 @@ import {
   EMBEDDER_SETTINGS,
   INDEX_SETTINGS,
   indexDirOf,
+  openCodeChunker,
   openEmbedder,
 } from "./_wiring.ts";
 
@@ -36,7 +36,7 @@ export const indexCommand: Command = {
         root,
         indexDir: indexDirOf(config, context, root),
         embedder,
-        chunker: await createCodeChunker(),
+        chunker: await openCodeChunker(context),
         include: s.include,
         exclude: s.exclude,
         maxFileBytes: s.maxFileBytes,
