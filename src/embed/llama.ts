@@ -1,10 +1,8 @@
 import { basename } from "node:path";
-import { stat } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import {
-  getLlama,
   type Llama,
   type LlamaEmbeddingContext,
-  LlamaLogLevel,
   type LlamaModel,
   LlamaVocabularyType,
   type Token,
@@ -15,6 +13,7 @@ import type { Embedder, ModelIdentity } from "./embedder.ts";
 import { type LongInput, LongInputError } from "./long_input_error.ts";
 import { normalizeVector } from "./normalize_vector.ts";
 import { sha256File } from "./sha256_file.ts";
+import { openLlamaModel } from "./llama_open_model.ts";
 
 /** Options for {@linkcode LlamaEmbedder.create}. */
 export interface LlamaEmbedderOptions {
@@ -77,39 +76,17 @@ export class LlamaEmbedder implements Embedder {
    * @throws {WayfinderError} "no_model" when the file is missing, "model" when llama.cpp cannot load it.
    */
   static async create(options: LlamaEmbedderOptions): Promise<LlamaEmbedder> {
-    const { modelPath, threads } = options;
-    if (!Number.isInteger(threads) || threads < 1) {
-      throw new WayfinderError(
-        "usage",
-        `Cannot embed: threads must be a positive integer, got ${threads}`,
-      );
-    }
-    try {
-      await stat(modelPath);
-    } catch (error) {
-      throw new WayfinderError("no_model", `Cannot load model: '${modelPath}' does not exist`, {
-        cause: error,
-      });
-    }
-    const manifest = options.manifest ?? await readManifest(modelPath);
-    const sha256 = await sha256File(modelPath);
-    let llama: Llama | undefined;
-    let model: LlamaModel | undefined;
-    try {
-      llama = await getLlama({
-        gpu: false,
-        build: "never",
-        logLevel: LlamaLogLevel.error,
-        maxThreads: threads,
-        progressLogs: false,
-      });
-      model = await llama.loadModel({ modelPath, gpuLayers: 0 });
+    const { modelPath } = options;
+    const [manifest, sha256] = existsSync(modelPath)
+      ? [options.manifest ?? await readManifest(modelPath), await sha256File(modelPath)]
+      : [null, ""];
+    return await openLlamaModel(modelPath, options.threads, "model", async (llama, model) => {
       const modelMax = manifest?.maxTokens ?? model.trainContextSize;
       const maxTokens = Math.min(modelMax, options.contextSize ?? modelMax);
       // node-llama-cpp refuses inputs as long as the context, hence the +1;
       // the whole input must fit one batch because BERT attention is not causal.
       const context = await model.createEmbeddingContext({
-        threads,
+        threads: options.threads,
         contextSize: maxTokens + 1,
         batchSize: maxTokens + 1,
       });
@@ -142,15 +119,7 @@ export class LlamaEmbedder implements Embedder {
         begin,
         end,
       });
-    } catch (error) {
-      await model?.dispose();
-      await llama?.dispose();
-      if (error instanceof WayfinderError) throw error;
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new WayfinderError("model", `Cannot load model '${modelPath}': ${reason}`, {
-        cause: error,
-      });
-    }
+    });
   }
 
   /**

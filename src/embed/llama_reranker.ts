@@ -1,8 +1,5 @@
-import { stat } from "node:fs/promises";
 import {
-  getLlama,
   type Llama,
-  LlamaLogLevel,
   type LlamaModel,
   type LlamaRankingContext,
   LlamaVocabularyType,
@@ -10,6 +7,7 @@ import {
 } from "node-llama-cpp";
 import { WayfinderError } from "../error.ts";
 import type { Reranker } from "./reranker.ts";
+import { openLlamaModel } from "./llama_open_model.ts";
 
 /** Options for {@linkcode LlamaReranker.create}. */
 export interface LlamaRerankerOptions {
@@ -52,58 +50,24 @@ export class LlamaReranker implements Reranker {
    * @throws {WayfinderError} "no_model" when the file is missing, "model" when llama.cpp
    * cannot load it or it is not a reranker.
    */
-  static async create(options: LlamaRerankerOptions): Promise<LlamaReranker> {
-    const { modelPath, threads } = options;
-    if (!Number.isInteger(threads) || threads < 1) {
-      throw new WayfinderError(
-        "usage",
-        `Cannot rerank: threads must be a positive integer, got ${threads}`,
-      );
-    }
-    try {
-      await stat(modelPath);
-    } catch (error) {
-      throw new WayfinderError(
-        "no_model",
-        `Cannot load reranker: '${modelPath}' does not exist`,
-        { cause: error },
-      );
-    }
-    let llama: Llama | undefined;
-    let model: LlamaModel | undefined;
-    try {
-      llama = await getLlama({
-        gpu: false,
-        build: "never",
-        logLevel: LlamaLogLevel.error,
-        maxThreads: threads,
-        progressLogs: false,
-      });
-      model = await llama.loadModel({ modelPath, gpuLayers: 0 });
+  static create(options: LlamaRerankerOptions): Promise<LlamaReranker> {
+    return openLlamaModel(options.modelPath, options.threads, "reranker", async (llama, model) => {
       if (!model.fileInsights.supportsRanking) {
         throw new WayfinderError(
           "model",
-          `Cannot load reranker '${modelPath}': it has no classification head (cls.weight or cls.output.weight); it looks like an embedding model`,
+          `Cannot load reranker '${options.modelPath}': it has no classification head (cls.weight or cls.output.weight); it looks like an embedding model`,
         );
       }
       const budget = Math.min(model.trainContextSize, options.contextSize ?? Infinity);
       // node-llama-cpp refuses inputs as long as the context, hence the +1;
       // the whole pair must fit one batch because BERT attention is not causal.
       const context = await model.createRankingContext({
-        threads,
+        threads: options.threads,
         contextSize: budget + 1,
         batchSize: budget + 1,
       });
       return new LlamaReranker({ llama, model, context, budget, wrap: _bertWrap(model) });
-    } catch (error) {
-      await model?.dispose();
-      await llama?.dispose();
-      if (error instanceof WayfinderError) throw error;
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new WayfinderError("model", `Cannot load reranker '${modelPath}': ${reason}`, {
-        cause: error,
-      });
-    }
+    });
   }
 
   /** Scores each document against the query; one llama.cpp evaluation per document. */
