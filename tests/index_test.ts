@@ -184,7 +184,7 @@ Deno.test("long inputs: reject lists the offending passages, truncate embeds a p
   assert.equal(rejected.code, 2);
   assert.match(
     rejected.stderr,
-    /^wayfinder: Cannot embed \d+ passages longer than 512 tokens: bundle\.min\.js:1-1 \(\d+ tokens\)/,
+    /^wayfinder: Cannot embed \d+ passages longer than 512 tokens: bundle\.min\.js:1-1 \(\d+ pieces, up to \d+ tokens\); .*--long-input truncate/,
   );
   assert.equal(rejected.stderr.trim().split("\n").length, 1);
 

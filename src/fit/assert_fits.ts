@@ -11,15 +11,24 @@ const LISTED = 10;
 export function assertFits(report: FitReport): void {
   if (report.policy !== "reject" || report.overLimit === 0) return;
   const over = report.inputs.filter((input) => !input.fits);
-  const listed = over.slice(0, LISTED).map((input) =>
-    `${input.sourcePath}:${input.lineStart}-${input.lineEnd} (${input.tokens} tokens)`
+  // Pieces of one long line share a location: name each location once.
+  const byPlace = new Map<string, number[]>();
+  for (const input of over) {
+    const place = `${input.sourcePath}:${input.lineStart}-${input.lineEnd}`;
+    byPlace.set(place, [...byPlace.get(place) ?? [], input.tokens]);
+  }
+  const places = [...byPlace];
+  const listed = places.slice(0, LISTED).map(([place, tokens]) =>
+    tokens.length === 1
+      ? `${place} (${tokens[0]} tokens)`
+      : `${place} (${tokens.length} pieces, up to ${Math.max(...tokens)} tokens)`
   );
-  if (over.length > LISTED) listed.push(`and ${over.length - LISTED} more`);
+  if (places.length > LISTED) listed.push(`and ${places.length - LISTED} more places`);
   const noun = over.length === 1 ? "passage" : "passages";
   throw new WayfinderError(
     "long_input",
     `Cannot embed ${over.length} ${noun} longer than ${report.maxTokens} tokens: ${
       listed.join(", ")
-    }`,
+    }; exclude them (--exclude GLOB) or embed their first tokens (--long-input truncate)`,
   );
 }

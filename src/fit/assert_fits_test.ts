@@ -33,7 +33,8 @@ Deno.test("assertFits() names each offender with its lines and tokens", () => {
     assert.equal(error.code, "long_input");
     assert.equal(
       error.message,
-      "Cannot embed 2 passages longer than 512 tokens: b.md:12-21 (734 tokens), c.ts:3-12 (600 tokens)",
+      "Cannot embed 2 passages longer than 512 tokens: b.md:12-21 (734 tokens), c.ts:3-12 (600 tokens); " +
+        "exclude them (--exclude GLOB) or embed their first tokens (--long-input truncate)",
     );
     return true;
   });
@@ -44,10 +45,21 @@ Deno.test("assertFits() lists ten offenders and summarises the rest", () => {
   assert.throws(() => assertFits(report(inputs, "reject")), (error: unknown) => {
     assert.ok(error instanceof WayfinderError);
     assert.match(error.message, /^Cannot embed 13 passages longer than 512 tokens: f0\.md:1-10/);
-    assert.match(error.message, /f9\.md:1-10 \(1009 tokens\), and 3 more$/);
+    assert.match(error.message, /f9\.md:1-10 \(1009 tokens\), and 3 more places;/);
     assert.doesNotMatch(error.message, /f10\.md/);
     return true;
   });
+});
+
+Deno.test("assertFits() names the pieces of one long line once", () => {
+  const inputs = [input("min.js", 1, 900, 512), input("min.js", 1, 700, 512)].map((i) => ({
+    ...i,
+    lineEnd: 1,
+  }));
+  assert.throws(
+    () => assertFits(report(inputs, "reject")),
+    /: min\.js:1-1 \(2 pieces, up to 900 tokens\);/,
+  );
 });
 
 Deno.test("assertFits() lets the truncate policy through", () => {
