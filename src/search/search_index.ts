@@ -72,8 +72,13 @@ const MAX_WIDEN = 32;
 /** With MMR on, it picks from this many times `limit` surviving candidates. */
 const MMR_POOL = 4;
 
-function ranked(rows: number[], score: (row: number) => number): number[] {
-  return rows.slice().sort((a, b) => score(b) - score(a) || a - b);
+/** Rows by score, then by a tie-breaking score when given, then by row. */
+function ranked(
+  rows: number[],
+  score: (row: number) => number,
+  tieBreak: (row: number) => number = () => 0,
+): number[] {
+  return rows.slice().sort((a, b) => score(b) - score(a) || tieBreak(b) - tieBreak(a) || a - b);
 }
 
 function lexicalOf(index: SearchableIndex, query: string, depth: number) {
@@ -133,7 +138,8 @@ function rank(
   // Reciprocal rank fusion (Cormack et al. 2009): for each chunk d,
   //   fused(d) = Σ over rankings r that contain d of 1 / (k + rank_r(d)),
   // with 1-based ranks, rankings cut at `depth`, k = rrfK (60). A chunk in
-  // only one ranking gets only that term. Ties break by row, as elsewhere.
+  // only one ranking gets only that term. Equal fused scores (common: ranks
+  // i and j in one list, j and i in the other) break by dense similarity.
   const lexical = lexicalOf(index, query, depth);
   const fused = new Map<number, number>();
   const lexicalScore = new Map<number, number>();
@@ -142,7 +148,8 @@ function rank(
     fused.set(h.index, (fused.get(h.index) ?? 0) + 1 / (rrfK + i + 1));
     lexicalScore.set(h.index, h.score);
   });
-  const order = ranked([...fused.keys()], (row) => fused.get(row)!).slice(0, depth);
+  const order = ranked([...fused.keys()], (row) => fused.get(row)!, (row) => dense[row]!)
+    .slice(0, depth);
   return {
     candidates: order.map((row) => ({
       row,

@@ -190,3 +190,28 @@ Deno.test("searchIndex() rejects bad options and missing inputs", () => {
   assert.throws(() => searchIndex(index, EAST, "q", { limit: 0 }), usage);
   assert.throws(() => searchIndex(index, EAST, "q", { mmrLambda: 2 }), usage);
 });
+
+Deno.test("searchIndex() breaks equal fused scores by dense similarity", () => {
+  // Row 0 is first lexically and second densely; row 1 the reverse: equal RRF scores.
+  const chunks = [0, 1].map((i) => ({
+    id: `c${i}`,
+    sourcePath: `f${i}.ts`,
+    lineStart: 1,
+    lineEnd: 1,
+    startOffset: 0,
+    endOffset: 1,
+    type: "function",
+    language: "typescript",
+    content: `c${i}`,
+    metadata: {},
+  }));
+  const index = {
+    chunks,
+    vectors: new Float32Array([0.6, 0.8, 0.8, 0.6]),
+    dimensions: 2,
+    lexical: () => [{ index: 0, score: 2 }, { index: 1, score: 1 }],
+  };
+  const result = searchIndex(index, new Float32Array([1, 0]), "q", { mode: "hybrid", limit: 2 });
+  assert.equal(result.matches[0]!.similarity, result.matches[1]!.similarity);
+  assert.deepEqual(result.matches.map((m) => m.chunk.id), ["c1", "c0"]);
+});
