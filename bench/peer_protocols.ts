@@ -50,7 +50,7 @@ import {
   type Summary,
 } from "./_peer_score.ts";
 
-const FIXTURES = "/work/shared/peer/wayfinder/fixtures";
+const FIXTURES = new URL("../../shared/peer/wayfinder/fixtures", import.meta.url).pathname;
 const MODES = ["dense", "lexical", "hybrid"] as const;
 type Mode = typeof MODES[number];
 /** Our mode names as the peer's tables call them. */
@@ -390,7 +390,7 @@ async function knowledgeRetrieval(embedder: LlamaEmbedder, work: string) {
   };
 }
 
-/** What the peer recorded (Arctic Embed XS Q8_0, Apple M2 Max), from its docs and /work/shared/README.md. */
+/** What the peer recorded (Arctic Embed XS Q8_0, Apple M2 Max), from its docs and shared/README.md. */
 const PEER = {
   embedding_comparison: {
     source:

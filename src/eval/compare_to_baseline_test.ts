@@ -4,7 +4,7 @@ import { WayfinderError } from "../error.ts";
 import { type BaselineReport, compareToBaseline } from "./compare_to_baseline.ts";
 import { loadReport } from "./load_report.ts";
 
-const PEER = "/work/shared/peer/wayfinder/fixtures/corpus";
+const PEER = new URL("../../../shared/peer/wayfinder/fixtures/corpus", import.meta.url).pathname;
 
 function report(
   runs: Record<

@@ -7,7 +7,7 @@ import { loadQueries } from "./load_queries.ts";
 import { loadSpanQrels } from "./load_span_qrels.ts";
 import { validateEvalInput } from "./validate_eval_input.ts";
 
-const PEER = "/work/shared/peer/wayfinder/fixtures/corpus";
+const PEER = new URL("../../../shared/peer/wayfinder/fixtures/corpus", import.meta.url).pathname;
 
 async function write(name: string, data: unknown): Promise<string> {
   const path = join(await Deno.makeTempDir(), name);

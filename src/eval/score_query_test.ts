@@ -4,7 +4,7 @@ import type { Chunk, Hit } from "../types.ts";
 import type { SpanJudgment } from "./load_span_qrels.ts";
 import { scoreQuery } from "./score_query.ts";
 
-const PEER = "/work/shared/peer/wayfinder/fixtures/corpus";
+const PEER = new URL("../../../shared/peer/wayfinder/fixtures/corpus", import.meta.url).pathname;
 
 function hit(id: string, sourcePath = `${id}.ts`, lineStart = 1, lineEnd = 1): Hit {
   const chunk: Chunk = {
