@@ -1,14 +1,13 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { WayfinderError } from "../src/error.ts";
 import {
   compareToBaseline,
   type EvalRun,
   loadGroups,
-  loadQrels,
+  loadJudgments,
   loadQueries,
   loadReport,
-  loadSpanQrels,
   type Report,
   runEvaluation,
 } from "../src/eval/mod.ts";
@@ -74,17 +73,16 @@ export const compareEmbeddingsCommand: Command = {
     const runs = s.embedders.flatMap((names) => names.split(",")).map((name) => name.trim())
       .filter(Boolean).map(parseRun);
     const queries = await loadQueries(s.queries!);
-    const spanShaped = await isSpanQrels(s.qrels!);
-    const match = s.qrelsMatch ?? (spanShaped ? "span-overlap" : "stable-id");
-    if ((match === "span-overlap") !== spanShaped) {
+    const { match: shape, judgments } = await loadJudgments(s.qrels!);
+    const match = s.qrelsMatch ?? shape;
+    if (match !== shape) {
       throw new WayfinderError(
         "input",
         `Cannot use --qrels-match ${match} with '${s.qrels}': it holds ${
-          spanShaped ? "span" : "chunk-id"
+          shape === "span-overlap" ? "span" : "chunk-id"
         } judgments`,
       );
     }
-    const judgments = spanShaped ? await loadSpanQrels(s.qrels!) : await loadQrels(s.qrels!);
     const groups = s.queryGroups ? await loadGroups(s.queryGroups) : undefined;
     const baseline = s.baselineMetrics ? await loadReport(s.baselineMetrics) : undefined;
 
@@ -173,17 +171,6 @@ function parseRun(name: string): Run {
     );
   }
   return { name, base: base as RunName, rerank: base !== name };
-}
-
-async function isSpanQrels(path: string): Promise<boolean> {
-  let data: unknown;
-  try {
-    data = JSON.parse(await readFile(path, "utf8"));
-  } catch (error) {
-    throw new WayfinderError("input", `Cannot read qrels '${path}': ${(error as Error).message}`);
-  }
-  const first = typeof data === "object" && data !== null ? Object.values(data)[0] : undefined;
-  return Array.isArray(first);
 }
 
 /**
