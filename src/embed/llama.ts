@@ -8,11 +8,10 @@ import {
   type Token,
 } from "node-llama-cpp";
 import { WayfinderError } from "../error.ts";
-import { type ModelManifest, readManifest } from "../model/mod.ts";
+import { type ModelManifest, readManifest, sha256File } from "../model/mod.ts";
 import type { Embedder, ModelIdentity } from "./embedder.ts";
 import { type LongInput, LongInputError } from "./long_input_error.ts";
 import { normalizeVector } from "./normalize_vector.ts";
-import { sha256File } from "./sha256_file.ts";
 import { openLlamaModel } from "./llama_open_model.ts";
 
 /** Options for {@linkcode LlamaEmbedder.create}. */

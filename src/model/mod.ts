@@ -5,7 +5,13 @@
  */
 export { DEFAULT_MODEL, type ModelSpec } from "./default_model.ts";
 export { manifestPathFor, type ModelManifest, readManifest } from "./manifest.ts";
-export { type PreparedModel, prepareFromPip, prepareModel, sha256File } from "./prepare.ts";
+export {
+  type PreparedModel,
+  prepareFromPip,
+  prepareModel,
+  readVerifiedManifest,
+  sha256File,
+} from "./prepare.ts";
 export { type ResolvedModel, resolveModelPath } from "./resolve_model.ts";
 export { importCheckpoint } from "./import_checkpoint.ts";
 export { writeTinyModel } from "./tiny_model.ts";

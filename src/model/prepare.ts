@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { createReadStream, existsSync } from "node:fs";
 import { copyFile, mkdir, open, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { WayfinderError } from "../error.ts";
 import { DEFAULT_MODEL, type ModelSpec } from "./default_model.ts";
-import { manifestPathFor, type ModelManifest } from "./manifest.ts";
+import { manifestPathFor, type ModelManifest, readManifest } from "./manifest.ts";
 
 export { prepareFromPip, type PrepareFromPipOptions } from "./prepare_from_pip.ts";
 
@@ -80,6 +80,16 @@ export async function sha256File(path: string): Promise<string> {
   const hash = createHash("sha256");
   for await (const chunk of createReadStream(path)) hash.update(chunk as Uint8Array);
   return hash.digest("hex");
+}
+
+/**
+ * The manifest beside the model at `path` when the file's SHA-256 matches
+ * it; null when the model or its manifest is missing, or the bytes changed.
+ */
+export async function readVerifiedManifest(path: string): Promise<ModelManifest | null> {
+  if (!existsSync(path)) return null;
+  const manifest = await readManifest(path);
+  return manifest && manifest.sha256 === await sha256File(path) ? manifest : null;
 }
 
 /** True when `path` is a file of the spec's size and hash; false when missing or different. */

@@ -1,4 +1,10 @@
 /** Small helpers for crash-safe writes: data reaches the disk before it is published. */
+import { createHash } from "node:crypto";
+
+/** Hex SHA-256 of bytes: the checksums a manifest records and `openIndex` verifies. */
+export function _sha256(data: Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}
 
 /** Writes a new file (it must not exist) and fsyncs it. */
 export async function _writeSynced(path: string, data: Uint8Array | string): Promise<void> {

@@ -1,8 +1,7 @@
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
 import type { Chunk } from "../types.ts";
-import { _float32FromLE } from "./_durable.ts";
+import { _float32FromLE, _sha256 } from "./_durable.ts";
 import { type LexicalHit, loadLexical } from "./lexical_index.ts";
 import { FORMAT_VERSION, type IndexManifest } from "./manifest.ts";
 import { FILES, GENERATION_NAME } from "./write_generation.ts";
@@ -42,10 +41,6 @@ function stale(dir: string, reason: string, root = "<root>"): WayfinderError {
     "stale_index",
     `Cannot use index at ${dir}: ${reason}; run 'wayfinder index ${root} --rebuild'`,
   );
-}
-
-function sha256(data: Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
 }
 
 async function readCurrent(dir: string): Promise<string | null> {
@@ -100,7 +95,7 @@ async function load(
     for (
       const [file, bytes] of [[FILES.chunks, chunkBytes], [FILES.vectors, vectorBytes]] as const
     ) {
-      if (sha256(bytes) !== manifest.checksums[file]) throw fail(`${file} fails its checksum`);
+      if (_sha256(bytes) !== manifest.checksums[file]) throw fail(`${file} fails its checksum`);
     }
   }
   let chunks: Chunk[];

@@ -1,9 +1,9 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import process from "node:process";
 import { WayfinderError } from "../error.ts";
 import type { Chunk } from "../types.ts";
-import { _float32ToLE, _syncDir, _writeSynced } from "./_durable.ts";
+import { _float32ToLE, _sha256, _syncDir, _writeSynced } from "./_durable.ts";
 import { buildLexical } from "./lexical_index.ts";
 import { FORMAT_VERSION, type IndexManifest, type IndexManifestInput } from "./manifest.ts";
 
@@ -26,10 +26,6 @@ export const FILES = {
 
 /** Generation directory names: `gen-<ms since epoch>-<random hex>`. */
 export const GENERATION_NAME = /^gen-\d+-[0-9a-f]+$/;
-
-function sha256(data: Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
-}
 
 function flatten(
   vectors: Float32Array[] | Float32Array,
@@ -117,9 +113,9 @@ export async function writeGeneration(indexDir: string, data: GenerationData): P
     dimensions,
     chunkCount: count,
     checksums: {
-      [FILES.chunks]: sha256(chunkBytes),
-      [FILES.lexical]: sha256(lexicalBytes),
-      [FILES.vectors]: sha256(vectorBytes),
+      [FILES.chunks]: _sha256(chunkBytes),
+      [FILES.lexical]: _sha256(lexicalBytes),
+      [FILES.vectors]: _sha256(vectorBytes),
     },
   };
 
