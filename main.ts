@@ -42,7 +42,8 @@ function pickCommand(args: string[]): { command: Command; rest: string[] } | nul
 }
 
 async function main(args: string[]): Promise<number> {
-  const debug = args.includes("--debug");
+  // Set once the settings are resolved; errors before that have no stack worth showing.
+  let debug = false;
   const context: CommandContext = {
     env: Deno.env.toObject(),
     cwd: Deno.cwd(),
@@ -86,6 +87,7 @@ async function main(args: string[]): Promise<number> {
       cwd: context.cwd,
       target,
     });
+    debug = config.settings.debug === true;
     return await command.run(config, context);
   } catch (error) {
     if (error instanceof Deno.errors.BrokenPipe) return 0;

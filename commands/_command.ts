@@ -24,7 +24,24 @@ export interface Command {
   run(config: Config, context: CommandContext): Promise<number>;
 }
 
-/** Writes a value as pretty JSON on stdout. */
+/** Writes a value as pretty JSON on stdout (`--output json`). */
 export function printJson(context: CommandContext, value: unknown): void {
   context.stdout(JSON.stringify(value, null, 2) + "\n");
+}
+
+/** Writes a value as one compact JSON line on stdout (`--output jsonl`). */
+export function printJsonLine(context: CommandContext, value: unknown): void {
+  context.stdout(JSON.stringify(value) + "\n");
+}
+
+/** A command's single result in the format `--output` asks for; text is the caller's. */
+export function printResult(
+  context: CommandContext,
+  output: "text" | "json" | "jsonl",
+  value: unknown,
+  text: () => string,
+): void {
+  if (output === "json") printJson(context, value);
+  else if (output === "jsonl") printJsonLine(context, value);
+  else context.stdout(text());
 }

@@ -1,18 +1,16 @@
 /**
- * Turns resolved settings into the real parts a command needs: the index
- * directory of a corpus, the embedder, the code chunker. Kept in one place so
- * every command wires them the same way.
+ * Turns resolved settings into the library's options, in one place, so
+ * every command opens corpora and models the same way.
  */
-import { existsSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
-import type { Config, SettingKey } from "../src/config/mod.ts";
-import { defaultThreads } from "../src/config/mod.ts";
-import { WayfinderError } from "../src/error.ts";
-import { type CodeChunker, createCodeChunker } from "../src/chunk/mod.ts";
-import { type Embedder, HttpEmbedder, LlamaEmbedder, LlamaReranker } from "../src/embed/mod.ts";
-import { resolveModelPath } from "../src/model/mod.ts";
-import { INPUT_FORMAT } from "../src/pipeline/mod.ts";
-import { dataRootFrom, indexDirFor } from "../src/store/mod.ts";
+import { resolve } from "node:path";
+import { chosen, type Config, originOf, type SettingKey } from "../src/config/mod.ts";
+import {
+  type CorpusOptions,
+  type CorpusSearchOptions,
+  type EmbedderSettings,
+  type Locations,
+  type RerankerSettings,
+} from "../src/corpus/mod.ts";
 import type { CommandContext } from "./_command.ts";
 
 /** Settings every command that reads or writes an index accepts. */
@@ -35,90 +33,87 @@ export const EMBEDDER_SETTINGS = [
   "longInput",
 ] as const satisfies readonly SettingKey[];
 
-/** The corpus root argument, checked to be an existing directory. */
+/** Settings that shape what a search returns. */
+export const SEARCH_SETTINGS = [
+  "limit",
+  "minScore",
+  "mode",
+  "path",
+  "type",
+  "lang",
+  "rerank",
+  "reranker",
+  "rerankerUrl",
+  "expand",
+  "diverse",
+  "lambda",
+  "fetchK",
+  "contextChars",
+] as const satisfies readonly SettingKey[];
+
+/** The corpus root argument, resolved against the working directory. */
 export function corpusRoot(config: Config, context: CommandContext, position = 0): string {
-  const root = resolve(context.cwd, config.positionals[position] ?? ".");
-  if (!existsSync(root) || !statSync(root).isDirectory()) {
-    throw new WayfinderError("io", `Cannot open '${root}': not a directory`);
-  }
-  return root;
+  return resolve(context.cwd, config.positionals[position] ?? ".");
+}
+
+/** Where a compiled binary or the repository keeps its models and grammars. */
+export function locationsOf(context: CommandContext): Locations {
+  return { executableDir: context.executableDir ?? undefined, projectDir: context.projectDir };
 }
 
 /**
- * The tree-sitter chunker. A compiled binary finds its grammars in
- * `grammars/` beside itself (as `deno task compile` lays them out).
+ * The embedder settings. Those that define an index (provider, model, URL,
+ * long-input policy) are passed only when chosen, so an index's recorded
+ * ones win over defaults.
  */
-export async function openCodeChunker(context: CommandContext): Promise<CodeChunker> {
-  const shipped = context.executableDir ? join(context.executableDir, "grammars") : null;
-  return await createCodeChunker(shipped && existsSync(shipped) ? { grammarDir: shipped } : {});
-}
-
-/** `--index-dir` if given, else `<data root>/indexes/<corpus>`. */
-export function indexDirOf(config: Config, context: CommandContext, root: string): string {
-  const { indexDir, dataDir } = config.settings;
-  if (indexDir) return indexDir;
-  return indexDirFor(dataDir ?? dataRootFrom(context.env), root);
-}
-
-/** The embedder the settings ask for. In-process llama.cpp unless an HTTP embedder is configured. */
-export async function openEmbedder(config: Config, context: CommandContext): Promise<Embedder> {
+export function embedderSettings(config: Config, context: CommandContext): EmbedderSettings {
   const s = config.settings;
-  if (s.embedder !== "llama") {
-    if (!s.embedderUrl) {
-      throw new WayfinderError(
-        "usage",
-        `The ${s.embedder} embedder needs --embedder-url or embedding.url in wayfinder.json`,
-      );
-    }
-    if (!s.model) {
-      throw new WayfinderError(
-        "usage",
-        `The ${s.embedder} embedder needs --model NAME or embedding.model in wayfinder.json`,
-      );
-    }
-    return await HttpEmbedder.create({
-      protocol: s.embedder,
-      url: s.embedderUrl,
-      model: s.model,
-      batchSize: s.batchSize,
-      timeoutMs: s.embedderTimeoutMs,
-      apiKey: context.env[s.embedderApiKeyEnv],
-      longInput: s.longInput,
-      inputFormat: INPUT_FORMAT,
-    });
-  }
-  const source = config.sources.model;
-  const model = resolveModelPath({
-    flag: source === "flag" ? s.model : undefined,
-    env: source === "env" ? s.model : undefined,
-    config: source === "file" ? s.model : undefined,
-    configDir: config.configDir ?? undefined,
-    executableDir: context.executableDir ?? undefined,
-    projectDir: context.projectDir,
-  });
-  return await LlamaEmbedder.create({
-    modelPath: model.path,
-    threads: s.threads ?? defaultThreads(),
+  return {
+    provider: chosen(config, "embedder"),
+    model: s.model,
+    modelOrigin: originOf(config, "model"),
+    url: s.embedderUrl,
+    apiKey: s.embedderApiKeyEnv ? context.env[s.embedderApiKeyEnv] : undefined,
+    timeoutMs: s.embedderTimeoutMs,
+    threads: s.threads,
     batchSize: s.batchSize,
-    longInput: s.longInput,
-    inputFormat: INPUT_FORMAT,
-  });
+    longInput: chosen(config, "longInput"),
+  };
 }
 
-/**
- * The cross-encoder `--reranker` names, loaded for `what` (the flag or run
- * that asked for reranking, named in the error when none is configured).
- */
-export async function openReranker(config: Config, what: string): Promise<LlamaReranker> {
+/** The cross-encoder settings: a GGUF path or a TEI URL. */
+export function rerankerSettings(config: Config): RerankerSettings {
   const s = config.settings;
-  if (!s.reranker) {
-    throw new WayfinderError(
-      "usage",
-      `${what} needs a cross-encoder: pass --reranker PATH (a GGUF reranker)`,
-    );
-  }
-  return await LlamaReranker.create({
-    modelPath: s.reranker,
-    threads: s.threads ?? defaultThreads(),
-  });
+  return { model: s.reranker, url: s.rerankerUrl, threads: s.threads };
+}
+
+/** Everything `openCorpus` needs from the settings. */
+export function corpusOptions(config: Config, context: CommandContext): CorpusOptions {
+  const s = config.settings;
+  return {
+    indexDir: s.indexDir,
+    dataDir: s.dataDir,
+    embedder: embedderSettings(config, context),
+    reranker: rerankerSettings(config),
+    include: chosen(config, "include"),
+    exclude: chosen(config, "exclude"),
+    maxFileBytes: chosen(config, "maxFileBytes"),
+    maxChunkChars: chosen(config, "maxChunkChars"),
+    locations: locationsOf(context),
+  };
+}
+
+/** The search options the flags ask for. */
+export function searchOptions(config: Config): CorpusSearchOptions {
+  const s = config.settings;
+  return {
+    limit: s.limit,
+    mode: s.mode,
+    minScore: s.minScore,
+    filter: { paths: s.path, types: s.type, languages: s.lang },
+    rerank: s.rerank ?? (s.rerankerUrl && config.sources.rerankerUrl === "flag" ? 50 : undefined),
+    diverse: s.diverse ? { lambda: s.lambda, fetchK: s.fetchK } : undefined,
+    expand: s.expand,
+    contextChars: s.contextChars,
+  };
 }

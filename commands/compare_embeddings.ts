@@ -11,31 +11,43 @@ import {
   type Report,
   runEvaluation,
 } from "../src/eval/mod.ts";
-import { embeddingInput, indexCorpus } from "../src/pipeline/mod.ts";
-import { rerankHits, searchIndex } from "../src/search/mod.ts";
-import { dataRootFrom, indexDirFor, openIndex } from "../src/store/mod.ts";
-import { type Embedder, identityFingerprint } from "../src/embed/mod.ts";
-import type { Config } from "../src/config/mod.ts";
-import { type Command, type CommandContext, printJson } from "./_command.ts";
 import {
-  EMBEDDER_SETTINGS,
-  INDEX_SETTINGS,
-  openCodeChunker,
+  type Corpus,
+  type CorpusSearchOptions,
+  openCorpus,
   openEmbedder,
   openReranker,
+} from "../src/corpus/mod.ts";
+import { indexDirFor } from "../src/store/mod.ts";
+import { type Embedder, identityFingerprint } from "../src/embed/mod.ts";
+import type { Config } from "../src/config/mod.ts";
+import { type Command, type CommandContext, printResult } from "./_command.ts";
+import {
+  corpusOptions,
+  EMBEDDER_SETTINGS,
+  embedderSettings,
+  INDEX_SETTINGS,
+  locationsOf,
+  rerankerSettings,
 } from "./_wiring.ts";
 
-/** Run names users may ask for, and the search mode behind each. */
-const RUN_MODES = { dense: "dense", bm25: "lexical", hybrid: "hybrid" } as const;
-type RunName = keyof typeof RUN_MODES;
-/** A run as asked for: `dense`, or `rerank:dense` for dense candidates reranked by the cross-encoder. */
-interface Run {
-  name: string;
-  base: RunName;
-  rerank: boolean;
-}
+/** Base runs users may ask for, and the search mode behind each; `bm25` is an alias of `lexical`. */
+const RUN_MODES = {
+  dense: "dense",
+  lexical: "lexical",
+  bm25: "lexical",
+  hybrid: "hybrid",
+} as const;
+/** Prefixes that stack a searcher on a run: `rerank:hybrid`, `diverse:dense`, `expand:rerank:hybrid`. */
+const MODIFIERS = ["rerank", "diverse", "expand"] as const;
 /** Candidates a rerank run's cross-encoder rescores (at least k). */
 const RERANK_DEPTH = 50;
+
+/** A run as asked for: its name, and the searcher stack it stands for. */
+interface Run {
+  name: string;
+  options: CorpusSearchOptions;
+}
 
 /** `wayfinder compare-embeddings`: retrieval metrics on judged queries, and the regression gate. */
 export const compareEmbeddingsCommand: Command = {
@@ -54,6 +66,7 @@ export const compareEmbeddingsCommand: Command = {
       "top",
       "embedders",
       "reranker",
+      "rerankerUrl",
       "qrelsMatch",
       "unit",
       "metricsOutput",
@@ -66,74 +79,10 @@ export const compareEmbeddingsCommand: Command = {
   },
   async run(config, context) {
     const s = config.settings;
-    for (const key of ["corpus", "queries", "qrels"] as const) {
-      if (!s[key]) throw new WayfinderError("usage", `compare-embeddings needs --${key}`);
-    }
-    // A repeated flag arrives as a list without comma splitting (globs elsewhere hold commas).
-    const runs = s.embedders.flatMap((names) => names.split(",")).map((name) => name.trim())
-      .filter(Boolean).map(parseRun);
-    const queries = await loadQueries(s.queries!);
-    const { match: shape, judgments } = await loadJudgments(s.qrels!);
-    const match = s.qrelsMatch ?? shape;
-    if (match !== shape) {
-      throw new WayfinderError(
-        "input",
-        `Cannot use --qrels-match ${match} with '${s.qrels}': it holds ${
-          shape === "span-overlap" ? "span" : "chunk-id"
-        } judgments`,
-      );
-    }
-    const groups = s.queryGroups ? await loadGroups(s.queryGroups) : undefined;
-    const baseline = s.baselineMetrics ? await loadReport(s.baselineMetrics) : undefined;
-
-    // Opened before the embedder, so a missing --reranker fails before any indexing.
-    const rerankRun = runs.find((run) => run.rerank);
-    const reranker = rerankRun ? await openReranker(config, rerankRun.name) : null;
-    const embedder = await openEmbedder(config, context).catch(async (error) => {
-      await reranker?.close();
-      throw error;
-    });
-    let report: Report;
-    try {
-      const index = await indexForEvaluation(config, context, embedder);
-      const chunkPaths = new Map(index.chunks.map((c) => [c.id, c.sourcePath]));
-      // Every dense-based run asks for the same query vector: embed each query once.
-      const vectors = new Map<string, Promise<Float32Array>>();
-      const vectorOf = (query: string) => {
-        if (!vectors.has(query)) vectors.set(query, embedder.embedQuery(query));
-        return vectors.get(query)!;
-      };
-      const evalRuns: EvalRun[] = runs.map((run) => ({
-        name: run.name,
-        search: async (query, k) => {
-          const mode = RUN_MODES[run.base];
-          const vector = mode === "lexical" ? null : await vectorOf(query);
-          const limit = run.rerank ? Math.max(k, RERANK_DEPTH) : k;
-          const hits = searchIndex(index, vector, query, { limit, mode }).matches;
-          if (!reranker || !run.rerank) return hits;
-          const reranked = await rerankHits(hits, query, reranker, {
-            top: limit,
-            text: embeddingInput,
-          });
-          return reranked.slice(0, k);
-        },
-      }));
-      report = await runEvaluation({
-        queries,
-        judgments,
-        runs: evalRuns,
-        k: s.top,
-        match,
-        unit: s.unit,
-        groups,
-        pathOf: (id) => chunkPaths.get(id),
-      });
-    } finally {
-      await reranker?.close();
-      await embedder.close();
-    }
-
+    const input = await readInputs(config);
+    const report = await evaluate(config, context, input);
     if (s.metricsOutput) await writeFile(s.metricsOutput, JSON.stringify(report, null, 2) + "\n");
+    const baseline = s.baselineMetrics ? await loadReport(s.baselineMetrics) : undefined;
     const regressions = baseline
       ? compareToBaseline(report, baseline, {
         maxRecallDrop: s.maxRecallDrop,
@@ -141,8 +90,7 @@ export const compareEmbeddingsCommand: Command = {
         maxMrrDrop: s.maxMrrDrop,
       })
       : [];
-    if (s.output !== "text") printJson(context, { ...report, regressions });
-    else context.stdout(formatTable(report));
+    printResult(context, s.output, { ...report, regressions }, () => formatTable(report));
     for (const r of regressions) {
       const current = r.current === null ? "missing" : r.current.toFixed(4);
       context.stderr(
@@ -159,42 +107,113 @@ export const compareEmbeddingsCommand: Command = {
   },
 };
 
-/** `dense`, `bm25`, `hybrid`, or `rerank:` followed by one of them. */
+/** The runs, queries, judgments and groups, read and checked against each other before any model loads. */
+async function readInputs(config: Config) {
+  const s = config.settings;
+  for (const key of ["corpus", "queries", "qrels"] as const) {
+    if (!s[key]) throw new WayfinderError("usage", `compare-embeddings needs --${key}`);
+  }
+  // A repeated flag arrives as a list without comma splitting (globs elsewhere hold commas).
+  const runs = s.embedders.flatMap((names) => names.split(",")).map((name) => name.trim())
+    .filter(Boolean).map(parseRun);
+  const queries = await loadQueries(s.queries!);
+  const { match: shape, judgments } = await loadJudgments(s.qrels!);
+  const match = s.qrelsMatch ?? shape;
+  if (match !== shape) {
+    throw new WayfinderError(
+      "input",
+      `Cannot use --qrels-match ${match} with '${s.qrels}': it holds ${
+        shape === "span-overlap" ? "span" : "chunk-id"
+      } judgments`,
+    );
+  }
+  const groups = s.queryGroups ? await loadGroups(s.queryGroups) : undefined;
+  return { runs, queries, judgments, match, groups };
+}
+
+/** Indexes the corpus through the front door and scores every run's searcher. */
+async function evaluate(
+  config: Config,
+  context: CommandContext,
+  input: Awaited<ReturnType<typeof readInputs>>,
+): Promise<Report> {
+  const s = config.settings;
+  // Opened before the embedder, so a missing --reranker fails before any indexing.
+  const rerankRun = input.runs.find((run) => run.options.rerank);
+  const reranker = rerankRun ? await openReranker(rerankerSettings(config), rerankRun.name) : null;
+  const embedder = await openEmbedder(embedderSettings(config, context), locationsOf(context))
+    .catch(async (error) => {
+      await reranker?.close();
+      throw error;
+    });
+  try {
+    const corpus = await openCorpus(s.corpus!, {
+      ...corpusOptions(config, context),
+      indexDir: evaluationIndexDir(config, embedder),
+      embedder,
+      reranker: reranker ?? undefined,
+    });
+    try {
+      await corpus.index();
+      const searchers = await Promise.all(input.runs.map((run) => corpus.searcher(run.options)));
+      const chunkPaths = new Map((await corpus.open()).chunks.map((c) => [c.id, c.sourcePath]));
+      return await runEvaluation({
+        ...input,
+        runs: input.runs.map((run, i) => evalRun(run, searchers[i])),
+        k: s.top,
+        unit: s.unit,
+        pathOf: (id) => chunkPaths.get(id),
+      });
+    } finally {
+      await corpus.close();
+    }
+  } finally {
+    await reranker?.close();
+    await embedder.close();
+  }
+}
+
+/** `dense`, `lexical`, `hybrid` (or `bm25`), each optionally behind `rerank:`, `diverse:`, `expand:`. */
 function parseRun(name: string): Run {
-  const base = name.startsWith("rerank:") ? name.slice("rerank:".length) : name;
-  if (!(base in RUN_MODES)) {
+  const parts = name.split(":");
+  const base = parts.pop()!;
+  const unknown = parts.find((p) => !(MODIFIERS as readonly string[]).includes(p));
+  if (!(base in RUN_MODES) || unknown !== undefined) {
     throw new WayfinderError(
       "usage",
       `Unknown run '${name}' in --embedders; expected ${
         Object.keys(RUN_MODES).join(", ")
-      }, or rerank:<one of them>`,
+      }, optionally prefixed by ${MODIFIERS.map((m) => `${m}:`).join(", ")}`,
     );
   }
-  return { name, base: base as RunName, rerank: base !== name };
+  return {
+    name,
+    options: {
+      mode: RUN_MODES[base as keyof typeof RUN_MODES],
+      rerank: parts.includes("rerank") ? RERANK_DEPTH : undefined,
+      diverse: parts.includes("diverse"),
+      expand: parts.includes("expand"),
+    },
+  };
+}
+
+/** A run's searcher as the evaluation calls it. */
+function evalRun(run: Run, searcher: Awaited<ReturnType<Corpus["searcher"]>>): EvalRun {
+  return {
+    name: run.name,
+    search: async (query, k) => (await searcher.search({ query, limit: k })).matches,
+  };
 }
 
 /**
- * Indexes the corpus with the real pipeline and opens it. Evaluation indexes
- * live apart from `index`'s, one per model identity, so comparing models
- * never invalidates the user's index and repeated runs reuse vectors.
+ * Evaluation indexes live apart from `index`'s, one per model identity, so
+ * comparing models never invalidates the user's index and repeated runs
+ * reuse vectors.
  */
-async function indexForEvaluation(config: Config, context: CommandContext, embedder: Embedder) {
+function evaluationIndexDir(config: Config, embedder: Embedder): string {
   const s = config.settings;
-  const root = s.corpus!;
   const fingerprint = identityFingerprint(embedder.identity).slice(0, 12);
-  const indexDir = s.indexDir ??
-    indexDirFor(join(s.dataDir ?? dataRootFrom(context.env), "eval", fingerprint), root);
-  await indexCorpus({
-    root,
-    indexDir,
-    embedder,
-    chunker: await openCodeChunker(context),
-    maxChunkChars: s.maxChunkChars,
-    longInput: s.longInput,
-  });
-  const index = await openIndex(indexDir);
-  if (!index) throw new WayfinderError("io", `Cannot open the index just built at '${indexDir}'`);
-  return index;
+  return s.indexDir ?? indexDirFor(join(s.dataDir, "eval", fingerprint), s.corpus!);
 }
 
 function formatTable(report: Report): string {

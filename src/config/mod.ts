@@ -2,11 +2,20 @@
  * The one configuration module every subcommand reads settings through.
  * @module
  */
-export { defaultThreads, type Setting, type SettingKey, SETTINGS } from "./settings.ts";
+export {
+  type DataEnv,
+  dataRootFrom,
+  defaultThreads,
+  type Setting,
+  type SettingKey,
+  SETTINGS,
+} from "./settings.ts";
 export { type CommandSpec, helpText, type ParsedFlags, parseFlags } from "./parse_flags.ts";
 export {
+  chosen,
   type Config,
   findConfigFile,
+  originOf,
   resolveConfig,
   type ResolveOptions,
   type Settings,

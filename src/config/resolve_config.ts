@@ -2,7 +2,13 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { WayfinderError } from "../error.ts";
 import type { ParsedFlags } from "./parse_flags.ts";
-import { type Setting, type SettingKey, SETTINGS } from "./settings.ts";
+import {
+  dataRootFrom,
+  defaultThreads,
+  type Setting,
+  type SettingKey,
+  SETTINGS,
+} from "./settings.ts";
 
 /** Where a setting's value came from, for messages like "model (from WAYFINDER_EMBEDDING_MODEL)". */
 export type SettingSource = "flag" | "env" | "file" | "default";
@@ -16,7 +22,7 @@ type ValueOf<K extends SettingKey> = SettingOf<K>["type"] extends "bool" ? boole
 
 /** Every setting, resolved. Settings without a default may be undefined. */
 export type Settings = {
-  [K in SettingKey]: SettingOf<K> extends { default: unknown } ? ValueOf<K>
+  [K in SettingKey]: SettingOf<K> extends { default: unknown } | { computed: true } ? ValueOf<K>
     : ValueOf<K> | undefined;
 };
 
@@ -102,15 +108,66 @@ function convert(key: SettingKey, raw: unknown, origin: string, baseDir: string)
     case "list":
       if (Array.isArray(raw)) return raw.map(String);
       return String(raw).split(",").map((v) => v.trim()).filter(Boolean);
-    case "choice":
-      if (!s.choices!.includes(String(raw))) throw bad(`expected one of ${s.choices!.join(", ")}`);
-      return String(raw);
+    case "choice": {
+      const value = s.aliases?.[String(raw)] ?? String(raw);
+      if (!s.choices!.includes(value)) throw bad(`expected one of ${s.choices!.join(", ")}`);
+      return value;
+    }
     case "path":
       if (typeof raw !== "string" || raw === "") throw bad("expected a path");
       return resolve(baseDir, raw);
     default:
       if (typeof raw !== "string" || raw === "") throw bad("expected text");
       return raw;
+  }
+}
+
+/** Where a setting's value came from, in the words a message should use. */
+export function originOf(config: Config, key: SettingKey): string | undefined {
+  const s: Setting = SETTINGS[key];
+  switch (config.sources[key]) {
+    case "flag":
+      return `--${s.flag}`;
+    case "env":
+      return s.env;
+    case "file":
+      return `wayfinder.json '${s.file}'`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The value of a setting the user chose (by flag, variable or file), or
+ * undefined when it is only the default: lets settings recorded in an index
+ * win over defaults but not over a choice.
+ */
+export function chosen<K extends SettingKey>(config: Config, key: K): Settings[K] | undefined {
+  return config.sources[key] === "default" ? undefined : config.settings[key];
+}
+
+/**
+ * Fills the defaults that depend on the machine, the environment or another
+ * setting, so no caller re-derives them: the data root, the thread count,
+ * and a llama model path made absolute against where it was written (the
+ * working directory for a flag or variable, wayfinder.json's folder for the file).
+ */
+function computeDefaults(
+  settings: Record<string, unknown>,
+  sources: Partial<Record<SettingKey, SettingSource>>,
+  options: ResolveOptions,
+  configDir: string | null,
+): void {
+  if ("dataDir" in settings && settings.dataDir === undefined) {
+    settings.dataDir = dataRootFrom(options.env);
+    sources.dataDir = "default";
+  }
+  if ("threads" in settings && settings.threads === undefined) {
+    settings.threads = defaultThreads();
+    sources.threads = "default";
+  }
+  if (typeof settings.model === "string" && (settings.embedder ?? "llama") === "llama") {
+    settings.model = resolve(sources.model === "file" ? configDir! : options.cwd, settings.model);
   }
 }
 
@@ -149,6 +206,7 @@ export function resolveConfig(
       if (s.default !== undefined) sources[key] = "default";
     }
   }
+  computeDefaults(settings, sources, options, configDir);
   return Object.freeze({
     settings: Object.freeze(settings) as unknown as Settings,
     sources: Object.freeze(sources),

@@ -10,7 +10,17 @@ const spec: CommandSpec = {
   name: "search",
   summary: "test",
   positionals: ["root", "query"],
-  settings: ["output", "dataDir", "model", "limit", "longInput", "path", "threads", "debug"],
+  settings: [
+    "output",
+    "dataDir",
+    "model",
+    "limit",
+    "longInput",
+    "path",
+    "threads",
+    "debug",
+    "mode",
+  ],
 };
 
 function project(config: unknown): string {
@@ -35,7 +45,8 @@ Deno.test("resolveConfig() prefers flags over environment over wayfinder.json ov
 
   const fromFile = resolveWith([], {});
   assert.equal(fromFile.settings.limit, 7);
-  assert.equal(fromFile.settings.model, "from-file.gguf");
+  // A llama model path is made absolute against where it was written: the file's folder…
+  assert.equal(fromFile.settings.model, join(root, "from-file.gguf"));
   assert.equal(fromFile.sources.model, "file");
   assert.equal(fromFile.settings.longInput, "truncate");
   assert.equal(fromFile.settings.output, "text");
@@ -46,16 +57,23 @@ Deno.test("resolveConfig() prefers flags over environment over wayfinder.json ov
     WAYFINDER_EMBEDDING_MODEL: "env.gguf",
     WAYFINDER_OUTPUT: "json",
   });
-  assert.equal(fromEnv.settings.model, "env.gguf");
+  // …or the working directory for a variable or a flag.
+  assert.equal(fromEnv.settings.model, join(root, "env.gguf"));
   assert.equal(fromEnv.sources.model, "env");
   assert.equal(fromEnv.settings.output, "json");
 
   const fromFlag = resolveWith(["--model", "flag.gguf", "--limit", "3"], {
     WAYFINDER_EMBEDDING_MODEL: "env.gguf",
   });
-  assert.equal(fromFlag.settings.model, "flag.gguf");
+  assert.equal(fromFlag.settings.model, join(root, "flag.gguf"));
   assert.equal(fromFlag.sources.model, "flag");
   assert.equal(fromFlag.settings.limit, 3);
+  // Computed defaults: the data root from the environment, a thread count.
+  assert.equal(resolveWith([], { HOME: "/h" }).settings.dataDir, "/h/.local/share/wayfinder");
+  assert.ok(fromFile.settings.threads >= 1);
+  assert.equal(resolveWith([], { XDG_DATA_HOME: "/xdg" }).settings.dataDir, "/xdg/wayfinder");
+  // An alias is read as the word it stands for.
+  assert.equal(resolveWith(["--mode", "bm25"], {}).settings.mode, "lexical");
 });
 
 Deno.test("resolveConfig() resolves wayfinder.json paths against the file's folder", () => {

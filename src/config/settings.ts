@@ -5,6 +5,8 @@
  * (flags > environment > wayfinder.json > defaults).
  */
 
+import { join, resolve } from "node:path";
+
 /** How a setting's raw text is parsed and checked. */
 export type SettingType = "string" | "path" | "int" | "number" | "bool" | "list" | "choice";
 
@@ -18,10 +20,14 @@ export interface Setting {
   /** Dotted key in wayfinder.json, when the setting may live there. */
   file?: string;
   choices?: readonly string[];
+  /** Other words accepted for a choice, mapped to the canonical one. */
+  aliases?: Readonly<Record<string, string>>;
   default?: string | number | boolean | readonly string[];
   /** Placeholder shown in help. */
   value?: string;
   short?: string;
+  /** The default depends on the machine or environment; `resolveConfig` computes it. */
+  computed?: true;
 }
 
 /**
@@ -31,6 +37,24 @@ export interface Setting {
  */
 export function defaultThreads(): number {
   return Math.max(1, Math.min(Math.floor((navigator.hardwareConcurrency ?? 2) / 2), 8));
+}
+
+/** The environment variables that decide where wayfinder keeps its data. */
+export interface DataEnv {
+  WAYFINDER_DATA_DIR?: string;
+  XDG_DATA_HOME?: string;
+  HOME?: string;
+}
+
+/**
+ * Where wayfinder keeps indexes and caches: `$WAYFINDER_DATA_DIR`, else
+ * `$XDG_DATA_HOME/wayfinder`, else `~/.local/share/wayfinder`. Empty
+ * variables count as unset.
+ */
+export function dataRootFrom(env: DataEnv): string {
+  if (env.WAYFINDER_DATA_DIR) return resolve(env.WAYFINDER_DATA_DIR);
+  if (env.XDG_DATA_HOME) return join(resolve(env.XDG_DATA_HOME), "wayfinder");
+  return join(env.HOME ?? ".", ".local", "share", "wayfinder");
 }
 
 export const SETTINGS = {
@@ -50,6 +74,7 @@ export const SETTINGS = {
     env: "WAYFINDER_DATA_DIR",
     file: "dataDir",
     value: "DIR",
+    computed: true,
     help:
       "Data root holding indexes (default $XDG_DATA_HOME/wayfinder or ~/.local/share/wayfinder)",
   },
@@ -108,6 +133,7 @@ export const SETTINGS = {
     env: "WAYFINDER_THREADS",
     file: "embedding.threads",
     value: "N",
+    computed: true,
     help: "CPU threads for in-process embedding (default: half the cores, at most 8)",
   },
   batchSize: {
@@ -187,10 +213,11 @@ export const SETTINGS = {
     flag: "mode",
     type: "choice",
     choices: ["dense", "lexical", "hybrid"],
+    aliases: { bm25: "lexical" },
     default: "dense",
     env: "WAYFINDER_SEARCH_MODE",
     file: "search.mode",
-    help: "Retrieval: dense vectors, BM25, or both fused (RRF)",
+    help: "Retrieval: dense vectors, lexical BM25 (alias bm25), or both fused (RRF)",
   },
   path: {
     flag: "path",
@@ -214,12 +241,57 @@ export const SETTINGS = {
     value: "PATH",
     help: "GGUF cross-encoder (a BERT reranker) used by --rerank and rerank:<run>",
   },
+  rerankerUrl: {
+    flag: "reranker-url",
+    type: "string",
+    env: "WAYFINDER_RERANKER_URL",
+    file: "search.rerankerUrl",
+    value: "URL",
+    help:
+      "Text Embeddings Inference server whose /rerank scores the candidates (instead of --reranker)",
+  },
   rerank: {
     flag: "rerank",
     type: "int",
     file: "search.rerank",
     value: "N",
-    help: "Rerank the top N hits with the cross-encoder (needs --reranker)",
+    help:
+      "Rerank the top N candidates with the cross-encoder (default 50 when --reranker-url is given)",
+  },
+  expand: {
+    flag: "expand",
+    type: "bool",
+    default: false,
+    help:
+      "Show each hit in its enclosing class, section or file; hits in one context collapse to the first",
+  },
+  diverse: {
+    flag: "diverse",
+    type: "bool",
+    default: false,
+    help: "Maximal marginal relevance: skip near-copies of better hits",
+  },
+  lambda: {
+    flag: "lambda",
+    type: "number",
+    default: 0.5,
+    file: "search.lambda",
+    value: "X",
+    help: "With --diverse: 1 is pure relevance, 0 pure diversity",
+  },
+  fetchK: {
+    flag: "fetch-k",
+    type: "int",
+    file: "search.fetchK",
+    value: "N",
+    help: "With --diverse: candidates to choose from (default 4 × limit)",
+  },
+  contextChars: {
+    flag: "context-chars",
+    type: "int",
+    file: "search.contextChars",
+    value: "N",
+    help: "Also build prompt-ready context of at most N characters, each passage cited path:lines",
   },
   lang: {
     flag: "lang",
@@ -300,7 +372,7 @@ export const SETTINGS = {
     default: ["dense", "bm25", "hybrid"],
     value: "RUNS",
     help:
-      "Runs to evaluate, comma-separated: dense, bm25, hybrid, or rerank:<run> (that run's top 50 reranked)",
+      "Runs to evaluate, comma-separated: dense, lexical (alias bm25), hybrid, each optionally prefixed by rerank:, diverse: or expand:",
   },
   qrelsMatch: {
     flag: "qrels-match",

@@ -1,6 +1,7 @@
 import { WayfinderError } from "../error.ts";
 import type { Embedder, ModelIdentity } from "./embedder.ts";
 import { normalizeVector } from "./normalize_vector.ts";
+import { postJson } from "./_http_post.ts";
 
 /** The wire protocols {@linkcode HttpEmbedder} speaks. */
 export type HttpProtocol = "ollama" | "openai" | "tei";
@@ -51,9 +52,6 @@ interface Resolved {
   apiKey?: string;
   truncate: boolean;
 }
-
-/** A failure worth another attempt: the network, a timeout, 429 or 5xx. */
-class _Transient extends Error {}
 
 /**
  * Embeds through an HTTP embedding server (Ollama, an OpenAI-compatible API,
@@ -164,7 +162,7 @@ function _body(options: Resolved, texts: string[]): unknown {
 }
 
 /** Sends one batch with retries and returns its normalised vectors. */
-async function _request(
+function _request(
   options: Resolved,
   texts: string[],
   dimensions: number | undefined,
@@ -175,63 +173,17 @@ async function _request(
       `Cannot embed with ${options.protocol} at ${options.url}: ${reason}`,
       { cause },
     );
-  for (let attempt = 0;; attempt++) {
-    try {
-      const raw = await _send(options, texts);
-      const vectors = _parse(options.protocol, raw, texts.length);
-      if (typeof vectors === "string") throw fail(`malformed response: ${vectors}`);
-      for (const vector of vectors) {
-        if (dimensions !== undefined && vector.length !== dimensions) {
-          throw fail(`expected ${dimensions} dimensions, got ${vector.length}`);
-        }
-        if (!normalizeVector(vector)) throw fail("malformed response: a vector is all zeros");
+  return postJson(options, _body(options, texts), (raw) => {
+    const vectors = _parse(options.protocol, raw, texts.length);
+    if (typeof vectors === "string") throw fail(`malformed response: ${vectors}`);
+    for (const vector of vectors) {
+      if (dimensions !== undefined && vector.length !== dimensions) {
+        throw fail(`expected ${dimensions} dimensions, got ${vector.length}`);
       }
-      return vectors;
-    } catch (error) {
-      if (!(error instanceof _Transient)) {
-        if (error instanceof WayfinderError) throw error;
-        throw fail(error instanceof Error ? error.message : String(error), error);
-      }
-      if (attempt >= options.retries) {
-        const tries = attempt + 1;
-        throw fail(`${error.message} (${tries} ${tries === 1 ? "attempt" : "attempts"})`, error);
-      }
-      await new Promise((resolve) => setTimeout(resolve, options.retryDelayMs * 2 ** attempt));
+      if (!normalizeVector(vector)) throw fail("malformed response: a vector is all zeros");
     }
-  }
-}
-
-/** One HTTP round trip; throws `_Transient` for what a retry may fix. */
-async function _send(options: Resolved, texts: string[]): Promise<unknown> {
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-  let response: Response;
-  let text: string;
-  try {
-    response = await fetch(options.endpoint, {
-      method: "POST",
-      headers,
-      body: JSON.stringify(_body(options, texts)),
-      signal: AbortSignal.timeout(options.timeoutMs),
-    });
-    text = await response.text();
-  } catch (error) {
-    if (error instanceof DOMException && error.name === "TimeoutError") {
-      throw new _Transient(`timed out after ${options.timeoutMs} ms`);
-    }
-    throw new _Transient(error instanceof Error ? error.message : String(error));
-  }
-  if (!response.ok) {
-    const detail = text.trim().slice(0, 200);
-    const message = `HTTP ${response.status}${detail ? ` ${detail}` : ""}`;
-    if (response.status === 429 || response.status >= 500) throw new _Transient(message);
-    throw new Error(message);
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new Error(`malformed response: not JSON`);
-  }
+    return vectors;
+  }, fail);
 }
 
 /** Extracts vectors in input order, or a string saying what is wrong. */

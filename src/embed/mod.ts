@@ -115,3 +115,18 @@ export type { Reranker } from "./reranker.ts";
  * ```
  */
 export { LlamaReranker } from "./llama_reranker.ts";
+
+/**
+ * Cross-encoder reranking through a Text Embeddings Inference `/rerank`
+ * server, in batches, with timeouts and retries.
+ *
+ * @example Rerank with a local TEI
+ * ```ts ignore
+ * import { HttpReranker } from "./mod.ts";
+ *
+ * const reranker = HttpReranker.create({ url: "http://127.0.0.1:8080" });
+ * const scores = await reranker.rank("how is the index saved", ["writeGeneration()", "parseFlags()"]);
+ * ```
+ */
+export { HttpReranker } from "./http_reranker.ts";
+export type { HttpRerankerOptions } from "./http_reranker.ts";

@@ -2,57 +2,51 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { WayfinderError } from "../error.ts";
 
-/** Options of {@linkcode resolveModelPath}; every source is optional but `projectDir`. */
+/** Options of {@linkcode resolveModelPath}. */
 export interface ResolveModelOptions {
-  /** `--model <path>`, relative to the working directory. */
-  flag?: string;
-  /** The value of WAYFINDER_EMBEDDING_MODEL (the caller reads the environment). */
-  env?: string;
-  /** The `model` path from wayfinder.json. */
-  config?: string;
-  /** The folder holding wayfinder.json; relative config paths resolve against it. @default projectDir */
-  configDir?: string;
+  /**
+   * An explicit model path, already absolute (the config module resolves it
+   * against the folder it was written in). When set it must exist.
+   */
+  model?: string;
+  /** Where `model` came from, for the message when it is missing: "--model", a variable, … */
+  origin?: string;
   /** The folder of the running executable (compiled binaries ship `models/` beside it). */
   executableDir?: string;
   /** The project root; its `models/embedding.gguf` is the last resort. */
-  projectDir: string;
+  projectDir?: string;
 }
 
 /** Where the model was found and which paths were looked at, in order. */
 export interface ResolvedModel {
   path: string;
   tried: string[];
-  from: "flag" | "env" | "config" | "executable" | "project";
+  from: "explicit" | "executable" | "project";
 }
 
 /**
- * Finds the embedding model: `--model` > WAYFINDER_EMBEDDING_MODEL > config >
- * `models/embedding.gguf` beside the executable > the project's
- * `models/embedding.gguf`. Never downloads.
+ * Finds the embedding model: the explicit path if one was chosen, else
+ * `models/embedding.gguf` beside the executable, else in the project.
+ * Never downloads. Which explicit source wins (flag > environment >
+ * wayfinder.json) is the config module's business, not this function's.
  *
- * @throws {WayfinderError} "no_model" when an explicit path (flag, env,
- *   config) does not exist, naming it, or when no default location has a model.
+ * @throws {WayfinderError} "no_model" when the explicit path does not exist,
+ *   naming it, or when no default location has a model.
  */
 export function resolveModelPath(options: ResolveModelOptions): ResolvedModel {
-  const tried: string[] = [];
-  // An explicit choice that is missing is a mistake to report, not a cue to fall back.
-  const explicit: Array<[ResolvedModel["from"], string | undefined, string, string]> = [
-    ["flag", options.flag, ".", "--model"],
-    ["env", options.env, ".", "WAYFINDER_EMBEDDING_MODEL"],
-    ["config", options.config, options.configDir ?? options.projectDir, "wayfinder.json 'model'"],
-  ];
-  for (const [from, value, base, label] of explicit) {
-    if (value === undefined || value === "") continue;
-    const path = resolve(base, value);
-    tried.push(path);
+  if (options.model) {
+    // An explicit choice that is missing is a mistake to report, not a cue to fall back.
+    const path = resolve(options.model);
     if (!existsSync(path)) {
+      const origin = options.origin ? ` (from ${options.origin})` : "";
       throw new WayfinderError(
         "no_model",
-        `Cannot find the embedding model: '${path}' (from ${label}) does not exist`,
+        `Cannot find the embedding model: '${path}'${origin} does not exist`,
       );
     }
-    return { path, tried, from };
+    return { path, tried: [path], from: "explicit" };
   }
+  const tried: string[] = [];
   const defaults: Array<[ResolvedModel["from"], string | undefined]> = [
     ["executable", options.executableDir],
     ["project", options.projectDir],
@@ -66,7 +60,7 @@ export function resolveModelPath(options: ResolveModelOptions): ResolvedModel {
   }
   throw new WayfinderError(
     "no_model",
-    `Cannot find an embedding model; tried: ${tried.join(", ")}. Run 'wayfinder model prepare' ` +
-      "(download) or 'wayfinder model import <checkpoint>'",
+    `Cannot find an embedding model; tried: ${tried.join(", ") || "nothing"}. ` +
+      "Run 'wayfinder model prepare' (download) or 'wayfinder model import <checkpoint>'",
   );
 }

@@ -8,6 +8,7 @@ import {
   acquireIndexLock,
   assertSameModel,
   openIndex,
+  type RecordedSettings,
   type StoredIndex,
   writeGeneration,
 } from "../store/mod.ts";
@@ -30,6 +31,8 @@ export interface IndexOptions {
   /** Ignore the previous index (e.g. after a model change). */
   rebuild?: boolean;
   onProgress?: (progress: IndexProgress) => void;
+  /** Written into the manifest, for `search` and later runs to read back. */
+  settings?: RecordedSettings;
 }
 
 export interface IndexProgress {
@@ -77,112 +80,39 @@ export async function indexCorpus(options: IndexOptions): Promise<IndexSummary> 
   }
 }
 
+/** What the walk found and what of the previous generation carries over. */
+interface Plan {
+  walked: WalkResult;
+  files: Record<string, FileRecord>;
+  chunks: Chunk[];
+  /** Row i's vector, or null when chunk i still needs embedding. */
+  vectors: (Float32Array | null)[];
+  /** Rows to embed. */
+  toEmbed: number[];
+  changed: number;
+  reused: number;
+  deleted: number;
+  removed: number;
+}
+
 async function update(options: IndexOptions, started: number): Promise<IndexSummary> {
   const { embedder, root } = options;
   const fingerprint = identityFingerprint(embedder.identity);
-  const report = (progress: IndexProgress) => options.onProgress?.(progress);
-
   let previous: StoredIndex | null = options.rebuild ? null : await openIndex(options.indexDir);
   if (previous) assertSameModel(previous.manifest, embedder.identity, fingerprint, root);
   if (previous && previous.manifest.chunkerVersion !== CHUNKER_VERSION) {
     previous = forgetFileRecords(previous);
   }
-
-  report({ phase: "walk", filesDone: 0, filesTotal: 0, chunksDone: 0, chunksTotal: 0 });
-  const walked = await walkTree(root, {
-    include: options.include,
-    exclude: options.exclude,
-    maxFileBytes: options.maxFileBytes,
-  });
-  const { h64ToString } = await xxhash();
-
-  const previousFiles: Record<string, FileRecord> = previous?.manifest.files ?? {};
-  const previousChunks = new Map<string, number>();
-  previous?.chunks.forEach((chunk, i) => previousChunks.set(chunk.id, i));
-
-  const files: Record<string, FileRecord> = {};
-  const chunks: Chunk[] = [];
-  const vectors: (Float32Array | null)[] = [];
-  const toEmbed: number[] = [];
-  let changed = 0;
-  let reused = 0;
-
-  const total = walked.files.length;
-  for (const [n, file] of walked.files.entries()) {
-    const hash = h64ToString(file.content);
-    const before = previousFiles[file.path];
-    let fileChunks: Chunk[];
-    if (before && before.hash === hash && previous) {
-      fileChunks = before.chunkIds.map((id) => previous!.chunks[previousChunks.get(id)!]!);
-    } else {
-      changed++;
-      fileChunks = await chunkOne(file, options);
-    }
-    files[file.path] = { hash, bytes: file.bytes, chunkIds: fileChunks.map((c) => c.id) };
-    for (const chunk of fileChunks) {
-      const at = previousChunks.get(chunk.id);
-      chunks.push(chunk);
-      if (at !== undefined && previous) {
-        vectors.push(
-          previous.vectors.subarray(at * previous.dimensions, (at + 1) * previous.dimensions),
-        );
-        reused++;
-      } else {
-        vectors.push(null);
-        toEmbed.push(chunks.length - 1);
-      }
-    }
-    report({ phase: "chunk", filesDone: n + 1, filesTotal: total, chunksDone: 0, chunksTotal: 0 });
-  }
-
-  const deleted = Object.keys(previousFiles).filter((path) => !(path in files)).length;
-  const keptIds = new Set(chunks.map((c) => c.id));
-  const removed = previous ? previous.chunks.filter((c) => !keptIds.has(c.id)).length : 0;
-  const summary = (
-    embedded: number,
-    truncated: number,
-    generation: string | null,
-  ): IndexSummary => ({
-    root,
-    index: options.indexDir,
-    files: { seen: total, changed, deleted, skipped: walked.skipped.length },
-    skipped: walked.skipped,
-    embeddedChunks: embedded,
-    reusedChunks: reused,
-    removedChunks: removed,
-    truncatedChunks: truncated,
-    elapsedMs: Math.round(performance.now() - started),
-    current: generation === null,
-    generation,
-  });
-
+  const plan = await planUpdate(options, previous);
+  const summary = (embedded: number, truncated: number, generation: string | null) =>
+    summarise(options, plan, { embedded, truncated, generation, started });
+  const { changed, deleted, toEmbed, removed } = plan;
   if (previous && changed === 0 && deleted === 0 && toEmbed.length === 0 && removed === 0) {
     return summary(0, 0, null);
   }
-
-  const inputs = toEmbed.map((i) => embeddingInput(chunks[i]!));
-  const fit = await fitInputs(
-    toEmbed.map((i) => chunks[i]!),
-    (text) => embedder.countTokens(text, "document"),
-    { maxTokens: embedder.identity.maxTokens, policy: options.longInput, textOf: embeddingInput },
-  );
-  if (options.longInput === "reject") assertFits(fit);
-
-  const batch = 128; // progress granularity; the embedder batches internally
-  for (let start = 0; start < toEmbed.length; start += batch) {
-    const slice = toEmbed.slice(start, start + batch);
-    const embedded = await embedder.embedDocuments(slice.map((_, n) => inputs[start + n]!));
-    slice.forEach((chunkIndex, n) => (vectors[chunkIndex] = embedded[n]!));
-    report({
-      phase: "embed",
-      filesDone: total,
-      filesTotal: total,
-      chunksDone: Math.min(start + batch, toEmbed.length),
-      chunksTotal: toEmbed.length,
-    });
-  }
-
-  report({
+  const truncated = await embedMissing(options, plan);
+  const total = plan.walked.files.length;
+  options.onProgress?.({
     phase: "write",
     filesDone: total,
     filesTotal: total,
@@ -196,12 +126,127 @@ async function update(options: IndexOptions, started: number): Promise<IndexSumm
       fingerprint,
       chunkerVersion: CHUNKER_VERSION,
       inputFormat: INPUT_FORMAT,
-      files,
+      settings: options.settings,
+      files: plan.files,
     },
-    chunks,
-    vectors: vectors as Float32Array[],
+    chunks: plan.chunks,
+    vectors: plan.vectors as Float32Array[],
   });
-  return summary(toEmbed.length, fit.overLimit, generation);
+  return summary(toEmbed.length, truncated, generation);
+}
+
+/**
+ * Walks the tree and hashes each file: an unchanged file keeps its chunks,
+ * a changed one is chunked again; a chunk whose id the previous generation
+ * holds keeps its vector.
+ */
+async function planUpdate(options: IndexOptions, previous: StoredIndex | null): Promise<Plan> {
+  const report = (progress: IndexProgress) => options.onProgress?.(progress);
+  report({ phase: "walk", filesDone: 0, filesTotal: 0, chunksDone: 0, chunksTotal: 0 });
+  const walked = await walkTree(options.root, {
+    include: options.include,
+    exclude: options.exclude,
+    maxFileBytes: options.maxFileBytes,
+  });
+  const { h64ToString } = await xxhash();
+  const previousFiles: Record<string, FileRecord> = previous?.manifest.files ?? {};
+  const previousChunks = new Map<string, number>();
+  previous?.chunks.forEach((chunk, i) => previousChunks.set(chunk.id, i));
+
+  const plan: Plan = {
+    walked,
+    files: {},
+    chunks: [],
+    vectors: [],
+    toEmbed: [],
+    changed: 0,
+    reused: 0,
+    deleted: 0,
+    removed: 0,
+  };
+  const total = walked.files.length;
+  for (const [n, file] of walked.files.entries()) {
+    const hash = h64ToString(file.content);
+    const before = previousFiles[file.path];
+    let fileChunks: Chunk[];
+    if (before && before.hash === hash && previous) {
+      fileChunks = before.chunkIds.map((id) => previous.chunks[previousChunks.get(id)!]!);
+    } else {
+      plan.changed++;
+      fileChunks = await chunkOne(file, options);
+    }
+    plan.files[file.path] = { hash, bytes: file.bytes, chunkIds: fileChunks.map((c) => c.id) };
+    for (const chunk of fileChunks) {
+      const at = previousChunks.get(chunk.id);
+      plan.chunks.push(chunk);
+      if (at !== undefined && previous) {
+        const d = previous.dimensions;
+        plan.vectors.push(previous.vectors.subarray(at * d, (at + 1) * d));
+        plan.reused++;
+      } else {
+        plan.vectors.push(null);
+        plan.toEmbed.push(plan.chunks.length - 1);
+      }
+    }
+    report({ phase: "chunk", filesDone: n + 1, filesTotal: total, chunksDone: 0, chunksTotal: 0 });
+  }
+  plan.deleted = Object.keys(previousFiles).filter((path) => !(path in plan.files)).length;
+  const keptIds = new Set(plan.chunks.map((c) => c.id));
+  plan.removed = previous ? previous.chunks.filter((c) => !keptIds.has(c.id)).length : 0;
+  return plan;
+}
+
+/** Fits and embeds the chunks the plan lacks vectors for; returns how many were truncated. */
+async function embedMissing(options: IndexOptions, plan: Plan): Promise<number> {
+  const { embedder } = options;
+  const { toEmbed, chunks, vectors } = plan;
+  const inputs = toEmbed.map((i) => embeddingInput(chunks[i]!));
+  const fit = await fitInputs(
+    toEmbed.map((i) => chunks[i]!),
+    (text) => embedder.countTokens(text, "document"),
+    { maxTokens: embedder.identity.maxTokens, policy: options.longInput, textOf: embeddingInput },
+  );
+  if (options.longInput === "reject") assertFits(fit);
+  const total = plan.walked.files.length;
+  const batch = 128; // progress granularity; the embedder batches internally
+  for (let start = 0; start < toEmbed.length; start += batch) {
+    const slice = toEmbed.slice(start, start + batch);
+    const embedded = await embedder.embedDocuments(slice.map((_, n) => inputs[start + n]!));
+    slice.forEach((chunkIndex, n) => (vectors[chunkIndex] = embedded[n]!));
+    options.onProgress?.({
+      phase: "embed",
+      filesDone: total,
+      filesTotal: total,
+      chunksDone: Math.min(start + batch, toEmbed.length),
+      chunksTotal: toEmbed.length,
+    });
+  }
+  return fit.overLimit;
+}
+
+function summarise(
+  options: IndexOptions,
+  plan: Plan,
+  outcome: { embedded: number; truncated: number; generation: string | null; started: number },
+): IndexSummary {
+  return {
+    root: options.root,
+    index: options.indexDir,
+    files: {
+      seen: plan.walked.files.length,
+      changed: plan.changed,
+      deleted: plan.deleted,
+      skipped: plan.walked.skipped.length,
+    },
+    skipped: plan.walked.skipped,
+    embeddedChunks: outcome.embedded,
+    reusedChunks: plan.reused,
+    removedChunks: plan.removed,
+    truncatedChunks: outcome.truncated,
+    elapsedMs: Math.round(performance.now() - outcome.started),
+    current: outcome.generation === null,
+    generation: outcome.generation,
+  };
 }
 
 /**

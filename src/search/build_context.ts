@@ -1,38 +1,110 @@
-import type { Hit } from "../types.ts";
+import type { SearchHit } from "./search_index.ts";
+import type { SourceReader } from "./source_text.ts";
 
-/** How much context to build. */
+/** How much context to build and where to read gaps between passages from. */
 export interface ContextOptions {
-  /** Budget for the whole text, in UTF-16 characters. @default 8000 */
-  maxChars?: number;
+  /** Budget for the whole text, in UTF-16 code units; never exceeded. */
+  maxChars: number;
+  /** The files' text, to merge neighbouring passages with what lies between them. */
+  read?: SourceReader;
 }
 
-function fenceFor(content: string): string {
-  const longest = Math.max(2, ...(content.match(/`{3,}/g) ?? []).map((run) => run.length));
+/** A stretch of one file in the context. */
+interface Block {
+  path: string;
+  language: string;
+  /** Named only while the block is one passage. */
+  label?: string;
+  lineStart: number;
+  lineEnd: number;
+  startOffset: number;
+  endOffset: number;
+  text: string;
+  /** The file's text, when trusted, for gaps. */
+  source?: string;
+}
+
+function passageOf(hit: SearchHit, read?: SourceReader): Block {
+  const { chunk, parent } = hit;
+  const span = parent ?? chunk;
+  const name = parent ? parent.symbol : chunk.symbol;
+  return {
+    path: chunk.sourcePath,
+    language: chunk.language,
+    label: `${name ? `${name} ` : ""}(${parent ? parent.type : chunk.type})`,
+    lineStart: span.lineStart,
+    lineEnd: span.lineEnd,
+    startOffset: span.startOffset,
+    endOffset: span.endOffset,
+    text: parent ? parent.content : chunk.content,
+    source: read?.(chunk),
+  };
+}
+
+/** What lies between two passages of a file, if it may be shown: whitespace only. */
+function gapBetween(a: Block, b: Block): string | undefined {
+  if (b.startOffset <= a.endOffset) return "";
+  const source = a.source ?? b.source;
+  if (source !== undefined) {
+    const gap = source.slice(a.endOffset, b.startOffset);
+    return gap.trim() === "" ? gap : undefined;
+  }
+  return b.lineStart <= a.lineEnd + 1 ? "\n" : undefined;
+}
+
+/** `a` and `b` as one block when they overlap or only whitespace parts them. */
+function merged(a: Block, b: Block): Block | undefined {
+  if (a.path !== b.path) return undefined;
+  const [first, second] = a.startOffset <= b.startOffset ? [a, b] : [b, a];
+  if (second.endOffset <= first.endOffset) return first === a ? a : { ...b, source: a.source };
+  const gap = gapBetween(first, second);
+  if (gap === undefined) return undefined;
+  const tail = second.text.slice(Math.max(0, first.endOffset - second.startOffset));
+  return {
+    ...first,
+    label: undefined,
+    lineEnd: Math.max(first.lineEnd, second.lineEnd),
+    endOffset: second.endOffset,
+    text: first.text + gap + tail,
+    source: first.source ?? second.source,
+  };
+}
+
+/** `blocks` with `passage` added: merged into a neighbour, or appended. */
+function withPassage(blocks: Block[], passage: Block): Block[] {
+  for (const [i, block] of blocks.entries()) {
+    const joined = merged(block, passage);
+    if (joined) return blocks.map((b, j) => (j === i ? joined : b));
+  }
+  return [...blocks, passage];
+}
+
+function fenceFor(text: string): string {
+  const longest = Math.max(2, ...(text.match(/`{3,}/g) ?? []).map((run) => run.length));
   return "`".repeat(longest + 1);
 }
 
-function header(hit: Hit): string {
-  const { chunk } = hit;
-  const name = chunk.symbol ? ` ${chunk.symbol}` : "";
-  return `## ${chunk.sourcePath}:${chunk.lineStart}-${chunk.lineEnd}${name} (${chunk.type})`;
+function render(block: Block, text = block.text.replace(/\n+$/, "")): string {
+  const fence = fenceFor(text);
+  const label = block.label ? ` ${block.label}` : "";
+  return `## ${block.path}:${block.lineStart}-${block.lineEnd}${label}\n` +
+    `${fence}${block.language}\n${text}\n${fence}\n`;
 }
 
-function block(hit: Hit, content: string): string {
-  const fence = fenceFor(content);
-  return `${header(hit)}\n${fence}${hit.chunk.language}\n${content}\n${fence}\n`;
+function renderAll(blocks: Block[]): string {
+  return blocks.map((b) => render(b)).join("\n");
 }
 
 /**
- * Lays hits out as prompt context for a language model: one fenced block per
- * hit under a `path:lines symbol (type)` heading, best hit first, stopping
- * before the budget is exceeded. A first hit too long for the budget is cut
- * (marked "…") so the context is never empty while there are hits.
+ * Packs hits into prompt-ready context: the best passages first (a hit's
+ * parent context when it was expanded), copies dropped, overlapping or
+ * neighbouring passages of one file merged, each block cited as
+ * `path:lineStart-lineEnd`. A passage that would overflow the budget is
+ * skipped for smaller ones after it; when not even the best one fits, it is
+ * cut (marked "…"), so there is context whenever there are hits and the
+ * budget allows a heading. The result never exceeds `maxChars`.
  *
- * @param hits Search hits, best first.
- * @param options The character budget.
- * @returns Markdown text; empty when there are no hits.
- *
- * @example One hit under its heading
+ * @example Two hits in one budget
  * ```ts
  * import assert from "node:assert/strict";
  * import { buildContext } from "./mod.ts";
@@ -40,27 +112,27 @@ function block(hit: Hit, content: string): string {
  *   id: "a", sourcePath: "src/a.ts", lineStart: 3, lineEnd: 4, startOffset: 0, endOffset: 9,
  *   type: "function", language: "typescript", symbol: "login", content: "login()\n", metadata: {},
  * };
- * const text = buildContext([{ chunk, similarity: 0.9 }]);
+ * const text = buildContext([{ chunk, similarity: 0.9, scores: {} }], { maxChars: 200 });
  * assert.ok(text.startsWith("## src/a.ts:3-4 login (function)\n"));
- * assert.ok(text.includes("typescript\nlogin()\n"));
+ * assert.ok(text.length <= 200);
  * ```
  */
-export function buildContext(hits: Hit[], options: ContextOptions = {}): string {
-  const maxChars = options.maxChars ?? 8000;
-  const parts: string[] = [];
-  let used = 0;
+export function buildContext(hits: SearchHit[], options: ContextOptions): string {
+  const { maxChars } = options;
+  let blocks: Block[] = [];
+  // Texts already shown: a vendored copy or a repeated licence header adds nothing.
+  const shown = new Set<string>();
   for (const hit of hits) {
-    const content = hit.chunk.content.replace(/\n+$/, "");
-    let text = block(hit, content);
-    const separator = parts.length ? 1 : 0;
-    if (used + separator + text.length > maxChars) {
-      if (parts.length) break;
-      const room = maxChars - block(hit, "").length - "\n…".length;
-      if (room <= 0) break;
-      text = block(hit, `${content.slice(0, room)}\n…`);
-    }
-    parts.push(text);
-    used += separator + text.length;
+    const passage = passageOf(hit, options.read);
+    if (shown.has(passage.text)) continue;
+    const next = withPassage(blocks, passage);
+    if (renderAll(next).length > maxChars) continue;
+    blocks = next;
+    shown.add(passage.text);
   }
-  return parts.join("\n");
+  if (blocks.length > 0 || hits.length === 0) return renderAll(blocks);
+  const first = passageOf(hits[0], options.read);
+  const room = maxChars - render(first, "").length - "\n…".length;
+  if (room <= 0) return "";
+  return render(first, `${first.text.slice(0, room).replace(/[\uD800-\uDBFF]$/, "")}\n…`);
 }

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import type { Chunk, Hit } from "../types.ts";
+import type { Chunk } from "../types.ts";
 import { buildContext } from "./build_context.ts";
+import type { SearchHit } from "./search_index.ts";
 
-function hit(id: string, content: string, extra: Partial<Chunk> = {}): Hit {
+function hit(id: string, content: string, extra: Partial<Chunk> = {}): SearchHit {
   const chunk: Chunk = {
     id,
     sourcePath: `src/${id}.ts`,
@@ -16,14 +17,14 @@ function hit(id: string, content: string, extra: Partial<Chunk> = {}): Hit {
     metadata: {},
     ...extra,
   };
-  return { chunk, similarity: 1 };
+  return { chunk, similarity: 1, scores: {} };
 }
 
-Deno.test("buildContext() lays out hits as fenced blocks under headings", () => {
+Deno.test("buildContext() lays out hits as fenced blocks cited path:lines", () => {
   const text = buildContext([
     hit("a", "function a() {}\n", { symbol: "a" }),
     hit("b", "# Title\n", { language: "markdown", type: "heading", sourcePath: "README.md" }),
-  ]);
+  ], { maxChars: 1000 });
   assert.equal(
     text,
     "## src/a.ts:1-2 a (function)\n```typescript\nfunction a() {}\n```\n\n" +
@@ -32,17 +33,82 @@ Deno.test("buildContext() lays out hits as fenced blocks under headings", () => 
 });
 
 Deno.test("buildContext() lengthens the fence around content holding fences", () => {
-  const text = buildContext([hit("md", "```ts\nx\n```", { language: "markdown" })]);
+  const text = buildContext([hit("md", "```ts\nx\n```", { language: "markdown" })], {
+    maxChars: 1000,
+  });
   assert.ok(text.includes("\n````markdown\n```ts\nx\n```\n````\n"));
 });
 
-Deno.test("buildContext() stops at the budget and cuts only a first oversized hit", () => {
+Deno.test("buildContext() skips what overflows, keeps smaller later hits, and cuts only a lone first hit", () => {
   const hits = [hit("a", "a".repeat(50)), hit("b", "b".repeat(50)), hit("c", "c".repeat(5))];
-  const one = buildContext(hits, { maxChars: 120 });
-  assert.ok(one.length <= 120);
-  assert.ok(one.includes("src/a.ts") && !one.includes("src/b.ts") && !one.includes("src/c.ts"));
-  const cut = buildContext(hits, { maxChars: 70 });
+  const packed = buildContext(hits, { maxChars: 150 });
+  assert.ok(packed.length <= 150);
+  assert.ok(packed.includes("src/a.ts") && !packed.includes("src/b.ts"));
+  assert.ok(packed.includes("src/c.ts"), "a smaller later passage still fits");
+  const cut = buildContext(hits.slice(0, 2), { maxChars: 70 });
   assert.ok(cut.length <= 70, `${cut.length}`);
   assert.ok(cut.includes("\n…\n"));
+  assert.equal(buildContext(hits, { maxChars: 10 }), "");
   assert.equal(buildContext([], { maxChars: 100 }), "");
+});
+
+Deno.test("buildContext() never exceeds the budget, whatever the hits", () => {
+  for (let seed = 1; seed <= 200; seed++) {
+    let x = seed;
+    const next = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const hits = Array.from({ length: 1 + Math.floor(next() * 6) }, (_, i) => {
+      const start = Math.floor(next() * 300);
+      const content = "x\n".repeat(1 + Math.floor(next() * 80));
+      return hit(`h${i}`, content, {
+        sourcePath: next() < 0.5 ? "src/one.ts" : `src/f${i}.ts`,
+        startOffset: start,
+        endOffset: start + content.length,
+        lineStart: 1 + start / 2,
+        lineEnd: start / 2 + content.length / 2,
+      });
+    });
+    const budget = Math.floor(next() * 400);
+    const text = buildContext(hits, { maxChars: budget });
+    assert.ok(text.length <= budget, `seed ${seed}: ${text.length} > ${budget}`);
+  }
+});
+
+Deno.test("buildContext() merges overlapping and neighbouring passages of one file and drops copies", () => {
+  const source = "line1\nline2\nline3\nline4\n\nline6\n";
+  const span = (id: string, start: number, end: number, lineStart: number, lineEnd: number) =>
+    hit(id, source.slice(start, end), {
+      sourcePath: "src/f.ts",
+      startOffset: start,
+      endOffset: end,
+      lineStart,
+      lineEnd,
+    });
+  const read = () => source;
+  const text = buildContext([
+    span("a", 0, 11, 1, 2), // line1-2
+    span("b", 6, 23, 2, 4), // overlaps a
+    span("c", 25, 30, 6, 6), // after a blank line: whitespace between, merged
+    { ...span("d", 0, 11, 1, 2), chunk: { ...span("d", 0, 11, 1, 2).chunk, sourcePath: "x.ts" } },
+  ], { maxChars: 1000, read });
+  assert.equal(
+    text,
+    "## src/f.ts:1-6\n```typescript\nline1\nline2\nline3\nline4\n\nline6\n```\n",
+  );
+});
+
+Deno.test("buildContext() shows an expanded hit's parent instead of the hit", () => {
+  const child = hit("m", "login() {}", { symbol: "Auth.login", startOffset: 20, endOffset: 30 });
+  child.parent = {
+    reason: "declaration",
+    symbol: "Auth",
+    type: "class",
+    lineStart: 1,
+    lineEnd: 9,
+    startOffset: 0,
+    endOffset: 60,
+    content: "class Auth {\n  login() {}\n}",
+  };
+  const text = buildContext([child], { maxChars: 500 });
+  assert.ok(text.startsWith("## src/m.ts:1-9 Auth (class)\n"));
+  assert.ok(text.includes("class Auth {\n  login() {}\n}"));
 });

@@ -1,6 +1,8 @@
 /**
  * Search: ranks an index's chunks for a query by dense cosine, BM25 or their
- * reciprocal rank fusion, with path/type/language filters.
+ * reciprocal rank fusion, with path/type/language filters; and searchers
+ * that stack on any other (rerank, diversity, parent/child), plus prompt
+ * context building.
  *
  * @module
  */
@@ -13,5 +15,25 @@ export {
   type SearchScores,
 } from "./search_index.ts";
 export type { SearchFilter } from "./match_filter.ts";
+export {
+  indexSearcher,
+  type IndexSearcherOptions,
+  type Searcher,
+  type SearchMode,
+  type SearchRequest,
+} from "./searcher.ts";
+export {
+  type PassageScorer,
+  rerankHits,
+  type RerankingOptions,
+  rerankingSearcher,
+  type RerankOptions,
+} from "./rerank.ts";
+export {
+  diversifyingSearcher,
+  type DiversifyOptions,
+  maximalMarginalRelevance,
+} from "./diversify.ts";
+export { expandingSearcher, type ParentContext, parentOf } from "./expand.ts";
+export { type SourceReader, sourceReader } from "./source_text.ts";
 export { buildContext, type ContextOptions } from "./build_context.ts";
-export { type PassageScorer, rerankHits, type RerankOptions } from "./rerank.ts";

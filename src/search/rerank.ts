@@ -1,6 +1,7 @@
 import { WayfinderError } from "../error.ts";
 import type { Chunk } from "../types.ts";
 import type { SearchHit } from "./search_index.ts";
+import type { Searcher } from "./searcher.ts";
 
 /** What reranking needs: a cross-encoder scoring passages against a query. */
 export interface PassageScorer {
@@ -67,4 +68,36 @@ export async function rerankHits<T extends SearchHit>(
     scores: { ...head[i].scores, rerank: scores[i] },
   }));
   return [...reranked, ...hits.slice(top)];
+}
+
+/** Options of {@linkcode rerankingSearcher}. */
+export interface RerankingOptions {
+  /** Candidates fetched from the inner searcher and rescored. @default 50 */
+  candidates?: number;
+  /** The text of a chunk the reranker reads. @default chunk.content */
+  text?: (chunk: Chunk) => string;
+}
+
+/**
+ * A cross-encoder over any searcher: fetches `candidates` hits (at least the
+ * limit), rescores them with `reranker`, and keeps the best `limit`.
+ */
+export function rerankingSearcher(
+  inner: Searcher,
+  reranker: PassageScorer,
+  options: RerankingOptions = {},
+): Searcher {
+  const candidates = options.candidates ?? 50;
+  return {
+    async search(request) {
+      const depth = Math.max(request.limit, candidates);
+      const result = await inner.search({ ...request, limit: depth });
+      if (result.matches.length === 0) return result;
+      const reranked = await rerankHits(result.matches, request.query, reranker, {
+        top: depth,
+        text: options.text,
+      });
+      return { ...result, matches: reranked.slice(0, request.limit) };
+    },
+  };
 }

@@ -3,6 +3,7 @@ import type { Chunk, Hit } from "../types.ts";
 import { denseScores, rowDot } from "./dense_scores.ts";
 import { matchFilter, type SearchFilter } from "./match_filter.ts";
 import { topK } from "./top_k.ts";
+import type { ParentContext } from "./expand.ts";
 
 /**
  * What search needs from an index. The store's `StoredIndex` satisfies it;
@@ -29,11 +30,6 @@ export interface SearchOptions {
   filter?: SearchFilter;
   /** The k of reciprocal rank fusion. @default 60 */
   rrfK?: number;
-  /**
-   * Re-ranks the final list by maximal marginal relevance when set:
-   * 1 is pure relevance, 0 pure diversity. @default undefined (off)
-   */
-  mmrLambda?: number;
 }
 
 /** The scores behind a hit's rank; `similarity` is the one it was ranked by. */
@@ -51,6 +47,8 @@ export interface SearchScores {
 /** A hit with its component scores. */
 export interface SearchHit extends Hit {
   scores: SearchScores;
+  /** The context the hit sits in, when an expanding searcher asked for it. */
+  parent?: ParentContext;
 }
 
 /** Hits, best first, and anything the caller should tell the user. */
@@ -69,8 +67,6 @@ interface Candidate {
 
 /** The candidate window grows limit × 1, 2, 4, … up to this factor while filters starve it. */
 const MAX_WIDEN = 32;
-/** With MMR on, it picks from this many times `limit` surviving candidates. */
-const MMR_POOL = 4;
 
 /** Rows by score, then by a tie-breaking score when given, then by row. */
 function ranked(
@@ -160,44 +156,20 @@ function rank(
   };
 }
 
-/**
- * Greedy maximal marginal relevance over `pool`. Relevance is the ranking
- * score divided by the best one, so fused and BM25 scores weigh against
- * cosine redundancy on the same 0..1 scale.
- */
-function mmr(
-  index: SearchableIndex,
-  pool: Candidate[],
-  limit: number,
-  lambda: number,
-): Candidate[] {
-  if (pool.length === 0) return pool;
-  const top = Math.max(...pool.map((c) => c.similarity));
-  const bottom = Math.min(...pool.map((c) => c.similarity));
-  const relevance = (c: Candidate) =>
-    top > 0 ? c.similarity / top : top > bottom ? (c.similarity - bottom) / (top - bottom) : 1;
-  const { vectors, dimensions } = index;
-  const rest = pool.slice();
-  const chosen: Candidate[] = [];
-  // closest[i]: highest similarity of rest[i] to anything chosen so far.
-  const closest = rest.map(() => -Infinity);
-  while (chosen.length < limit && rest.length > 0) {
-    let best = 0;
-    let bestValue = -Infinity;
-    rest.forEach((c, i) => {
-      const penalty = chosen.length === 0 ? 0 : closest[i];
-      const value = lambda * relevance(c) - (1 - lambda) * penalty;
-      if (value > bestValue) [best, bestValue] = [i, value];
-    });
-    const [picked] = rest.splice(best, 1);
-    closest.splice(best, 1);
-    chosen.push(picked);
-    const pickedVector = vectors.subarray(picked.row * dimensions, (picked.row + 1) * dimensions);
-    rest.forEach((c, i) => {
-      closest[i] = Math.max(closest[i], rowDot(vectors, dimensions, c.row, pickedVector));
-    });
+/** Rejects options no search can honour, with a one-line reason. */
+function checkOptions(limit: number, mode: string, rrfK: number): void {
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new WayfinderError(
+      "usage",
+      `Cannot search: limit must be a positive integer, got ${limit}`,
+    );
   }
-  return chosen;
+  if (!["dense", "lexical", "hybrid"].includes(mode)) {
+    throw new WayfinderError("usage", `Cannot search: unknown mode '${mode}'`);
+  }
+  if (!(rrfK >= 0)) {
+    throw new WayfinderError("usage", `Cannot search: rrfK must be ≥ 0, got ${rrfK}`);
+  }
 }
 
 /**
@@ -209,7 +181,7 @@ function mmr(
  * @param index The chunks, their vectors and optionally a lexical index.
  * @param queryVector The embedded query; required for "dense" and "hybrid".
  * @param query The query text, for "lexical" and "hybrid".
- * @param options Limit, mode, filters, minScore, RRF k and MMR.
+ * @param options Limit, mode, filters, minScore and RRF k.
  * @returns Hits best first, and notices for the user.
  * @throws {WayfinderError} "usage" on a bad option or a missing query vector
  * or lexical index; "stale_index" when the query vector's dimension differs.
@@ -236,25 +208,8 @@ export function searchIndex(
   const limit = options.limit ?? 10;
   const mode = options.mode ?? "dense";
   const rrfK = options.rrfK ?? 60;
-  const { minScore, mmrLambda } = options;
-  if (!Number.isInteger(limit) || limit < 1) {
-    throw new WayfinderError(
-      "usage",
-      `Cannot search: limit must be a positive integer, got ${limit}`,
-    );
-  }
-  if (!["dense", "lexical", "hybrid"].includes(mode)) {
-    throw new WayfinderError("usage", `Cannot search: unknown mode '${mode}'`);
-  }
-  if (!(rrfK >= 0)) {
-    throw new WayfinderError("usage", `Cannot search: rrfK must be ≥ 0, got ${rrfK}`);
-  }
-  if (mmrLambda !== undefined && !(mmrLambda >= 0 && mmrLambda <= 1)) {
-    throw new WayfinderError(
-      "usage",
-      `Cannot search: mmrLambda must be within 0..1, got ${mmrLambda}`,
-    );
-  }
+  const { minScore } = options;
+  checkOptions(limit, mode, rrfK);
   const notices: string[] = [];
   const { candidates, complete } = rank(index, queryVector, query, mode, limit * MAX_WIDEN, rrfK);
 
@@ -288,13 +243,8 @@ export function searchIndex(
     );
   }
 
-  let final = survivors.slice(0, limit);
-  if (mmrLambda !== undefined) {
-    const pool = candidates.filter(keep).slice(0, limit * MMR_POOL);
-    final = mmr(index, pool, limit, mmrLambda);
-  }
   return {
-    matches: final.map((c) => ({
+    matches: survivors.slice(0, limit).map((c) => ({
       chunk: index.chunks[c.row],
       similarity: c.similarity,
       scores: c.scores,

@@ -1,34 +1,8 @@
 import assert from "node:assert/strict";
 import { WayfinderError } from "../error.ts";
-import type { Chunk } from "../types.ts";
 import type { SearchFilter } from "./match_filter.ts";
-import { type SearchableIndex, searchIndex } from "./search_index.ts";
-
-function chunk(id: string, sourcePath: string, type = "function", language = "typescript"): Chunk {
-  return {
-    id,
-    sourcePath,
-    lineStart: 1,
-    lineEnd: 1,
-    startOffset: 0,
-    endOffset: id.length,
-    type,
-    language,
-    content: id,
-    metadata: {},
-  };
-}
-
-function normalise(v: number[]): number[] {
-  const norm = Math.hypot(...v);
-  return v.map((x) => x / norm);
-}
-
-function makeIndex(chunks: Chunk[], rows: number[][], lexical?: SearchableIndex["lexical"]) {
-  const dimensions = rows[0].length;
-  const vectors = new Float32Array(rows.flatMap(normalise));
-  return { chunks, vectors, dimensions, lexical } satisfies SearchableIndex;
-}
+import { searchIndex } from "./search_index.ts";
+import { chunk, makeIndex } from "./testdata/index.ts";
 
 /** n chunks whose similarity to [1, 0] falls strictly with their number. */
 function fanIndex(n: number, pathOf: (i: number) => string) {
@@ -168,27 +142,12 @@ Deno.test("searchIndex() in lexical mode ranks by lexical() and ignores minScore
   ]);
 });
 
-Deno.test("searchIndex() demotes near-duplicates under MMR", () => {
-  const index = makeIndex(
-    [chunk("a", "a.ts"), chunk("a2", "a2.ts"), chunk("b", "b.ts")],
-    [[1, 0.1, 0], [1, 0.12, 0], [1, 0, 0.8]],
-  );
-  const query = new Float32Array([1, 0, 0]);
-  const plain = searchIndex(index, query, "", { limit: 2 });
-  assert.deepEqual(plain.matches.map((m) => m.chunk.id), ["a", "a2"]);
-  const diverse = searchIndex(index, query, "", { limit: 2, mmrLambda: 0.5 });
-  assert.deepEqual(diverse.matches.map((m) => m.chunk.id), ["a", "b"]);
-  const relevant = searchIndex(index, query, "", { limit: 2, mmrLambda: 1 });
-  assert.deepEqual(relevant.matches.map((m) => m.chunk.id), ["a", "a2"]);
-});
-
 Deno.test("searchIndex() rejects bad options and missing inputs", () => {
   const index = makeIndex([chunk("a", "a.ts")], [[1, 0]]);
   const usage = (e: unknown) => e instanceof WayfinderError && e.code === "usage";
   assert.throws(() => searchIndex(index, null, "q", {}), usage);
   assert.throws(() => searchIndex(index, EAST, "q", { mode: "lexical" }), usage);
   assert.throws(() => searchIndex(index, EAST, "q", { limit: 0 }), usage);
-  assert.throws(() => searchIndex(index, EAST, "q", { mmrLambda: 2 }), usage);
 });
 
 Deno.test("searchIndex() breaks equal fused scores by dense similarity", () => {

@@ -2,24 +2,6 @@ import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 
-/** The environment variables that decide where wayfinder keeps its data. */
-export interface DataEnv {
-  WAYFINDER_DATA_DIR?: string;
-  XDG_DATA_HOME?: string;
-  HOME?: string;
-}
-
-/**
- * Where wayfinder keeps indexes: `$WAYFINDER_DATA_DIR`, else
- * `$XDG_DATA_HOME/wayfinder`, else `~/.local/share/wayfinder`. Pure: the caller
- * passes the environment. Empty variables count as unset.
- */
-export function dataRootFrom(env: DataEnv): string {
-  if (env.WAYFINDER_DATA_DIR) return resolve(env.WAYFINDER_DATA_DIR);
-  if (env.XDG_DATA_HOME) return join(resolve(env.XDG_DATA_HOME), "wayfinder");
-  return join(env.HOME ?? ".", ".local", "share", "wayfinder");
-}
-
 /**
  * The index directory of a corpus: `<dataRoot>/indexes/<basename>-<12 hex>`,
  * the hex being the start of sha256 of the root's real path, so symlinked

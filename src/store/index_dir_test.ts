@@ -1,6 +1,7 @@
 import { equal, match, notEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { dataRootFrom, indexDirFor } from "./index_dir.ts";
+import { dataRootFrom } from "../config/mod.ts";
+import { indexDirFor } from "./index_dir.ts";
 
 Deno.test("dataRootFrom() prefers WAYFINDER_DATA_DIR, then XDG_DATA_HOME, then HOME", () => {
   equal(dataRootFrom({ WAYFINDER_DATA_DIR: "/d", XDG_DATA_HOME: "/x", HOME: "/h" }), "/d");

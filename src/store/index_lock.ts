@@ -6,8 +6,6 @@ import { WayfinderError } from "../error.ts";
 export interface IndexLock {
   /** Removes the lock file if it is still ours. */
   release(): Promise<void>;
-  /** The same, synchronously, for signal handlers and `unload`. */
-  releaseSync(): void;
 }
 
 interface LockRecord {
@@ -92,14 +90,6 @@ export async function acquireIndexLock(
   return {
     async release() {
       if (ours()) await Deno.remove(path).catch(() => {});
-    },
-    releaseSync() {
-      if (!ours()) return;
-      try {
-        Deno.removeSync(path);
-      } catch {
-        // Already gone.
-      }
     },
   };
 }

@@ -24,7 +24,7 @@ Deno.test("acquireIndexLock() refuses a second holder while the first holds the 
     await lock.release();
     equal(await exists(join(dir, "lock")), false);
     const again = await acquireIndexLock(dir, "/corpus");
-    again.releaseSync();
+    await again.release();
     equal(await exists(join(dir, "lock")), false);
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -44,7 +44,7 @@ Deno.test("acquireIndexLock() takes over a lock whose process is dead", async ()
     equal(record.pid, process.pid);
     await lock.release();
     await Deno.writeTextFile(path, "{half"); // its writer died mid-write
-    (await acquireIndexLock(dir)).releaseSync();
+    await (await acquireIndexLock(dir)).release();
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

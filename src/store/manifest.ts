@@ -13,6 +13,25 @@ export interface FileRecord {
   chunkIds: string[];
 }
 
+/**
+ * The settings that define an index, recorded when it is built so that
+ * `search` and the next `index` run use them without repeating the flags.
+ */
+export interface RecordedSettings {
+  embedder: {
+    provider: string;
+    /** The model path or remote name, when one was chosen explicitly. */
+    model?: string;
+    /** An HTTP embedder's base URL. */
+    url?: string;
+  };
+  longInput: "reject" | "truncate";
+  include: string[];
+  exclude: string[];
+  maxFileBytes: number;
+  maxChunkChars: number;
+}
+
 /** `manifest.json` of one generation. */
 export interface IndexManifest {
   formatVersion: number;
@@ -29,6 +48,8 @@ export interface IndexManifest {
   chunkerVersion?: number;
   /** Version of the text built from a chunk before embedding, when the caller records it. */
   inputFormat?: number;
+  /** The settings the index was built with; absent in indexes built before they were recorded. */
+  settings?: RecordedSettings;
   files: Record<string, FileRecord>;
   /** sha256 hex of each data file in the generation, by file name. */
   checksums: Record<string, string>;

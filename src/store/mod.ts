@@ -31,7 +31,7 @@
  * @module
  */
 export { tokenizeCode } from "./code_tokenizer.ts";
-export { type DataEnv, dataRootFrom, indexDirFor } from "./index_dir.ts";
+export { indexDirFor } from "./index_dir.ts";
 export { acquireIndexLock, type IndexLock } from "./index_lock.ts";
 export type { LexicalHit } from "./lexical_index.ts";
 export {
@@ -40,6 +40,13 @@ export {
   FORMAT_VERSION,
   type IndexManifest,
   type IndexManifestInput,
+  type RecordedSettings,
 } from "./manifest.ts";
-export { openIndex, type OpenOptions, type StoredIndex } from "./open_index.ts";
+export {
+  currentGeneration,
+  openIndex,
+  type OpenOptions,
+  readManifest,
+  type StoredIndex,
+} from "./open_index.ts";
 export { type GenerationData, writeGeneration } from "./write_generation.ts";

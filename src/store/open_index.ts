@@ -130,6 +130,41 @@ async function load(
 }
 
 /**
+ * Reads only the manifest of the live generation: cheap, for callers that
+ * need an index's settings or identity before loading it.
+ *
+ * @returns The manifest, or null when nothing was ever published there.
+ * @throws {WayfinderError} `stale_index` for another format version; `io` when unreadable.
+ */
+export async function readManifest(indexDir: string): Promise<IndexManifest | null> {
+  for (let attempt = 0;; attempt++) {
+    const generation = await readCurrent(indexDir);
+    if (generation === null) return null;
+    if (!GENERATION_NAME.test(generation)) throw stale(indexDir, `'current' names no generation`);
+    try {
+      const text = await Deno.readTextFile(join(indexDir, generation, FILES.manifest));
+      return parseManifest(indexDir, text);
+    } catch (error) {
+      if (error instanceof WayfinderError) throw error;
+      // A concurrent run may have collected this generation; follow `current` again.
+      if (error instanceof Deno.errors.NotFound && attempt < 2) continue;
+      throw new WayfinderError(
+        "io",
+        `Cannot read index at ${indexDir}: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+}
+
+/** Name of the live generation, or null when nothing was published; cheap enough to poll. */
+export function currentGeneration(indexDir: string): Promise<string | null> {
+  return readCurrent(indexDir);
+}
+
+/**
  * Opens the live generation of an index.
  *
  * @param indexDir The corpus's index directory.

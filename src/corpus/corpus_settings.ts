@@ -1,0 +1,61 @@
+import type { RecordedSettings } from "../store/mod.ts";
+import type { EmbedderSettings } from "./open_models.ts";
+
+/** What to index. Unset fields come from the index's record, then these defaults. */
+export interface IndexSettings {
+  /** Only paths matching one of these globs. @default [] (everything) */
+  include?: string[];
+  /** Skip paths matching these globs. @default [] */
+  exclude?: string[];
+  /** Skip larger files. @default 1048576 */
+  maxFileBytes?: number;
+  /** Chunk budget in non-whitespace characters. @default 1500 */
+  maxChunkChars?: number;
+}
+
+const INDEX_DEFAULTS = { include: [], exclude: [], maxFileBytes: 1_048_576, maxChunkChars: 1500 };
+
+/**
+ * Settings for this run: what the caller chose explicitly, else what the
+ * index was built with, else the defaults. So `search` uses the model and
+ * long-input policy `index` used without the flags being repeated.
+ */
+export function effectiveSettings(
+  chosen: { embedder: EmbedderSettings; index: IndexSettings },
+  recorded: RecordedSettings | undefined,
+): { embedder: EmbedderSettings; index: Required<IndexSettings> } {
+  const pick = <T>(mine: T | undefined, theirs: T | undefined, fallback: T): T =>
+    mine ?? theirs ?? fallback;
+  const e = chosen.embedder;
+  const r = recorded?.embedder;
+  // The recorded model and URL belong to the recorded provider only.
+  const sameProvider = e.provider === undefined || e.provider === r?.provider;
+  const embedder: EmbedderSettings = {
+    ...e,
+    provider: pick(e.provider, r?.provider as EmbedderSettings["provider"], "llama"),
+    model: e.model ?? (sameProvider ? r?.model : undefined),
+    modelOrigin: e.model ? e.modelOrigin : "the index's settings",
+    url: e.url ?? (sameProvider ? r?.url : undefined),
+    longInput: pick(e.longInput, recorded?.longInput, "reject"),
+  };
+  const i = chosen.index;
+  const index = {
+    include: pick(i.include, recorded?.include, INDEX_DEFAULTS.include),
+    exclude: pick(i.exclude, recorded?.exclude, INDEX_DEFAULTS.exclude),
+    maxFileBytes: pick(i.maxFileBytes, recorded?.maxFileBytes, INDEX_DEFAULTS.maxFileBytes),
+    maxChunkChars: pick(i.maxChunkChars, recorded?.maxChunkChars, INDEX_DEFAULTS.maxChunkChars),
+  };
+  return { embedder, index };
+}
+
+/** What a build records: the settings that decide its chunks and vectors. */
+export function recordOf(
+  settings: { embedder: EmbedderSettings; index: Required<IndexSettings> },
+): RecordedSettings {
+  const { provider = "llama", model, url, longInput = "reject" } = settings.embedder;
+  return {
+    embedder: { provider, ...(model ? { model } : {}), ...(url ? { url } : {}) },
+    longInput,
+    ...settings.index,
+  };
+}

@@ -1,0 +1,21 @@
+/**
+ * The front door: a source tree and its index, opened once, indexed and
+ * searched through one object that every command shares.
+ * @module
+ */
+export {
+  type Corpus,
+  type CorpusOptions,
+  type CorpusSearchOptions,
+  type CorpusSearchResult,
+  openCorpus,
+} from "./open_corpus.ts";
+export { effectiveSettings, type IndexSettings } from "./corpus_settings.ts";
+export {
+  type EmbedderSettings,
+  type Locations,
+  openCodeChunker,
+  openEmbedder,
+  openReranker,
+  type RerankerSettings,
+} from "./open_models.ts";

@@ -1,0 +1,300 @@
+import { resolve } from "node:path";
+import { dataRootFrom } from "../config/mod.ts";
+import { WayfinderError } from "../error.ts";
+import { type Embedder, identityFingerprint, type Reranker } from "../embed/mod.ts";
+import {
+  embeddingInput,
+  indexCorpus,
+  type IndexProgress,
+  type IndexSummary,
+} from "../pipeline/mod.ts";
+import {
+  assertSameModel,
+  currentGeneration,
+  indexDirFor,
+  openIndex,
+  readManifest,
+  type StoredIndex,
+} from "../store/mod.ts";
+import {
+  buildContext,
+  diversifyingSearcher,
+  expandingSearcher,
+  indexSearcher,
+  type PassageScorer,
+  rerankingSearcher,
+  type Searcher,
+  type SearchFilter,
+  type SearchHit,
+  type SearchMode,
+  sourceReader,
+} from "../search/mod.ts";
+import { effectiveSettings, type IndexSettings, recordOf } from "./corpus_settings.ts";
+import {
+  type EmbedderSettings,
+  type Locations,
+  openCodeChunker,
+  openEmbedder,
+  openReranker,
+  type RerankerSettings,
+} from "./open_models.ts";
+
+/** How to open a corpus. Every field is optional. */
+export interface CorpusOptions extends IndexSettings {
+  /** The index folder. @default `<dataDir>/indexes/<root name>-<hash of its path>` */
+  indexDir?: string;
+  /** The data root. @default $WAYFINDER_DATA_DIR, $XDG_DATA_HOME/wayfinder or ~/.local/share/wayfinder */
+  dataDir?: string;
+  /** An open embedder (the caller closes it), or settings to open one. */
+  embedder?: Embedder | EmbedderSettings;
+  /** An open cross-encoder (the caller closes it), or settings to open one when a search reranks. */
+  reranker?: PassageScorer | RerankerSettings;
+  /** Where default models and grammars are looked for. */
+  locations?: Locations;
+}
+
+/** How one search ranks and what it returns. */
+export interface CorpusSearchOptions {
+  /** @default 10 */
+  limit?: number;
+  /** @default "dense" */
+  mode?: SearchMode;
+  /** Drops hits whose dense cosine similarity is below this. */
+  minScore?: number;
+  filter?: SearchFilter;
+  /** Rerank this many candidates with the cross-encoder (true: 50). */
+  rerank?: boolean | number;
+  /** Maximal marginal relevance over a larger pool (true: λ 0.5, 4 × limit candidates). */
+  diverse?: boolean | { lambda?: number; fetchK?: number };
+  /** Return each hit with its enclosing declaration, section or file, one hit per context. */
+  expand?: boolean;
+  /** Also build prompt-ready context of at most this many characters. */
+  contextChars?: number;
+}
+
+/** Hits best first, the prompt context when asked for, and what the caller should be told. */
+export interface CorpusSearchResult {
+  query: string;
+  matches: SearchHit[];
+  /** Present when `contextChars` was given. */
+  contextText?: string;
+  notices: string[];
+}
+
+/** One source tree and its index: the library's front door. */
+export interface Corpus {
+  readonly root: string;
+  readonly indexDir: string;
+  /** Brings the index up to date; unchanged files cost nothing. */
+  index(
+    options?: { rebuild?: boolean; onProgress?: (p: IndexProgress) => void },
+  ): Promise<IndexSummary>;
+  /** Searches the live generation (re-opened when a newer one is published). */
+  search(query: string, options?: CorpusSearchOptions): Promise<CorpusSearchResult>;
+  /** The composed searcher `search` uses, for callers that drive it themselves. */
+  searcher(
+    options?: Omit<CorpusSearchOptions, "limit" | "minScore" | "filter" | "contextChars">,
+  ): Promise<Searcher>;
+  /** The live generation, loaded. */
+  open(): Promise<StoredIndex>;
+  /** Releases the models this corpus opened. */
+  close(): Promise<void>;
+}
+
+function isEmbedder(value: unknown): value is Embedder {
+  return typeof (value as Embedder)?.embedQuery === "function";
+}
+
+function isScorer(value: unknown): value is PassageScorer {
+  return typeof (value as PassageScorer)?.rank === "function";
+}
+
+/**
+ * Opens a source tree for indexing and search. Models load on first use and
+ * stay loaded until `close`.
+ *
+ * @param root The folder to index.
+ * @throws {WayfinderError} "io" when `root` is not a folder.
+ *
+ * @example Index a folder and search it
+ * ```ts ignore
+ * import { openCorpus } from "./mod.ts";
+ *
+ * const corpus = await openCorpus("./fixtures/corpus", { embedder: { threads: 1 } });
+ * await corpus.index();
+ * const { matches } = await corpus.search("encrypt sensitive data", { limit: 3, mode: "hybrid" });
+ * await corpus.close();
+ * ```
+ */
+export async function openCorpus(root: string, options: CorpusOptions = {}): Promise<Corpus> {
+  const absolute = resolve(root);
+  const stat = await Deno.stat(absolute).catch(() => null);
+  if (!stat?.isDirectory) {
+    throw new WayfinderError("io", `Cannot open '${absolute}': not a directory`);
+  }
+  const indexDir = options.indexDir ??
+    indexDirFor(options.dataDir ?? dataRootFrom(Deno.env.toObject()), absolute);
+  return new LocalCorpus(absolute, indexDir, options);
+}
+
+/** The corpus behind `openCorpus`; keeps the embedder, reranker and live index between calls. */
+class LocalCorpus implements Corpus {
+  #embedder: Promise<Embedder> | null = null;
+  #reranker: Promise<PassageScorer> | null = null;
+  #index: StoredIndex | null = null;
+  #owned: { close(): Promise<void> }[] = [];
+  /** Query vectors by text: runs and repeated questions embed a query once. */
+  #queries = new Map<string, Promise<Float32Array>>();
+
+  constructor(
+    readonly root: string,
+    readonly indexDir: string,
+    readonly options: CorpusOptions,
+  ) {}
+
+  async index(
+    run: { rebuild?: boolean; onProgress?: (p: IndexProgress) => void } = {},
+  ): Promise<IndexSummary> {
+    const settings = await this.#settings(run.rebuild ? null : undefined);
+    const embedder = await this.#embedderFor(settings.embedder);
+    const summary = await indexCorpus({
+      root: this.root,
+      indexDir: this.indexDir,
+      embedder,
+      chunker: await openCodeChunker(this.options.locations),
+      ...settings.index,
+      longInput: settings.embedder.longInput ?? "reject",
+      rebuild: run.rebuild,
+      onProgress: run.onProgress,
+      settings: recordOf(settings),
+    });
+    this.#index = null;
+    return summary;
+  }
+
+  async search(query: string, options: CorpusSearchOptions = {}): Promise<CorpusSearchResult> {
+    const text = query.trim();
+    if (!text) throw new WayfinderError("usage", "Cannot search: the query is empty");
+    const searcher = await this.searcher(options);
+    const result = await searcher.search({
+      query: text,
+      limit: options.limit ?? 10,
+      minScore: options.minScore,
+      filter: options.filter,
+    });
+    const response: CorpusSearchResult = {
+      query: text,
+      matches: result.matches,
+      notices: result.notices,
+    };
+    if (options.contextChars !== undefined) {
+      response.contextText = buildContext(result.matches, {
+        maxChars: options.contextChars,
+        read: sourceReader(this.root),
+      });
+    }
+    return response;
+  }
+
+  async searcher(
+    options: Omit<CorpusSearchOptions, "limit" | "minScore" | "filter" | "contextChars"> = {},
+  ): Promise<Searcher> {
+    const index = await this.open();
+    const mode = options.mode ?? "dense";
+    let searcher: Searcher = indexSearcher(index, {
+      mode,
+      embedQuery: mode === "lexical" ? undefined : await this.#queryEmbedder(index),
+    });
+    if (options.rerank) {
+      const candidates = options.rerank === true ? 50 : options.rerank;
+      searcher = rerankingSearcher(searcher, await this.#rerankerFor("--rerank"), {
+        candidates,
+        text: embeddingInput,
+      });
+    }
+    if (options.diverse) {
+      searcher = diversifyingSearcher(
+        searcher,
+        index,
+        options.diverse === true ? {} : options.diverse,
+      );
+    }
+    if (options.expand) searcher = expandingSearcher(searcher, index, sourceReader(this.root));
+    return searcher;
+  }
+
+  async open(): Promise<StoredIndex> {
+    const live = await currentGeneration(this.indexDir);
+    if (this.#index && this.#index.generation === live) return this.#index;
+    const index = await openIndex(this.indexDir);
+    if (!index) {
+      throw new WayfinderError(
+        "no_index",
+        `No index for ${this.root}; run 'wayfinder index ${this.root}' first`,
+      );
+    }
+    this.#index = index;
+    return index;
+  }
+
+  async close(): Promise<void> {
+    const owned = this.#owned;
+    this.#owned = [];
+    this.#embedder = this.#reranker = null;
+    for (const thing of owned.reverse()) await thing.close();
+  }
+
+  /** The embedder, checked against the index's model, as a memoised query embedding function. */
+  async #queryEmbedder(index: StoredIndex): Promise<(query: string) => Promise<Float32Array>> {
+    const settings = effectiveSettings(this.#chosen(), index.manifest.settings);
+    const embedder = await this.#embedderFor(settings.embedder);
+    assertSameModel(
+      index.manifest,
+      embedder.identity,
+      identityFingerprint(embedder.identity),
+      this.root,
+    );
+    return (query) => {
+      if (!this.#queries.has(query)) {
+        if (this.#queries.size >= 1024) this.#queries.clear();
+        this.#queries.set(query, embedder.embedQuery(query));
+      }
+      return this.#queries.get(query)!;
+    };
+  }
+
+  /** The caller's explicit settings. */
+  #chosen(): { embedder: EmbedderSettings; index: IndexSettings } {
+    const { embedder, include, exclude, maxFileBytes, maxChunkChars } = this.options;
+    return {
+      embedder: isEmbedder(embedder) ? {} : embedder ?? {},
+      index: { include, exclude, maxFileBytes, maxChunkChars },
+    };
+  }
+
+  /** Effective settings against the live index's record (`null`: ignore the record). */
+  async #settings(recorded?: null) {
+    const manifest = recorded === null ? null : await readManifest(this.indexDir);
+    return effectiveSettings(this.#chosen(), manifest?.settings);
+  }
+
+  #embedderFor(settings: EmbedderSettings): Promise<Embedder> {
+    const given = this.options.embedder;
+    if (isEmbedder(given)) return Promise.resolve(given);
+    this.#embedder ??= openEmbedder(settings, this.options.locations).then((embedder) => {
+      this.#owned.push(embedder);
+      return embedder;
+    });
+    return this.#embedder;
+  }
+
+  #rerankerFor(what: string): Promise<PassageScorer> {
+    const given = this.options.reranker;
+    if (isScorer(given)) return Promise.resolve(given);
+    this.#reranker ??= openReranker(given ?? {}, what).then((reranker: Reranker) => {
+      this.#owned.push(reranker);
+      return reranker;
+    });
+    return this.#reranker;
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * Opens the models a corpus needs from plain settings: the embedder
+ * (in-process llama.cpp or an HTTP server) and the cross-encoder (a GGUF
+ * file or a TEI server).
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { defaultThreads } from "../config/mod.ts";
+import { WayfinderError } from "../error.ts";
+import {
+  type Embedder,
+  HttpEmbedder,
+  HttpReranker,
+  LlamaEmbedder,
+  LlamaReranker,
+  type Reranker,
+} from "../embed/mod.ts";
+import { resolveModelPath } from "../model/mod.ts";
+import { INPUT_FORMAT } from "../pipeline/mod.ts";
+import { type CodeChunker, createCodeChunker } from "../chunk/mod.ts";
+
+/** Which embedder to open and how. Unset fields fall back to the index's record, then defaults. */
+export interface EmbedderSettings {
+  /** @default "llama" */
+  provider?: "llama" | "ollama" | "openai" | "tei";
+  /** GGUF path for llama (default: `models/embedding.gguf`), the remote model name otherwise. */
+  model?: string;
+  /** Where `model` came from ("--model", a variable, wayfinder.json), for messages. */
+  modelOrigin?: string;
+  /** Base URL of an HTTP embedder. */
+  url?: string;
+  apiKey?: string;
+  /** Per-request timeout of an HTTP embedder. @default 30000 */
+  timeoutMs?: number;
+  /** llama.cpp CPU threads. @default half the cores, at most 8 */
+  threads?: number;
+  /** @default 32 */
+  batchSize?: number;
+  /** What to do with passages over the model's token budget. @default "reject" */
+  longInput?: "reject" | "truncate";
+}
+
+/** A cross-encoder: a GGUF file in process, or a TEI `/rerank` server. */
+export interface RerankerSettings {
+  model?: string;
+  url?: string;
+  /** Per-request timeout of the HTTP reranker. @default 30000 */
+  timeoutMs?: number;
+  threads?: number;
+}
+
+/** The repository this module belongs to: its `models/` is the library's default model folder. */
+const REPOSITORY = fileURLToPath(new URL("../..", import.meta.url));
+
+/** Where default models and grammars are looked for. */
+export interface Locations {
+  /** The folder of a compiled binary: its `models/` and `grammars/` come first. */
+  executableDir?: string;
+  /** The repository root: its `models/embedding.gguf` is the last resort. @default this repository */
+  projectDir?: string;
+}
+
+/** Opens the embedder `settings` describe. */
+export async function openEmbedder(
+  settings: EmbedderSettings,
+  locations: Locations = {},
+): Promise<Embedder> {
+  const provider = settings.provider ?? "llama";
+  const longInput = settings.longInput ?? "reject";
+  if (provider !== "llama") {
+    if (!settings.url) {
+      throw new WayfinderError(
+        "usage",
+        `The ${provider} embedder needs --embedder-url or embedding.url in wayfinder.json`,
+      );
+    }
+    if (!settings.model) {
+      throw new WayfinderError(
+        "usage",
+        `The ${provider} embedder needs --model NAME or embedding.model in wayfinder.json`,
+      );
+    }
+    return await HttpEmbedder.create({
+      protocol: provider,
+      url: settings.url,
+      model: settings.model,
+      batchSize: settings.batchSize,
+      timeoutMs: settings.timeoutMs,
+      apiKey: settings.apiKey,
+      longInput,
+      inputFormat: INPUT_FORMAT,
+    });
+  }
+  const model = resolveModelPath({
+    model: settings.model,
+    origin: settings.modelOrigin,
+    executableDir: locations.executableDir,
+    projectDir: locations.projectDir ?? REPOSITORY,
+  });
+  return await LlamaEmbedder.create({
+    modelPath: model.path,
+    threads: settings.threads ?? defaultThreads(),
+    batchSize: settings.batchSize,
+    longInput,
+    inputFormat: INPUT_FORMAT,
+  });
+}
+
+/** Opens the cross-encoder `settings` name; `what` (the flag or run that asked) goes into the error. */
+export async function openReranker(settings: RerankerSettings, what: string): Promise<Reranker> {
+  if (settings.url) {
+    return HttpReranker.create({ url: settings.url, timeoutMs: settings.timeoutMs });
+  }
+  if (!settings.model) {
+    throw new WayfinderError(
+      "usage",
+      `${what} needs a cross-encoder: pass --reranker PATH (a GGUF reranker) or --reranker-url URL (a TEI server)`,
+    );
+  }
+  return await LlamaReranker.create({
+    modelPath: settings.model,
+    threads: settings.threads ?? defaultThreads(),
+  });
+}
+
+/** The tree-sitter chunker; a compiled binary finds its grammars in `grammars/` beside itself. */
+export async function openCodeChunker(locations: Locations = {}): Promise<CodeChunker> {
+  const shipped = locations.executableDir ? join(locations.executableDir, "grammars") : null;
+  return await createCodeChunker(shipped && existsSync(shipped) ? { grammarDir: shipped } : {});
+}

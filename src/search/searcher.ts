@@ -1,0 +1,77 @@
+import type { SearchFilter } from "./match_filter.ts";
+import {
+  type SearchableIndex,
+  type SearchHit,
+  searchIndex,
+  type SearchResult,
+} from "./search_index.ts";
+
+/** What one search asks for; every searcher in a stack passes it on, adjusted. */
+export interface SearchRequest {
+  query: string;
+  /** Hits wanted. */
+  limit: number;
+  /** Restricts hits by path glob, chunk type and language. */
+  filter?: SearchFilter;
+  /** Drops hits whose dense cosine similarity is below this. */
+  minScore?: number;
+}
+
+/**
+ * Anything that answers a query with ranked hits. Searchers stack without
+ * adapters: a reranker over a hybrid retriever, diversity over that, and
+ * parent/child expansion over any of them, each taking an inner `Searcher`.
+ */
+export interface Searcher {
+  search(request: SearchRequest): Promise<SearchResult>;
+}
+
+/** Retrieval modes of {@linkcode indexSearcher}. */
+export type SearchMode = "dense" | "lexical" | "hybrid";
+
+/** Options of {@linkcode indexSearcher}. */
+export interface IndexSearcherOptions {
+  /** "dense" cosine, "lexical" BM25, or "hybrid" reciprocal rank fusion of both. */
+  mode: SearchMode;
+  /** Embeds the query; needed by "dense" and "hybrid". */
+  embedQuery?: (query: string) => Promise<Float32Array>;
+  /** The k of reciprocal rank fusion. @default 60 */
+  rrfK?: number;
+}
+
+/**
+ * The retriever at the bottom of every stack: ranks an index's chunks by
+ * dense similarity, BM25 or both (see `searchIndex`).
+ */
+export function indexSearcher(
+  index: SearchableIndex,
+  options: IndexSearcherOptions,
+): Searcher {
+  return {
+    async search(request) {
+      const vector = options.mode === "lexical" || !options.embedQuery
+        ? null
+        : await options.embedQuery(request.query);
+      return searchIndex(index, vector, request.query, {
+        limit: request.limit,
+        minScore: request.minScore,
+        filter: request.filter,
+        mode: options.mode,
+        rrfK: options.rrfK,
+      });
+    },
+  };
+}
+
+/** Row of each chunk id, computed once per index. */
+const rowsOf = new WeakMap<SearchableIndex, Map<string, number>>();
+
+/** The row of a hit's chunk in `index`, for searchers that read its vector. */
+export function rowOf(index: SearchableIndex, hit: SearchHit): number {
+  let rows = rowsOf.get(index);
+  if (!rows) {
+    rows = new Map(index.chunks.map((chunk, row) => [chunk.id, row]));
+    rowsOf.set(index, rows);
+  }
+  return rows.get(hit.chunk.id) ?? -1;
+}

@@ -1,0 +1,142 @@
+import assert from "node:assert/strict";
+import type { Chunk } from "../types.ts";
+import { diversifyingSearcher } from "./diversify.ts";
+import { expandingSearcher, parentOf } from "./expand.ts";
+import { rerankingSearcher } from "./rerank.ts";
+import { indexSearcher } from "./searcher.ts";
+import type { SourceReader } from "./source_text.ts";
+import { chunk, makeIndex } from "./testdata/index.ts";
+
+const EAST = new Float32Array([1, 0, 0]);
+const embedQuery = () => Promise.resolve(EAST);
+
+Deno.test("diversifyingSearcher() picks the next different passage over a near-copy", async () => {
+  const index = makeIndex(
+    [chunk("a", "a.ts"), chunk("a2", "a2.ts"), chunk("b", "b.ts")],
+    [[1, 0.1, 0], [1, 0.12, 0], [1, 0, 0.8]],
+  );
+  const plain = indexSearcher(index, { mode: "dense", embedQuery });
+  const ids = async (searcher: typeof plain) =>
+    (await searcher.search({ query: "q", limit: 2 })).matches.map((m) => m.chunk.id);
+  assert.deepEqual(await ids(plain), ["a", "a2"]);
+  assert.deepEqual(await ids(diversifyingSearcher(plain, index, { lambda: 0.5 })), ["a", "b"]);
+  assert.deepEqual(await ids(diversifyingSearcher(plain, index, { lambda: 1 })), ["a", "a2"]);
+  const diverse = await diversifyingSearcher(plain, index).search({ query: "q", limit: 2 });
+  assert.ok(diverse.matches[0].similarity >= diverse.matches[1].similarity, "most relevant first");
+  assert.throws(
+    () => diversifyingSearcher(plain, index, { lambda: 2 }),
+    /lambda must be within 0..1/,
+  );
+});
+
+Deno.test("rerankingSearcher() reorders candidates beyond the limit and keeps retrieval scores", async () => {
+  const index = makeIndex(
+    [chunk("a", "a.ts"), chunk("bb", "b.ts"), chunk("ccc", "c.ts")],
+    [[1, 0, 0], [0.9, 0.1, 0], [0.5, 0.5, 0]],
+  );
+  const byLength = {
+    rank: (_q: string, docs: string[]) => Promise.resolve(docs.map((d) => d.length)),
+  };
+  const searcher = rerankingSearcher(
+    indexSearcher(index, { mode: "dense", embedQuery }),
+    byLength,
+    {
+      candidates: 3,
+    },
+  );
+  const { matches } = await searcher.search({ query: "q", limit: 1 });
+  assert.deepEqual(matches.map((m) => m.chunk.id), ["ccc"]);
+  assert.equal(matches[0].scores.rerank, 3);
+  assert.ok(matches[0].scores.dense! < 1);
+});
+
+/** A Dart-like file: class header, two methods, a top-level function, and its text. */
+function classFile(): { chunks: Chunk[]; source: string } {
+  const source = [
+    "class Auth {", //        1
+    "  String token;", //     2
+    "  login() {}", //        3
+    "  logout() {}", //       4
+    "}", //                   5
+    "void main() {}", //      6
+  ].join("\n") + "\n";
+  const at = (line: number) =>
+    source.split("\n").slice(0, line - 1).join("\n").length + (line > 1 ? 1 : 0);
+  const make = (
+    id: string,
+    first: number,
+    last: number,
+    type: string,
+    symbol?: string,
+    parent?: string,
+  ) => {
+    const startOffset = at(first);
+    const endOffset = at(last) + source.split("\n")[last - 1].length;
+    return {
+      ...chunk(id, "lib/auth.dart", type, "dart"),
+      lineStart: first,
+      lineEnd: last,
+      startOffset,
+      endOffset,
+      content: source.slice(startOffset, endOffset),
+      symbol,
+      parent,
+    };
+  };
+  return {
+    source,
+    chunks: [
+      make("header", 1, 2, "class", "Auth"),
+      make("login", 3, 3, "method", "Auth.login", "Auth"),
+      make("logout", 4, 4, "method", "Auth.logout", "Auth"),
+      make("main", 6, 6, "function", "main"),
+    ],
+  };
+}
+
+Deno.test("parentOf() prefers the declaration, then an enclosing range, then the file", () => {
+  const { chunks, source } = classFile();
+  const index = makeIndex(chunks, chunks.map(() => [1, 0, 0]));
+  const read: SourceReader = () => source;
+  const inClass = parentOf(index, chunks[1], read);
+  assert.equal(inClass.reason, "declaration");
+  assert.equal(inClass.symbol, "Auth");
+  assert.deepEqual([inClass.lineStart, inClass.lineEnd], [1, 4]);
+  assert.equal(inClass.content, "class Auth {\n  String token;\n  login() {}\n  logout() {}");
+  assert.equal(
+    parentOf(index, chunks[0], read).symbol,
+    "Auth",
+    "a class header expands to its class",
+  );
+  const file = parentOf(index, chunks[3], read);
+  assert.equal(file.reason, "file");
+  assert.deepEqual([file.lineStart, file.lineEnd, file.content], [1, 6, source]);
+  // A chunk nested inside a larger one, with no declaration: the smallest enclosing chunk.
+  const outer = {
+    ...chunks[3],
+    id: "outer",
+    symbol: "outer",
+    type: "function",
+    startOffset: 0,
+    endOffset: source.length,
+  };
+  const nested = makeIndex([outer, chunks[3]], [[1, 0, 0], [1, 0, 0]]);
+  assert.equal(parentOf(nested, chunks[3], read).symbol, "outer");
+  // A file changed since indexing: context is assembled from the index instead.
+  const stale = parentOf(index, chunks[1], () => undefined);
+  assert.equal(stale.content, "class Auth {\n  String token;\n  login() {}\n  logout() {}");
+});
+
+Deno.test("expandingSearcher() collapses hits in one class into the first child hit", async () => {
+  const { chunks, source } = classFile();
+  const index = makeIndex(chunks, [[0.9, 0.1, 0], [1, 0, 0], [0.95, 0.05, 0], [0.5, 0.5, 0]]);
+  const searcher = expandingSearcher(
+    indexSearcher(index, { mode: "dense", embedQuery }),
+    index,
+    () => source,
+  );
+  const { matches } = await searcher.search({ query: "q", limit: 2 });
+  assert.deepEqual(matches.map((m) => m.chunk.id), ["login", "main"]);
+  assert.equal(matches[0].parent?.symbol, "Auth");
+  assert.equal(matches[1].parent?.reason, "file");
+});

@@ -1,0 +1,177 @@
+/**
+ * The library front door and the CLI on top of it: one query path, settings
+ * recorded in the index, expansion, diversity and context building on a
+ * real index built with the tiny model.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { openCorpus } from "../src/mod.ts";
+import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
+
+const CORPUS = join(REPO, "fixtures", "corpus");
+
+Deno.test("openCorpus() indexes a folder and searches it with expansion, diversity and context", async () => {
+  const root = await copyTree(CORPUS);
+  const corpus = await openCorpus(root, {
+    dataDir: await Deno.makeTempDir(),
+    embedder: { model: tinyModel(), threads: 1 },
+  });
+  try {
+    const summary = await corpus.index();
+    assert.ok(summary.embeddedChunks > 100);
+    assert.equal((await corpus.index()).current, true, "a second run changes nothing");
+
+    const plain = await corpus.search("login password token", { limit: 8, mode: "hybrid" });
+    assert.equal(plain.matches.length, 8);
+    assert.equal(plain.contextText, undefined);
+
+    const expanded = await corpus.search("login password token", {
+      limit: 8,
+      mode: "hybrid",
+      expand: true,
+    });
+    const contexts = expanded.matches.map((m) =>
+      `${m.chunk.sourcePath}:${m.parent!.startOffset}-${m.parent!.endOffset}`
+    );
+    assert.equal(new Set(contexts).size, contexts.length, "one hit per context");
+    const method = expanded.matches.find((m) => m.chunk.type === "method")!;
+    assert.equal(method.parent!.reason, "declaration");
+    assert.equal(method.parent!.symbol, method.chunk.parent);
+    const text = await Deno.readTextFile(join(root, method.chunk.sourcePath));
+    assert.equal(
+      text.slice(method.parent!.startOffset, method.parent!.endOffset),
+      method.parent!.content,
+    );
+
+    const diverse = await corpus.search("login password token", { limit: 5, diverse: true });
+    const scores = diverse.matches.map((m) => m.similarity);
+    assert.deepEqual(scores, [...scores].sort((a, b) => b - a), "most relevant first");
+
+    const packed = await corpus.search("login password token", {
+      limit: 10,
+      expand: true,
+      diverse: true,
+      contextChars: 3000,
+    });
+    assert.ok(packed.contextText!.length <= 3000);
+    assert.match(packed.contextText!, /^## \S+:\d+-\d+/);
+  } finally {
+    await corpus.close();
+  }
+});
+
+Deno.test("search reads the long-input policy and model the index was built with", async () => {
+  const root = await copyTree(join(CORPUS, "services"));
+  const env = { WAYFINDER_DATA_DIR: await Deno.makeTempDir() };
+  const built = await wayfinder([
+    "index",
+    root,
+    "--model",
+    tinyModel(),
+    "--long-input",
+    "truncate",
+    "--output",
+    "jsonl",
+  ], env);
+  assert.equal(built.code, 0, built.stderr);
+  assert.equal(built.stdout.trim().split("\n").length, 1, "jsonl is one compact line");
+  JSON.parse(built.stdout);
+
+  // Neither the model nor the policy repeated: both come from the index.
+  const found = await wayfinder(["search", root, "refresh token", "--output", "json"], env);
+  assert.equal(found.code, 0, found.stderr);
+  const json = JSON.parse(found.stdout);
+  assert.ok(json.matches.length > 0);
+  assert.equal(json.matches[0].score, json.matches[0].similarity);
+
+  const again = await wayfinder(["index", root, "--output", "json"], env);
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(JSON.parse(again.stdout).current, true);
+
+  // An explicit, different choice still meets the stale-index check.
+  const other = await wayfinder(["search", root, "token", "--long-input", "reject"], env);
+  assert.equal(other.code, 2);
+  assert.match(other.stderr, /longInput "truncate" → "reject".*--rebuild/);
+});
+
+Deno.test("search --expand and --context-chars carry parent, offsets and contextText in JSON", async () => {
+  const root = await copyTree(CORPUS);
+  const env = {
+    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
+    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
+  };
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  const run = await wayfinder([
+    "search",
+    root,
+    "verify the jwt token",
+    "--mode",
+    "bm25",
+    "--expand",
+    "--context-chars",
+    "2000",
+    "--output",
+    "json",
+  ], env);
+  assert.equal(run.code, 0, run.stderr);
+  const json = JSON.parse(run.stdout);
+  assert.ok(json.matches.length > 0);
+  for (const match of json.matches) {
+    assert.equal(typeof match.chunk.startOffset, "number");
+    assert.equal(typeof match.chunk.endOffset, "number");
+    assert.ok(["declaration", "enclosing", "file"].includes(match.parent.reason));
+  }
+  assert.ok(json.contextText.length <= 2000);
+  assert.match(json.contextText, /^## \S+:\d+-\d+/);
+
+  const text = await wayfinder(
+    ["search", root, "verify the jwt token", "--context-chars", "500"],
+    env,
+  );
+  assert.equal(text.code, 0, text.stderr);
+  assert.ok(text.stdout.length <= 500);
+});
+
+Deno.test("search --reranker-url reranks with a Text Embeddings Inference server", async () => {
+  const root = await copyTree(join(CORPUS, "services"));
+  const env = {
+    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
+    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
+  };
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  const received: number[] = [];
+  // TEI's /rerank: the score is how often "password" occurs in the text.
+  await using server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen() {} },
+    async (request) => {
+      const body = await request.json();
+      received.push(body.texts.length);
+      const scores = body.texts.map((text: string, index: number) => ({
+        index,
+        score: text.split("password").length - 1,
+      }));
+      return Response.json(scores);
+    },
+  );
+  const url = `http://127.0.0.1:${server.addr.port}`;
+  const run = await wayfinder(
+    ["search", root, "user account", "--reranker-url", url, "--limit", "3", "--output", "json"],
+    env,
+  );
+  assert.equal(run.code, 0, run.stderr);
+  const json = JSON.parse(run.stdout);
+  const reranked = json.matches.map((m: { scores: { rerank: number } }) => m.scores.rerank);
+  assert.deepEqual(reranked, [...reranked].sort((a, b) => b - a));
+  assert.ok(reranked[0] > 0);
+  assert.equal(received.reduce((a, b) => a + b, 0), 50, "50 candidates by default, in batches");
+
+  const down = await wayfinder(
+    ["search", root, "user", "--reranker-url", "http://127.0.0.1:9", "--limit", "3"],
+    env,
+  );
+  assert.equal(down.code, 2);
+  assert.match(
+    down.stderr,
+    /^wayfinder: Cannot rerank with http:\/\/127\.0\.0\.1:9\/rerank: .*attempts\)\n$/,
+  );
+});
