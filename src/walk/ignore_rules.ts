@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import ignore, { type Ignore } from "ignore";
+import { defaultExcludeRules } from "./default_excludes.ts";
 
 /** Files whose rules apply to their directory's subtree, in this order (later wins). */
 export const IGNORE_FILES = [".gitignore", ".wayfinderignore"];
@@ -8,11 +9,16 @@ export const IGNORE_FILES = [".gitignore", ".wayfinderignore"];
 export interface Rules {
   base: string;
   ig: Ignore;
+  /** The built-in {@link DEFAULT_EXCLUDES}, below every project file. */
+  builtIn?: boolean;
 }
 
-/** The rules every walk starts with. */
+/** What left a path out: the built-in defaults or a project's ignore file. */
+export type IgnoredBy = "defaults" | "ignore_file";
+
+/** The rules every walk starts with: the default excludes, at the root. */
 export function rootRules(): Rules[] {
-  return [];
+  return [{ base: "", ig: defaultExcludeRules(), builtIn: true }];
 }
 
 /** Adds this directory's ignore files, if any, to the inherited rules. */
@@ -37,14 +43,21 @@ export async function loadRules(
   return [...parentRules, { base: rel, ig }];
 }
 
-/** Last matching rule wins, and deeper ignore files override shallower ones, as in git. */
-export function ignoredBy(rules: Rules[], rel: string, isDirectory: boolean): boolean {
-  let ignored = false;
-  for (const { base, ig } of rules) {
+/**
+ * Last matching rule wins, and deeper ignore files override shallower ones, as
+ * in git; the defaults come first, so any project file can negate them.
+ */
+export function ignoredBy(
+  rules: Rules[],
+  rel: string,
+  isDirectory: boolean,
+): IgnoredBy | undefined {
+  let by: IgnoredBy | undefined;
+  for (const { base, ig, builtIn } of rules) {
     const sub = base === "" ? rel : rel.slice(base.length + 1);
     const result = ig.test(isDirectory ? `${sub}/` : sub);
-    if (result.ignored) ignored = true;
-    else if (result.unignored) ignored = false;
+    if (result.ignored) by = builtIn ? "defaults" : "ignore_file";
+    else if (result.unignored) by = undefined;
   }
-  return ignored;
+  return by;
 }

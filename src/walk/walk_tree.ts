@@ -1,7 +1,8 @@
 import { join, resolve, sep } from "node:path";
 import { WayfinderError } from "../error.ts";
 import type { SourceFile } from "../types.ts";
-import { compileGlobs } from "./globs.ts";
+import { namesDefaultExclude } from "./default_excludes.ts";
+import { cleanGlobs, compileGlobs } from "./globs.ts";
 import { ignoredBy, loadRules, rootRules, type Rules } from "./ignore_rules.ts";
 import { readSource } from "./read_source.ts";
 
@@ -27,13 +28,16 @@ export interface WalkOptions {
   /**
    * Globs (picomatch) a file's root-relative posix path must match to be
    * indexed. A pattern without a slash matches the base name at any depth
-   * (`*.md`). Directories are not tested against `include`.
+   * (`*.md`). Directories are not tested against `include`. A pattern whose
+   * last segment is itself a default exclude (`deno.lock`, `*.min.js`)
+   * re-includes the files it matches; see {@link DEFAULT_EXCLUDES}.
    * @default [] (everything)
    */
   include?: string[];
   /**
    * Globs that drop files; a directory that matches is not entered. A pattern
    * without a slash matches the base name at any depth (`node_modules`).
+   * Applied on top of {@link DEFAULT_EXCLUDES}.
    * @default []
    */
   exclude?: string[];
@@ -78,6 +82,8 @@ interface _Candidate {
 
 interface _Walk {
   include?: (rel: string) => boolean;
+  /** Include globs that name a default-excluded file, which they re-include. */
+  namedInclude?: (rel: string) => boolean;
   exclude?: (rel: string) => boolean;
   maxFileBytes: number;
   realRoot: string;
@@ -91,7 +97,8 @@ interface _Walk {
 
 /**
  * Lists the text files under a project directory, honouring `.gitignore` and
- * `.wayfinderignore` files (root and nested, with negations) and skipping `.git/`.
+ * `.wayfinderignore` files (root and nested, with negations) and skipping `.git/`
+ * and {@link DEFAULT_EXCLUDES} (lock files, minified bundles, source maps).
  * Binary, non-UTF-8 (see {@link decodeText}), oversized and unreadable files
  * and folders are reported in `skipped`; none of them aborts the walk.
  *
@@ -116,6 +123,7 @@ interface _Walk {
  * await Deno.writeTextFile(`${root}/.gitignore`, "*.log\n");
  * await Deno.writeTextFile(`${root}/a.ts`, "export const a = 1;\n");
  * await Deno.writeTextFile(`${root}/debug.log`, "noise\n");
+ * await Deno.writeTextFile(`${root}/deno.lock`, "{}\n");
  * const { files, skipped } = await walkTree(root);
  * assert.deepEqual(files.map((f) => f.path), [".gitignore", "a.ts"]);
  * assert.deepEqual(skipped, []);
@@ -127,6 +135,7 @@ export async function walkTree(root: string, options: WalkOptions = {}): Promise
   const realRoot = await _realRoot(root, absRoot);
   const walk: _Walk = {
     include: compileGlobs(options.include),
+    namedInclude: compileGlobs(cleanGlobs(options.include).filter(namesDefaultExclude)),
     exclude: compileGlobs(options.exclude),
     maxFileBytes: options.maxFileBytes ?? 1048576,
     realRoot,
@@ -249,9 +258,11 @@ async function _resolveLink(abs: string, realRoot: string): Promise<_Target> {
   }
 }
 
-/** Ignore files win over `include`. */
+/** Ignore files win over `include`; `include` naming a default exclude wins over the default. */
 function _selected(walk: _Walk, rules: Rules[], rel: string): boolean {
-  if (ignoredBy(rules, rel, false)) return false;
+  const by = ignoredBy(rules, rel, false);
+  if (by === "ignore_file") return false;
+  if (by === "defaults" && !walk.namedInclude?.(rel)) return false;
   if (walk.include && !walk.include(rel)) return false;
   return !walk.exclude?.(rel);
 }
