@@ -32,7 +32,9 @@ export function compileGlobs(
   if (cleaned.length === 0) return undefined;
   const withSlash = cleaned.filter((p) => p.includes("/"));
   const bare = cleaned.filter((p) => !p.includes("/"));
-  const byPath = withSlash.length > 0 ? picomatch(withSlash, { dot: true }) : undefined;
-  const byName = bare.length > 0 ? picomatch(bare, { dot: true }) : undefined;
+  // "s": file names may hold newlines, which `**` must cross like any character.
+  const options = { dot: true, flags: "s" };
+  const byPath = withSlash.length > 0 ? picomatch(withSlash, options) : undefined;
+  const byName = bare.length > 0 ? picomatch(bare, options) : undefined;
   return (rel) => (byPath?.(rel) ?? false) || (byName?.(basename(rel)) ?? false);
 }

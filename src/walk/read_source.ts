@@ -1,13 +1,10 @@
 import type { SourceFile } from "../types.ts";
 import type { SkippedFile, SkipReason } from "./walk_tree.ts";
 
-/** Bytes inspected for a NUL, as git does. */
-const SNIFF_BYTES = 8192;
-
 /**
  * Decodes a file's bytes as text, or says why it is not text.
  *
- * Policy: a NUL byte in the first 8 KiB means `binary` (UTF-16 text, which is full of
+ * Policy: a NUL byte anywhere means `binary` (UTF-16 text, which is full of
  * NULs, lands here too). Otherwise the bytes must be valid UTF-8 or the file
  * is `not_utf8`: it is skipped, never decoded lossily, since replacement
  * characters would be indexed as if they were the file's text. A leading
@@ -27,7 +24,9 @@ const SNIFF_BYTES = 8192;
 export function decodeText(
   bytes: Uint8Array,
 ): { text: string } | { reason: "binary" | "not_utf8" } {
-  if (bytes.subarray(0, SNIFF_BYTES).includes(0)) return { reason: "binary" };
+  // git sniffs only the first 8000 bytes; files here are size-capped, and a
+  // NUL past the sniff would otherwise reach the index.
+  if (bytes.includes(0)) return { reason: "binary" };
   try {
     // ignoreBOM: false is what drops a leading BOM.
     return { text: new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes) };
