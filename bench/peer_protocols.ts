@@ -30,6 +30,7 @@ import { cpus, hostname, loadavg } from "node:os";
 import { join } from "node:path";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
 import { LlamaEmbedder } from "../src/embed/mod.ts";
 import { type SearchFilter, searchIndex } from "../src/search/mod.ts";
 import type { StoredIndex } from "../src/store/mod.ts";
@@ -50,7 +51,8 @@ import {
   type Summary,
 } from "./_peer_score.ts";
 
-const FIXTURES = new URL("../../shared/peer/wayfinder/fixtures", import.meta.url).pathname;
+/** The peer's protocol fixtures, vendored (see fixtures/ATTRIBUTION.md). */
+const FIXTURES = fileURLToPath(new URL("../fixtures/protocols", import.meta.url));
 const MODES = ["dense", "lexical", "hybrid"] as const;
 type Mode = typeof MODES[number];
 /** Our mode names as the peer's tables call them. */

@@ -8,8 +8,6 @@ import { dirname, join } from "node:path";
 
 export const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 export const MAIN = join(REPO, "main.ts");
-/** The peer project's material, beside the repository (read-only). */
-export const SHARED = join(dirname(REPO), "shared");
 export const CACHE = join(REPO, ".cache");
 
 export interface RunResult {

@@ -175,16 +175,17 @@ Deno.test("long inputs: reject lists the offending passages, truncate embeds a p
   const data = await Deno.makeTempDir({ prefix: "wayfinder-data-" });
   const env = { WAYFINDER_DATA_DIR: data, WAYFINDER_EMBEDDING_MODEL: tinyModel() };
   // One minified line cannot be split at line boundaries: it exceeds the budget on its own.
+  // (Named bundle.js: *.min.js files are default excludes.)
   const minified = "var a=" + Array.from({ length: 900 }, (_, i) => `f${i}(x${i})`).join("+") +
     ";\n";
-  writeFileSync(join(root, "bundle.min.js"), minified);
+  writeFileSync(join(root, "bundle.js"), minified);
   writeFileSync(join(root, "ok.md"), "# Fine\n\nA short paragraph.\n");
 
   const rejected = await wayfinder(["index", root], env);
   assert.equal(rejected.code, 2);
   assert.match(
     rejected.stderr,
-    /^wayfinder: Cannot embed \d+ passages longer than 512 tokens: bundle\.min\.js:1-1 \(\d+ pieces, up to \d+ tokens\); .*--long-input truncate/,
+    /^wayfinder: Cannot embed \d+ passages longer than 512 tokens: bundle\.js:1-1 \(\d+ pieces, up to \d+ tokens\); .*--long-input truncate/,
   );
   assert.equal(rejected.stderr.trim().split("\n").length, 1);
 

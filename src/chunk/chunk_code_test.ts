@@ -13,10 +13,8 @@ import { chunkFile } from "./chunk_file.ts";
 
 const SAMPLES = fileURLToPath(new URL("../../fixtures/samples/", import.meta.url));
 const GOLDENS = fileURLToPath(new URL("../../fixtures/chunk/goldens/", import.meta.url));
-const PEER_CORPUS = fileURLToPath(
-  new URL("../../../shared/peer/wayfinder/fixtures/corpus/", import.meta.url),
-);
-const VENDORED_CORPUS = fileURLToPath(new URL("../../fixtures/corpus/", import.meta.url));
+/** The peer's corpus, vendored (see fixtures/ATTRIBUTION.md). */
+const CORPUS = fileURLToPath(new URL("../../fixtures/corpus/", import.meta.url));
 
 /** One chunker for the file: the runtime and grammars load once. */
 const chunkerReady: Promise<CodeChunker> = createCodeChunker();
@@ -42,14 +40,8 @@ async function codeSamples(chunker: CodeChunker): Promise<SourceFile[]> {
 }
 
 async function corpus(): Promise<SourceFile[]> {
-  let root = PEER_CORPUS;
-  try {
-    await readdir(root);
-  } catch {
-    root = VENDORED_CORPUS;
-  }
-  const paths = (await filesUnder(root)).filter((p) => detectLanguage(p) !== "json");
-  return Promise.all(paths.map((p) => source(p, root)));
+  const paths = (await filesUnder(CORPUS)).filter((p) => detectLanguage(p) !== "json");
+  return Promise.all(paths.map((p) => source(p, CORPUS)));
 }
 
 /** Non-whitespace text no chunk covers, apart from the brackets and separators that close containers. */

@@ -6,7 +6,7 @@ import { chunkMarkdown } from "./chunk_markdown.ts";
 import { countNonWhitespace } from "./make_chunk.ts";
 
 const FIXTURES = new URL("../../fixtures/", import.meta.url);
-const SHARED = new URL("../../../shared/", import.meta.url);
+const REPO = new URL("../../", import.meta.url);
 const GOLDENS = new URL("chunk/markdown/goldens/", FIXTURES);
 
 async function load(url: URL, path: string): Promise<SourceFile> {
@@ -236,9 +236,9 @@ Deno.test("chunkMarkdown() keeps offsets exact in CRLF files", async () => {
 
 Deno.test("chunkMarkdown() keeps offsets exact on real documents", async () => {
   const urls = [
-    new URL("peer/wayfinder/fixtures/corpus/docs/observability.md", SHARED),
-    ...await markdownFilesUnder(new URL("okf/", SHARED)),
-    ...await markdownFilesUnder(new URL("peer/wayfinder/examples/", SHARED)),
+    new URL("corpus/docs/observability.md", FIXTURES),
+    new URL("README.md", REPO),
+    ...await markdownFilesUnder(new URL("chunk/markdown/examples/", FIXTURES)),
   ];
   assert.ok(urls.length >= 10, `found only ${urls.length} documents`);
   let total = 0;
@@ -254,18 +254,15 @@ Deno.test("chunkMarkdown() keeps offsets exact on real documents", async () => {
 });
 
 Deno.test("chunkMarkdown() agrees with the peer's spans and ids", async () => {
+  // The peer's chunk goldens, vendored (baseline_chunks.json keeps only this document's entry).
   const cases = [
-    ["samples/tables.md", "tables.md", "goldens/sample_chunks.json"],
-    [
-      "fixtures/corpus/docs/observability.md",
-      "docs/observability.md",
-      "goldens/baseline_chunks.json",
-    ],
+    ["samples/tables.md", "tables.md", "sample_chunks.json"],
+    ["corpus/docs/observability.md", "docs/observability.md", "baseline_chunks.json"],
   ];
   for (const [source, path, golden] of cases) {
-    const peerRoot = new URL("peer/wayfinder/", SHARED);
-    const url = new URL(source.startsWith("fixtures") ? source : `fixtures/${source}`, peerRoot);
-    const theirs = JSON.parse(await Deno.readTextFile(new URL(golden, peerRoot)))[path].chunks as {
+    const url = new URL(source, FIXTURES);
+    const goldenUrl = new URL(`chunk/markdown/peer_goldens/${golden}`, FIXTURES);
+    const theirs = JSON.parse(await Deno.readTextFile(goldenUrl))[path].chunks as {
       id: string;
       lineStart: number;
       lineEnd: number;

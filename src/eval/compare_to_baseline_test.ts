@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
 import { type BaselineReport, compareToBaseline } from "./compare_to_baseline.ts";
 import { loadReport } from "./load_report.ts";
 
-const PEER = new URL("../../../shared/peer/wayfinder/fixtures/corpus", import.meta.url).pathname;
+/** The peer's judged queries and baseline, vendored (see fixtures/ATTRIBUTION.md). */
+const PEER = fileURLToPath(new URL("../../fixtures/eval", import.meta.url));
 
 function report(
   runs: Record<

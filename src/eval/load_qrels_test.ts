@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
 import { loadGroups } from "./load_groups.ts";
@@ -7,7 +8,8 @@ import { loadQueries } from "./load_queries.ts";
 import { loadSpanQrels } from "./load_span_qrels.ts";
 import { validateEvalInput } from "./validate_eval_input.ts";
 
-const PEER = new URL("../../../shared/peer/wayfinder/fixtures/corpus", import.meta.url).pathname;
+/** The peer's judged queries and baseline, vendored (see fixtures/ATTRIBUTION.md). */
+const PEER = fileURLToPath(new URL("../../fixtures/eval", import.meta.url));
 
 async function write(name: string, data: unknown): Promise<string> {
   const path = join(await Deno.makeTempDir(), name);

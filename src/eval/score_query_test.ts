@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import { readFile } from "node:fs/promises";
 import type { Chunk, Hit } from "../types.ts";
 import type { SpanJudgment } from "./load_span_qrels.ts";
 import { scoreQuery } from "./score_query.ts";
 
-const PEER = new URL("../../../shared/peer/wayfinder/fixtures/corpus", import.meta.url).pathname;
+/** The peer's judged queries and baseline, vendored (see fixtures/ATTRIBUTION.md). */
+const PEER = fileURLToPath(new URL("../../fixtures/eval", import.meta.url));
 
 function hit(id: string, sourcePath = `${id}.ts`, lineStart = 1, lineEnd = 1): Hit {
   const chunk: Chunk = {

@@ -1,8 +1,9 @@
 /**
  * The walk stage: lists a project's text files for chunking, honouring
- * ignore files, globs, size limits and symlink rules.
+ * ignore files, globs, the default excludes, size limits and symlink rules.
  * @module
  */
 export { walkTree } from "./walk_tree.ts";
 export type { SkippedFile, SkipReason, WalkOptions, WalkResult } from "./walk_tree.ts";
+export { DEFAULT_EXCLUDES } from "./default_excludes.ts";
 export { detectLanguage } from "./detect_language.ts";

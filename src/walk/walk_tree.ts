@@ -1,8 +1,10 @@
-import { basename, join, resolve, sep } from "node:path";
-import ignore, { type Ignore } from "ignore";
-import picomatch from "picomatch";
+import { join, resolve, sep } from "node:path";
 import { WayfinderError } from "../error.ts";
 import type { SourceFile } from "../types.ts";
+import { namesDefaultExclude } from "./default_excludes.ts";
+import { cleanGlobs, compileGlobs } from "./globs.ts";
+import { ignoredBy, loadRules, rootRules, type Rules } from "./ignore_rules.ts";
+import { readSource } from "./read_source.ts";
 
 /** Why a file the user might expect to be indexed was left out. */
 export type SkipReason =
@@ -11,6 +13,7 @@ export type SkipReason =
   | "unreadable"
   | "symlink_outside_root"
   | "symlink_loop"
+  | "symlink_duplicate"
   | "not_utf8";
 
 /** A file (or directory) the walker saw but could not index. */
@@ -25,13 +28,16 @@ export interface WalkOptions {
   /**
    * Globs (picomatch) a file's root-relative posix path must match to be
    * indexed. A pattern without a slash matches the base name at any depth
-   * (`*.md`). Directories are not tested against `include`.
+   * (`*.md`). Directories are not tested against `include`. A pattern whose
+   * last segment is itself a default exclude (`deno.lock`, `*.min.js`)
+   * re-includes the files it matches; see {@link DEFAULT_EXCLUDES}.
    * @default [] (everything)
    */
   include?: string[];
   /**
    * Globs that drop files; a directory that matches is not entered. A pattern
    * without a slash matches the base name at any depth (`node_modules`).
+   * Applied on top of {@link DEFAULT_EXCLUDES}.
    * @default []
    */
   exclude?: string[];
@@ -53,36 +59,54 @@ export interface WalkResult {
   skipped: SkippedFile[];
 }
 
-/** Files whose rules apply to their directory's subtree, in this order (later wins). */
-const IGNORE_FILES = [".gitignore", ".wayfinderignore"];
-/** Bytes inspected for a NUL, as git does. */
-const SNIFF_BYTES = 8192;
-/** Files read at once within one directory. */
+/** Files read at once. */
 const READ_BATCH = 16;
 
-/** Ignore rules from one directory, matched against paths relative to it. */
-interface _Rules {
-  base: string;
-  ig: Ignore;
+/** A directory to walk: where it is, what it really is, and what governs it. */
+interface _Dir {
+  abs: string;
+  rel: string;
+  real: string;
+  rules: Rules[];
+  /** Real paths of the directories above it, to tell a cycle. */
+  ancestors: ReadonlySet<string>;
+}
+
+/** A file to read, keyed by its real path so it is read once. */
+interface _Candidate {
+  abs: string;
+  rel: string;
+  real: string;
+  viaLink: boolean;
 }
 
 interface _Walk {
   include?: (rel: string) => boolean;
+  /** Include globs that name a default-excluded file, which they re-include. */
+  namedInclude?: (rel: string) => boolean;
   exclude?: (rel: string) => boolean;
   maxFileBytes: number;
   realRoot: string;
-  /** Real paths of directories already walked, so a symlink does not repeat one. */
+  /** Real paths of directories already walked: each is walked once. */
   walked: Set<string>;
-  files: SourceFile[];
+  /** Symlinked directories, walked after every directory reachable without a link. */
+  deferred: _Dir[];
+  candidates: _Candidate[];
   skipped: SkippedFile[];
 }
 
 /**
  * Lists the text files under a project directory, honouring `.gitignore` and
- * `.wayfinderignore` files (root and nested, with negations) and skipping `.git/`.
- * Binary, non-UTF-8, oversized and unreadable files are reported in `skipped`.
- * Symlinks are followed only when their target lies inside the root; a
- * symlinked directory already walked (or an ancestor) is not walked again.
+ * `.wayfinderignore` files (root and nested, with negations) and skipping `.git/`
+ * and {@link DEFAULT_EXCLUDES} (lock files, minified bundles, source maps).
+ * Binary, non-UTF-8 (see {@link decodeText}), oversized and unreadable files
+ * and folders are reported in `skipped`; none of them aborts the walk.
+ *
+ * Symlinks are followed only when their target lies inside the root. Each
+ * directory and file is indexed once, by real path: under its own path when
+ * one without a symlink reaches it, else under the first link in path order.
+ * Other links to it are skipped as `symlink_duplicate`, links to an ancestor
+ * and link cycles as `symlink_loop`.
  *
  * @param root The project directory; it need not be a git repository.
  * @param options Include/exclude globs and the size limit.
@@ -99,6 +123,7 @@ interface _Walk {
  * await Deno.writeTextFile(`${root}/.gitignore`, "*.log\n");
  * await Deno.writeTextFile(`${root}/a.ts`, "export const a = 1;\n");
  * await Deno.writeTextFile(`${root}/debug.log`, "noise\n");
+ * await Deno.writeTextFile(`${root}/deno.lock`, "{}\n");
  * const { files, skipped } = await walkTree(root);
  * assert.deepEqual(files.map((f) => f.path), [".gitignore", "a.ts"]);
  * assert.deepEqual(skipped, []);
@@ -107,9 +132,46 @@ interface _Walk {
  */
 export async function walkTree(root: string, options: WalkOptions = {}): Promise<WalkResult> {
   const absRoot = resolve(root);
-  if (absRoot === sep) {
-    throw new WayfinderError("usage", "Cannot index '/': choose a project directory");
+  const realRoot = await _realRoot(root, absRoot);
+  const walk: _Walk = {
+    include: compileGlobs(options.include),
+    namedInclude: compileGlobs(cleanGlobs(options.include).filter(namesDefaultExclude)),
+    exclude: compileGlobs(options.exclude),
+    maxFileBytes: options.maxFileBytes ?? 1048576,
+    realRoot,
+    walked: new Set(),
+    deferred: [],
+    candidates: [],
+    skipped: [],
+  };
+  const top: _Dir = {
+    abs: absRoot,
+    rel: "",
+    real: realRoot,
+    rules: rootRules(),
+    ancestors: new Set(),
+  };
+  try {
+    await _walkDir(walk, top);
+  } catch (e) {
+    if (e instanceof WayfinderError) throw e;
+    throw new WayfinderError("io", `Cannot index '${root}': ${_message(e)}`, { cause: e });
   }
+  // Links wait until every real directory is walked, so a tree is indexed
+  // under its own path rather than under a link that happens to sort first.
+  for (let link = walk.deferred.shift(); link; link = walk.deferred.shift()) {
+    await _followLink(walk, link);
+  }
+  const files = await _readAll(walk);
+  walk.skipped.sort((a, b) => _compare(a.path, b.path));
+  return { files, skipped: walk.skipped };
+}
+
+/** The root's real path, after refusing `/`, missing roots and non-directories. */
+async function _realRoot(root: string, absRoot: string): Promise<string> {
+  const refuseSlash = () =>
+    new WayfinderError("usage", "Cannot index '/': choose a project directory");
+  if (absRoot === sep) throw refuseSlash();
   let info: Deno.FileInfo;
   try {
     info = await Deno.stat(absRoot);
@@ -121,178 +183,127 @@ export async function walkTree(root: string, options: WalkOptions = {}): Promise
     throw new WayfinderError("io", `Cannot index '${root}': not a directory`);
   }
   const realRoot = await Deno.realPath(absRoot);
-  if (realRoot === sep) {
-    throw new WayfinderError("usage", "Cannot index '/': choose a project directory");
-  }
-  const walk: _Walk = {
-    include: _globs(options.include),
-    exclude: _globs(options.exclude),
-    maxFileBytes: options.maxFileBytes ?? 1048576,
-    realRoot,
-    walked: new Set(),
-    files: [],
-    skipped: [],
-  };
-  try {
-    await _walkDir(walk, absRoot, "", realRoot, [], new Set());
-  } catch (e) {
-    if (e instanceof WayfinderError) throw e;
-    throw new WayfinderError("io", `Cannot index '${root}': ${_message(e)}`, { cause: e });
-  }
-  walk.files.sort((a, b) => _compare(a.path, b.path));
-  walk.skipped.sort((a, b) => _compare(a.path, b.path));
-  return { files: walk.files, skipped: walk.skipped };
+  if (realRoot === sep) throw refuseSlash();
+  return realRoot;
 }
 
-async function _walkDir(
-  walk: _Walk,
-  dir: string,
-  rel: string,
-  real: string,
-  parentRules: _Rules[],
-  ancestors: Set<string>,
-): Promise<void> {
-  walk.walked.add(real);
-  const here = new Set(ancestors).add(real);
+async function _walkDir(walk: _Walk, dir: _Dir): Promise<void> {
+  walk.walked.add(dir.real);
   let entries: Deno.DirEntry[];
   try {
-    entries = await Array.fromAsync(Deno.readDir(dir));
+    entries = await Array.fromAsync(Deno.readDir(dir.abs));
   } catch (e) {
-    if (rel === "") throw e; // the root itself: the caller words the error
-    walk.skipped.push({ path: rel, reason: "unreadable" });
+    if (dir.rel === "") throw e; // the root itself: the caller words the error
+    walk.skipped.push({ path: dir.rel, reason: "unreadable" });
     return;
   }
   entries.sort((a, b) => _compare(a.name, b.name));
-  const rules = await _loadRules(dir, rel, entries, parentRules);
-
-  const readable: { abs: string; rel: string }[] = [];
+  const rules = await loadRules(dir.abs, dir.rel, entries, dir.rules);
+  const ancestors = new Set(dir.ancestors).add(dir.real);
   for (const entry of entries) {
     if (entry.name === ".git") continue;
-    const childAbs = join(dir, entry.name);
-    const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
-    let isDirectory = entry.isDirectory;
-    let isFile = entry.isFile;
-    let childReal = join(real, entry.name);
-    let problem: SkipReason | undefined;
-    if (entry.isSymlink) {
-      try {
-        childReal = await Deno.realPath(childAbs);
-        const target = await Deno.stat(childReal);
-        isDirectory = target.isDirectory;
-        isFile = target.isFile;
-        if (!_inside(childReal, walk.realRoot)) problem = "symlink_outside_root";
-      } catch (e) {
-        // A dangling or cyclic link: match it against the rules as a file.
-        isFile = true;
-        problem = e instanceof Deno.errors.FilesystemLoop ? "symlink_loop" : "unreadable";
-      }
-    }
-    if (isDirectory) {
-      if (_ignored(rules, childRel, true) || walk.exclude?.(childRel)) continue;
-      if (problem) {
-        walk.skipped.push({ path: childRel, reason: problem });
-      } else if (here.has(childReal)) {
-        walk.skipped.push({ path: childRel, reason: "symlink_loop" });
-      } else if (!(entry.isSymlink && walk.walked.has(childReal))) {
-        await _walkDir(walk, childAbs, childRel, childReal, rules, here);
-      }
-    } else if (isFile) {
-      if (_ignored(rules, childRel, false)) continue;
-      if (walk.include && !walk.include(childRel)) continue;
-      if (walk.exclude?.(childRel)) continue;
-      if (problem) walk.skipped.push({ path: childRel, reason: problem });
-      else readable.push({ abs: childAbs, rel: childRel });
-    }
-    // Sockets, FIFOs and devices are never source files.
-  }
-
-  for (let i = 0; i < readable.length; i += READ_BATCH) {
-    const batch = readable.slice(i, i + READ_BATCH);
-    const results = await Promise.all(
-      batch.map((f) => _readSource(f.abs, f.rel, walk.maxFileBytes)),
-    );
-    for (const result of results) {
-      if ("reason" in result) walk.skipped.push(result);
-      else walk.files.push(result);
-    }
+    const child: _Dir = {
+      abs: join(dir.abs, entry.name),
+      rel: dir.rel === "" ? entry.name : `${dir.rel}/${entry.name}`,
+      real: join(dir.real, entry.name),
+      rules,
+      ancestors,
+    };
+    await _visit(walk, entry, child);
   }
 }
 
-/** Adds this directory's ignore files, if any, to the inherited rules. */
-async function _loadRules(
-  dir: string,
-  rel: string,
-  entries: Deno.DirEntry[],
-  parentRules: _Rules[],
-): Promise<_Rules[]> {
-  const texts: string[] = [];
-  for (const name of IGNORE_FILES) {
-    if (!entries.some((e) => e.name === name && !e.isDirectory)) continue;
-    try {
-      texts.push(await Deno.readTextFile(join(dir, name)));
-    } catch {
-      // An unreadable ignore file ignores nothing; the file itself is then skipped.
-    }
+/** Sorts one directory entry: walk it, defer it, keep it as a file, or skip it. */
+async function _visit(walk: _Walk, entry: Deno.DirEntry, child: _Dir): Promise<void> {
+  const target = entry.isSymlink ? await _resolveLink(child.abs, walk.realRoot) : {
+    kind: entry.isDirectory ? "dir" as const : entry.isFile ? "file" as const : "other" as const,
+    real: child.real,
+  };
+  const skip = (reason: SkipReason): void => {
+    walk.skipped.push({ path: child.rel, reason });
+  };
+  if (target.kind === "dir") {
+    if (ignoredBy(child.rules, child.rel, true) || walk.exclude?.(child.rel)) return;
+    if (target.problem) return skip(target.problem);
+    const dir = { ...child, real: target.real };
+    if (entry.isSymlink) walk.deferred.push(dir);
+    // Only a walk through a link meets a real directory a second time.
+    else if (walk.walked.has(dir.real)) skip("symlink_duplicate");
+    else await _walkDir(walk, dir);
+  } else if (target.kind === "file") {
+    if (!_selected(walk, child.rules, child.rel)) return;
+    if (target.problem) return skip(target.problem);
+    walk.candidates.push({ ...child, real: target.real, viaLink: entry.isSymlink });
   }
-  if (texts.length === 0) return parentRules;
-  // git is case-sensitive on Linux and case-insensitive on macOS and Windows by default.
-  const ig = ignore({ ignorecase: Deno.build.os !== "linux" }).add(texts.join("\n"));
-  return [...parentRules, { base: rel, ig }];
+  // Sockets, FIFOs and devices are never source files.
 }
 
-/** Last matching rule wins, and deeper ignore files override shallower ones, as in git. */
-function _ignored(rules: _Rules[], rel: string, isDirectory: boolean): boolean {
-  let ignored = false;
-  for (const { base, ig } of rules) {
-    const sub = base === "" ? rel : rel.slice(base.length + 1);
-    const result = ig.test(isDirectory ? `${sub}/` : sub);
-    if (result.ignored) ignored = true;
-    else if (result.unignored) ignored = false;
-  }
-  return ignored;
+interface _Target {
+  kind: "dir" | "file" | "other";
+  real: string;
+  problem?: SkipReason;
 }
 
-async function _readSource(
-  abs: string,
-  rel: string,
-  maxFileBytes: number,
-): Promise<SourceFile | SkippedFile> {
-  let bytes: Uint8Array;
+/** Where a symlink leads, and why it may not be followed. */
+async function _resolveLink(abs: string, realRoot: string): Promise<_Target> {
   try {
-    // Check the size first so a huge file is never read.
-    const { size } = await Deno.stat(abs);
-    if (size > maxFileBytes) return { path: rel, reason: "too_large" };
-    bytes = await Deno.readFile(abs);
-  } catch {
-    return { path: rel, reason: "unreadable" };
+    const real = await Deno.realPath(abs);
+    const info = await Deno.stat(real);
+    const kind = info.isDirectory ? "dir" : info.isFile ? "file" : "other";
+    return { kind, real, problem: _inside(real, realRoot) ? undefined : "symlink_outside_root" };
+  } catch (e) {
+    // A dangling or cyclic link: match it against the rules as a file.
+    const problem = e instanceof Deno.errors.FilesystemLoop ? "symlink_loop" : "unreadable";
+    return { kind: "file", real: abs, problem };
   }
-  // The file may have grown between stat and read.
-  if (bytes.length > maxFileBytes) return { path: rel, reason: "too_large" };
-  if (bytes.subarray(0, SNIFF_BYTES).includes(0)) return { path: rel, reason: "binary" };
-  let content: string;
-  try {
-    content = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return { path: rel, reason: "not_utf8" };
-  }
-  return { path: rel, absolutePath: abs, content, bytes: bytes.length };
 }
 
-/**
- * Compiles globs into one predicate on root-relative posix paths. Patterns
- * without a slash match the base name at any depth (picomatch's own
- * `basename` option breaks patterns that do have a slash, so the two are split).
- */
-function _globs(patterns: string[] | undefined): ((rel: string) => boolean) | undefined {
-  const cleaned = (patterns ?? [])
-    .map((p) => p.trim().replace(/^\.\//, "").replace(/\/+$/, ""))
-    .filter((p) => p !== "");
-  if (cleaned.length === 0) return undefined;
-  const withSlash = cleaned.filter((p) => p.includes("/"));
-  const bare = cleaned.filter((p) => !p.includes("/"));
-  const byPath = withSlash.length > 0 ? picomatch(withSlash, { dot: true }) : undefined;
-  const byName = bare.length > 0 ? picomatch(bare, { dot: true }) : undefined;
-  return (rel) => (byPath?.(rel) ?? false) || (byName?.(basename(rel)) ?? false);
+/** Ignore files win over `include`; `include` naming a default exclude wins over the default. */
+function _selected(walk: _Walk, rules: Rules[], rel: string): boolean {
+  const by = ignoredBy(rules, rel, false);
+  if (by === "ignore_file") return false;
+  if (by === "defaults" && !walk.namedInclude?.(rel)) return false;
+  if (walk.include && !walk.include(rel)) return false;
+  return !walk.exclude?.(rel);
+}
+
+async function _followLink(walk: _Walk, link: _Dir): Promise<void> {
+  if (link.ancestors.has(link.real)) {
+    walk.skipped.push({ path: link.rel, reason: "symlink_loop" });
+  } else if (walk.walked.has(link.real)) {
+    walk.skipped.push({ path: link.rel, reason: "symlink_duplicate" });
+  } else {
+    await _walkDir(walk, link);
+  }
+}
+
+/** Reads each real file once: a path without a link first, then path order. */
+async function _readAll(walk: _Walk): Promise<SourceFile[]> {
+  const order = walk.candidates.sort((a, b) =>
+    Number(a.viaLink) - Number(b.viaLink) || _compare(a.rel, b.rel)
+  );
+  const seen = new Set<string>();
+  const unique: _Candidate[] = [];
+  for (const c of order) {
+    if (!seen.has(c.real)) {
+      seen.add(c.real);
+      unique.push(c);
+    } else {
+      // Without a link, only a name the OS gave lossily (not UTF-8) can repeat a real path.
+      walk.skipped.push({ path: c.rel, reason: c.viaLink ? "symlink_duplicate" : "unreadable" });
+    }
+  }
+  const files: SourceFile[] = [];
+  for (let i = 0; i < unique.length; i += READ_BATCH) {
+    const batch = unique.slice(i, i + READ_BATCH);
+    for (
+      const r of await Promise.all(batch.map((c) => readSource(c.abs, c.rel, walk.maxFileBytes)))
+    ) {
+      if ("reason" in r) walk.skipped.push(r);
+      else files.push(r);
+    }
+  }
+  return files.sort((a, b) => _compare(a.path, b.path));
 }
 
 function _inside(path: string, root: string): boolean {

@@ -1,23 +1,8 @@
 import assert from "node:assert/strict";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
 import { detectLanguage, walkTree } from "./mod.ts";
-
-/** Writes `files` (path → text or bytes) under a fresh temp dir and returns it. */
-async function makeTree(files: Record<string, string | Uint8Array>): Promise<string> {
-  const root = await Deno.makeTempDir({ prefix: "wayfinder_walk_" });
-  for (const [path, data] of Object.entries(files)) {
-    const abs = join(root, path);
-    await Deno.mkdir(dirname(abs), { recursive: true });
-    if (typeof data === "string") await Deno.writeTextFile(abs, data);
-    else await Deno.writeFile(abs, data);
-  }
-  return root;
-}
-
-async function paths(root: string, options = {}): Promise<string[]> {
-  return (await walkTree(root, options)).files.map((f) => f.path);
-}
+import { makeTree, paths } from "./testdata/make_tree.ts";
 
 Deno.test("walkTree() reads text files sorted by posix path, skipping .git", async () => {
   const root = await makeTree({
@@ -143,53 +128,6 @@ Deno.test("walkTree() skips binary, non-UTF-8 and too-large files with reasons",
       { path: "big.txt", reason: "too_large" },
       { path: "image.png", reason: "binary" },
       { path: "latin1.txt", reason: "not_utf8" },
-    ]);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
-});
-
-Deno.test("walkTree() follows symlinks inside the root and skips those outside", async () => {
-  const outside = await makeTree({ "secret.txt": "outside", "dir/s.txt": "outside" });
-  const root = await makeTree({ "real/a.ts": "a", "note.md": "n" });
-  try {
-    await Deno.symlink(join(root, "note.md"), join(root, "link.md"));
-    await Deno.symlink(join(root, "real"), join(root, "linked_dir"));
-    await Deno.symlink(join(outside, "secret.txt"), join(root, "out.txt"));
-    await Deno.symlink(join(outside, "dir"), join(root, "out_dir"));
-    await Deno.symlink(join(root, "missing.txt"), join(root, "dangling.txt"));
-    const { files, skipped } = await walkTree(root);
-    // "linked_dir" is walked (it sorts before "real", which is then walked too).
-    assert.deepEqual(files.map((f) => f.path), [
-      "link.md",
-      "linked_dir/a.ts",
-      "note.md",
-      "real/a.ts",
-    ]);
-    assert.equal(files[0].content, "n");
-    assert.deepEqual(skipped, [
-      { path: "dangling.txt", reason: "unreadable" },
-      { path: "out.txt", reason: "symlink_outside_root" },
-      { path: "out_dir", reason: "symlink_outside_root" },
-    ]);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-    await Deno.remove(outside, { recursive: true });
-  }
-});
-
-Deno.test("walkTree() terminates on symlink loops", async () => {
-  const root = await makeTree({ "a/b/f.ts": "f" });
-  try {
-    await Deno.symlink(join(root, "a"), join(root, "a/b/up")); // points at an ancestor
-    await Deno.symlink(join(root, "self1"), join(root, "self2"));
-    await Deno.symlink(join(root, "self2"), join(root, "self1")); // a cycle of links
-    const { files, skipped } = await walkTree(root);
-    assert.deepEqual(files.map((f) => f.path), ["a/b/f.ts"]);
-    assert.deepEqual(skipped, [
-      { path: "a/b/up", reason: "symlink_loop" },
-      { path: "self1", reason: "symlink_loop" },
-      { path: "self2", reason: "symlink_loop" },
     ]);
   } finally {
     await Deno.remove(root, { recursive: true });

@@ -1,0 +1,63 @@
+import { join } from "node:path";
+import ignore, { type Ignore } from "ignore";
+import { defaultExcludeRules } from "./default_excludes.ts";
+
+/** Files whose rules apply to their directory's subtree, in this order (later wins). */
+export const IGNORE_FILES = [".gitignore", ".wayfinderignore"];
+
+/** Ignore rules from one directory, matched against paths relative to it. */
+export interface Rules {
+  base: string;
+  ig: Ignore;
+  /** The built-in {@link DEFAULT_EXCLUDES}, below every project file. */
+  builtIn?: boolean;
+}
+
+/** What left a path out: the built-in defaults or a project's ignore file. */
+export type IgnoredBy = "defaults" | "ignore_file";
+
+/** The rules every walk starts with: the default excludes, at the root. */
+export function rootRules(): Rules[] {
+  return [{ base: "", ig: defaultExcludeRules(), builtIn: true }];
+}
+
+/** Adds this directory's ignore files, if any, to the inherited rules. */
+export async function loadRules(
+  dir: string,
+  rel: string,
+  entries: Deno.DirEntry[],
+  parentRules: Rules[],
+): Promise<Rules[]> {
+  const texts: string[] = [];
+  for (const name of IGNORE_FILES) {
+    if (!entries.some((e) => e.name === name && !e.isDirectory)) continue;
+    try {
+      texts.push(await Deno.readTextFile(join(dir, name)));
+    } catch {
+      // An unreadable ignore file ignores nothing; the file itself is then skipped.
+    }
+  }
+  if (texts.length === 0) return parentRules;
+  // git is case-sensitive on Linux and case-insensitive on macOS and Windows by default.
+  const ig = ignore({ ignorecase: Deno.build.os !== "linux" }).add(texts.join("\n"));
+  return [...parentRules, { base: rel, ig }];
+}
+
+/**
+ * Last matching rule wins, and deeper ignore files override shallower ones, as
+ * in git; the defaults come first, so any project file can negate them.
+ */
+export function ignoredBy(
+  rules: Rules[],
+  rel: string,
+  isDirectory: boolean,
+): IgnoredBy | undefined {
+  let by: IgnoredBy | undefined;
+  for (const { base, ig, builtIn } of rules) {
+    const sub = base === "" ? rel : rel.slice(base.length + 1);
+    const result = ig.test(isDirectory ? `${sub}/` : sub);
+    if (result.ignored) by = builtIn ? "defaults" : "ignore_file";
+    else if (result.unignored) by = undefined;
+  }
+  return by;
+}
