@@ -1,7 +1,7 @@
 import type { Chunk, SourceFile } from "../types.ts";
 import type { CodeChunker } from "./chunk_code.ts";
 import { chunkMarkdown } from "./chunk_markdown.ts";
-import { chunkText, type TextOptions } from "./chunk_text.ts";
+import { chunkText } from "./chunk_text.ts";
 
 /** Options of {@link chunkFile}. */
 export interface ChunkFileOptions {
@@ -9,8 +9,6 @@ export interface ChunkFileOptions {
   maxChars?: number;
   /** Code: containers this small stay whole, smaller neighbours merge. @default 200 */
   minChars?: number;
-  /** How files without a structure-aware chunker are cut. @default "paragraph" */
-  textStrategy?: TextOptions["strategy"];
 }
 
 /**
@@ -22,9 +20,9 @@ export interface ChunkFileOptions {
  * @param file The file to chunk.
  * @param language Its language id, as `detectLanguage` gives it.
  * @param chunker The code chunker; languages it does not support go to text.
- * @param options Budgets and the text strategy.
+ * @param options Budgets.
  * @returns The file's chunks in order; none only for a blank file.
- * @throws {WayfinderError} `usage` for a bad budget or strategy
+ * @throws {WayfinderError} `usage` for a bad budget
  *
  * @example Route a Python file and an unknown format
  * ```ts
@@ -46,7 +44,7 @@ export function chunkFile(
 ): Chunk[] {
   const { maxChars, minChars } = options;
   if (language === "markdown") return chunkMarkdown(file, { maxChars });
-  const asText = () => chunkText(file, { maxChars, strategy: options.textStrategy, language });
+  const asText = () => chunkText(file, { maxChars, language });
   if (!chunker.supports(language)) return asText();
   let chunks: Chunk[];
   try {

@@ -4,17 +4,8 @@ import { countNonWhitespace, makeChunk } from "./make_chunk.ts";
 
 /** How `chunkText` cuts a file. */
 export interface TextOptions {
-  /**
-   * `fixed`: windows of `maxChars` snapped to line ends; `paragraph`:
-   * blank-line-separated paragraphs packed up to the budget; `sentence`:
-   * sentences packed up to the budget.
-   * @default "paragraph"
-   */
-  strategy?: "fixed" | "paragraph" | "sentence";
   /** Budget per chunk, in non-whitespace characters. @default 1500 */
   maxChars?: number;
-  /** Non-whitespace characters a `fixed` window repeats from the previous one. @default 0 */
-  overlap?: number;
   /** The chunks' `language`. @default "text" */
   language?: string;
 }
@@ -27,8 +18,6 @@ export interface _Span {
 
 /** A way to cut a span into smaller units, coarsest first. */
 export type _Level = "paragraph" | "sentence" | "line" | "hard";
-
-const STRATEGIES = ["fixed", "paragraph", "sentence"] as const;
 
 /** The same four characters `countNonWhitespace` skips, so spans and budgets agree. */
 function isWs(c: number): boolean {
@@ -160,10 +149,8 @@ export function _fit(text: string, span: _Span, budget: number, levels: _Level[]
 /**
  * Greedily joins consecutive units while their combined size fits the budget;
  * each group becomes one span from its first unit's start to its last's end.
- * With `overlap`, a group starts with the previous group's trailing units
- * worth at most `overlap` characters, as long as a new unit still fits.
  */
-export function _pack(text: string, units: _Span[], budget: number, overlap = 0): _Span[] {
+export function _pack(text: string, units: _Span[], budget: number): _Span[] {
   const sizes = units.map((u) => _size(text, u));
   const out: _Span[] = [];
   let first = 0;
@@ -172,15 +159,7 @@ export function _pack(text: string, units: _Span[], budget: number, overlap = 0)
     let total = sizes[first];
     while (last + 1 < units.length && total + sizes[last + 1] <= budget) total += sizes[++last];
     out.push({ start: units[first].start, end: units[last].end });
-    if (last + 1 >= units.length) break;
-    let next = last + 1;
-    if (overlap > 0) {
-      let carried = 0;
-      while (next - 1 > first && carried + sizes[next - 1] <= overlap) carried += sizes[--next];
-      // Give up carried units until the next new unit fits beside them.
-      while (next <= last && carried + sizes[last + 1] > budget) carried -= sizes[next++];
-    }
-    first = next;
+    first = last + 1;
   }
   return out;
 }
@@ -201,49 +180,25 @@ export function _budget(maxChars: number | undefined): number {
 }
 
 /**
- * Splits plain text into `text` chunks by the chosen strategy. Chunks start
- * at a line start (or a sentence start when a paragraph had to be cut) and
- * end at their last non-whitespace character.
+ * Splits plain text into `text` chunks: blank-line-separated paragraphs
+ * packed up to the budget; a paragraph over it is cut at sentences, then
+ * lines, then anywhere but inside a surrogate pair. Chunks start at a line
+ * start (or a sentence start when a paragraph had to be cut) and end at
+ * their last non-whitespace character.
  *
  * @param file the file to chunk
- * @param options strategy, budget, overlap and language
+ * @param options budget and language
  * @returns the chunks in file order; none for a blank file
- * @throws {WayfinderError} `usage` for a bad strategy, budget or overlap
+ * @throws {WayfinderError} `usage` for a bad budget
  */
 export function chunkText(file: SourceFile, options: TextOptions = {}): Chunk[] {
-  const strategy = options.strategy ?? "paragraph";
-  if (!STRATEGIES.includes(strategy)) {
-    throw new WayfinderError(
-      "usage",
-      `Cannot chunk text: unknown strategy '${strategy}' (expected ${STRATEGIES.join(", ")})`,
-    );
-  }
   const budget = _budget(options.maxChars);
-  const overlap = options.overlap ?? 0;
-  if (!Number.isInteger(overlap) || overlap < 0 || overlap >= budget) {
-    throw new WayfinderError(
-      "usage",
-      `Cannot chunk text: overlap must be an integer from 0 to maxChars - 1, got '${overlap}'`,
-    );
-  }
   const language = options.language ?? "text";
   const text = file.content;
-  const whole = { start: 0, end: text.length };
-
-  let spans: _Span[];
-  if (strategy === "fixed") {
-    const units = _lines(text, whole).flatMap((l) => _fit(text, l, budget, ["hard"]));
-    spans = _pack(text, units, budget, overlap);
-  } else if (strategy === "paragraph") {
-    const units = _paragraphs(text, whole).flatMap((p) =>
-      _fit(text, p, budget, ["sentence", "line", "hard"])
-    );
-    spans = _pack(text, units, budget);
-  } else {
-    const units = _sentences(text, whole).flatMap((s) => _fit(text, s, budget, ["line", "hard"]));
-    spans = _pack(text, units, budget);
-  }
-  return spans.map((s) =>
-    makeChunk(file, { start: s.start, end: s.end, type: "text", language, metadata: { strategy } })
+  const units = _paragraphs(text, { start: 0, end: text.length }).flatMap((p) =>
+    _fit(text, p, budget, ["sentence", "line", "hard"])
+  );
+  return _pack(text, units, budget).map((s) =>
+    makeChunk(file, { start: s.start, end: s.end, type: "text", language, metadata: {} })
   );
 }

@@ -8,7 +8,6 @@ import { countNonWhitespace } from "./make_chunk.ts";
 const FIXTURES = new URL("../../fixtures/", import.meta.url);
 const REPO = new URL("../../", import.meta.url);
 const GOLDENS = new URL("chunk/markdown/goldens/", FIXTURES);
-const STRATEGIES = ["paragraph", "sentence", "fixed"] as const;
 
 async function load(url: URL, path: string): Promise<SourceFile> {
   const content = await Deno.readTextFile(url);
@@ -48,7 +47,7 @@ function assertWellFormed(file: SourceFile, chunks: Chunk[], options: TextOption
   let covered = 0;
   let previousStart = -1;
   for (const c of chunks) {
-    const where = `${file.path}:${c.lineStart} (${options.strategy})`;
+    const where = `${file.path}:${c.lineStart} (max ${budget})`;
     assert.equal(file.content.slice(c.startOffset, c.endOffset), c.content, where);
     assert.equal(c.type, "text");
     // Indentation of a chunk's first line is kept; trailing whitespace is not.
@@ -58,9 +57,7 @@ function assertWellFormed(file: SourceFile, chunks: Chunk[], options: TextOption
     }
     assert.ok(countNonWhitespace(c.content) <= budget, `${where} is over budget`);
     assert.ok(c.startOffset > previousStart, `${where} does not advance`);
-    if (options.strategy !== "fixed" || !options.overlap) {
-      assert.ok(c.startOffset >= covered, `${where} overlaps`);
-    }
+    assert.ok(c.startOffset >= covered, `${where} overlaps`);
     assert.equal(file.content.slice(covered, c.startOffset).trim(), "", `${where} skips text`);
     assert.equal(c.lineStart, file.content.slice(0, c.startOffset).split("\n").length, where);
     previousStart = c.startOffset;
@@ -80,10 +77,7 @@ const PARAGRAPHS = [
 Deno.test("chunkText() matches its goldens", async () => {
   const file = await load(new URL("samples/search.txt", FIXTURES), "samples/search.txt");
   await assertGolden("text_search", chunkText(file));
-  const small = Object.fromEntries(
-    STRATEGIES.map((strategy) => [strategy, chunkText(file, { strategy, maxChars: 80 })]),
-  );
-  await assertGolden("text_search_max80", small);
+  await assertGolden("text_search_max80", chunkText(file, { maxChars: 80 }));
 });
 
 Deno.test("chunkText() packs paragraphs up to the budget", () => {
@@ -97,37 +91,23 @@ Deno.test("chunkText() packs paragraphs up to the budget", () => {
     "The last one ends here.",
   ]);
   assert.deepEqual(chunks.map((c) => [c.lineStart, c.lineEnd]), [[1, 6], [8, 8], [8, 8]]);
-  assert.deepEqual(chunks[0].metadata, { strategy: "paragraph" });
+  assert.deepEqual(chunks[0].metadata, {});
 });
 
-Deno.test("chunkText() packs sentences and keeps abbreviations whole", () => {
-  const file = fromText("One sentence here. Two e.g. this one stays whole! Three?\nFour ends.\n");
-  const chunks = chunkText(file, { strategy: "sentence", maxChars: 30 });
+Deno.test("chunkText() cuts an oversized paragraph at sentences and keeps abbreviations whole", () => {
+  const file = fromText("One sentence here. Two e.g. this one stays whole! Three? Four ends.\n");
+  const chunks = chunkText(file, { maxChars: 30 });
   assert.deepEqual(chunks.map((c) => c.content), [
     "One sentence here.",
     "Two e.g. this one stays whole!",
-    "Three?\nFour ends.",
+    "Three? Four ends.",
   ]);
-});
-
-Deno.test("chunkText() cuts fixed windows at line ends with overlap", () => {
-  const lines = Array.from({ length: 12 }, (_, i) => `line${String(i).padStart(2, "0")} xxxx`);
-  const file = fromText(lines.join("\n") + "\n");
-  // Each line holds 10 non-whitespace characters.
-  const plain = chunkText(file, { strategy: "fixed", maxChars: 35 });
-  assert.deepEqual(plain.map((c) => [c.lineStart, c.lineEnd]), [[1, 3], [4, 6], [7, 9], [10, 12]]);
-  const overlapped = chunkText(file, { strategy: "fixed", maxChars: 35, overlap: 10 });
-  assert.deepEqual(
-    overlapped.map((c) => [c.lineStart, c.lineEnd]),
-    [[1, 3], [3, 5], [5, 7], [7, 9], [9, 11], [11, 12]],
-  );
-  assertWellFormed(file, overlapped, { strategy: "fixed", maxChars: 35, overlap: 10 });
 });
 
 Deno.test("chunkText() hard-splits a line longer than the budget", () => {
   const file = fromText("😀".repeat(30) + "\n" + "word ".repeat(40));
-  const chunks = chunkText(file, { strategy: "fixed", maxChars: 25 });
-  assertWellFormed(file, chunks, { strategy: "fixed", maxChars: 25 });
+  const chunks = chunkText(file, { maxChars: 25 });
+  assertWellFormed(file, chunks, { maxChars: 25 });
   for (const c of chunks) {
     assert.ok(!/[\uD800-\uDBFF]$/.test(c.content), "a surrogate pair was cut");
     assert.ok(!/^[\uDC00-\uDFFF]/.test(c.content), "a surrogate pair was cut");
@@ -146,11 +126,8 @@ Deno.test("chunkText() keeps offsets exact on real text, CRLF included", async (
   for (const base of files) {
     const crlf = fromText(base.content.replaceAll("\n", "\r\n"), base.path);
     for (const file of [base, crlf]) {
-      for (const strategy of STRATEGIES) {
-        for (const maxChars of [120, 1500]) {
-          const options = { strategy, maxChars, overlap: strategy === "fixed" ? 30 : 0 };
-          assertWellFormed(file, chunkText(file, options), options);
-        }
+      for (const maxChars of [40, 120, 1500]) {
+        assertWellFormed(file, chunkText(file, { maxChars }), { maxChars });
       }
     }
   }
@@ -158,7 +135,7 @@ Deno.test("chunkText() keeps offsets exact on real text, CRLF included", async (
 
 Deno.test("chunkText() returns nothing for blank text and uses the given language", () => {
   assert.deepEqual(chunkText(fromText("")), []);
-  assert.deepEqual(chunkText(fromText(" \n\r\n\t\n"), { strategy: "sentence" }), []);
+  assert.deepEqual(chunkText(fromText(" \n\r\n\t\n")), []);
   assert.equal(chunkText(fromText("hi\n")).at(0)?.language, "text");
   assert.equal(chunkText(fromText("hi\n"), { language: "rst" }).at(0)?.language, "rst");
 });
@@ -168,6 +145,4 @@ Deno.test("chunkText() rejects bad options", () => {
   const usage = (e: unknown) => e instanceof WayfinderError && e.code === "usage";
   assert.throws(() => chunkText(file, { maxChars: 0 }), usage);
   assert.throws(() => chunkText(file, { maxChars: 1.5 }), usage);
-  assert.throws(() => chunkText(file, { strategy: "fixed", overlap: 10, maxChars: 10 }), usage);
-  assert.throws(() => chunkText(file, { strategy: "words" as "fixed" }), usage);
 });

@@ -1,5 +1,5 @@
 import { WayfinderError } from "../error.ts";
-import { checkGrade, isRecord, readJson } from "./read_json.ts";
+import { checkGrade, isRecord } from "./read_json.ts";
 
 /** Relevance grades of chunk ids, by query id: `{qid: {chunkId: grade}}`. */
 export type Qrels = Record<string, Record<string, number>>;
@@ -19,24 +19,4 @@ export function parseQrels(data: unknown, path: string): Qrels {
     }
   }
   return qrels;
-}
-
-/**
- * Loads chunk-id qrels, `{qid: {chunkId: grade}}`, for stable-id matching.
- *
- * @param path The JSON file to read.
- * @returns Grades by query id and chunk id.
- * @throws {WayfinderError} "io" when unreadable, "input" when malformed or a grade is not a number ≥ 0.
- *
- * @example Read qrels
- * ```ts
- * import assert from "node:assert/strict";
- * import { loadQrels } from "./mod.ts";
- * const path = await Deno.makeTempFile({ suffix: ".json" });
- * await Deno.writeTextFile(path, JSON.stringify({ q1: { abc: 3 } }));
- * assert.equal((await loadQrels(path)).q1.abc, 3);
- * ```
- */
-export async function loadQrels(path: string): Promise<Qrels> {
-  return parseQrels(await readJson(path, "qrels"), path);
 }

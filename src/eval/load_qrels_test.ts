@@ -3,9 +3,10 @@ import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
 import { loadGroups } from "./load_groups.ts";
-import { loadQrels } from "./load_qrels.ts";
+import { parseQrels } from "./load_qrels.ts";
 import { loadQueries } from "./load_queries.ts";
-import { loadSpanQrels } from "./load_span_qrels.ts";
+import { parseSpanQrels } from "./load_span_qrels.ts";
+import { readJson } from "./read_json.ts";
 import { validateEvalInput } from "./validate_eval_input.ts";
 
 /** The peer's judged queries and baseline, vendored (see fixtures/ATTRIBUTION.md). */
@@ -22,7 +23,11 @@ function inputError(pattern: RegExp) {
     e instanceof WayfinderError && e.code === "input" && pattern.test(e.message);
 }
 
-Deno.test("loadQrels() reads grades and rejects bad ones", async () => {
+/** Reads a judgments file the way `loadJudgments` does, for one shape. */
+const loadQrels = async (path: string) => parseQrels(await readJson(path, "qrels"), path);
+const loadSpanQrels = async (path: string) => parseSpanQrels(await readJson(path, "qrels"), path);
+
+Deno.test("parseQrels() reads grades and rejects bad ones", async () => {
   assert.deepEqual(await loadQrels(await write("r.json", { q1: { a: 3, b: 0 } })), {
     q1: { a: 3, b: 0 },
   });
@@ -44,7 +49,7 @@ Deno.test("loadQrels() reads grades and rejects bad ones", async () => {
   );
 });
 
-Deno.test("loadSpanQrels() reads spans, with or without lines", async () => {
+Deno.test("parseSpanQrels() reads spans, with or without lines", async () => {
   const path = await write("s.json", {
     q1: [{ path: "./lib/a.dart", lineStart: 3, lineEnd: 9, type: "method", grade: 2 }, {
       path: "docs/b.md",

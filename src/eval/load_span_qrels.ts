@@ -1,5 +1,5 @@
 import { WayfinderError } from "../error.ts";
-import { checkGrade, isRecord, readJson } from "./read_json.ts";
+import { checkGrade, isRecord } from "./read_json.ts";
 
 /** A judged region of a file. Without lines it covers the whole file. */
 export interface SpanJudgment {
@@ -60,25 +60,4 @@ export function parseSpanQrels(data: unknown, path: string): SpanQrels {
 /** Forward slashes, no leading "./", as chunk source paths are written. */
 export function normalisePath(path: string): string {
   return path.trim().replace(/\\/g, "/").replace(/^(\.\/)+/, "");
-}
-
-/**
- * Loads span qrels, `{qid: [{path, lineStart?, lineEnd?, type?, grade}]}`,
- * for span-overlap matching.
- *
- * @param path The JSON file to read.
- * @returns Span judgments by query id.
- * @throws {WayfinderError} "io" when unreadable, "input" when malformed.
- *
- * @example Read span qrels
- * ```ts
- * import assert from "node:assert/strict";
- * import { loadSpanQrels } from "./mod.ts";
- * const path = await Deno.makeTempFile({ suffix: ".json" });
- * await Deno.writeTextFile(path, JSON.stringify({ q1: [{ path: "./a.ts", grade: 2 }] }));
- * assert.deepEqual(await loadSpanQrels(path), { q1: [{ path: "a.ts", grade: 2 }] });
- * ```
- */
-export async function loadSpanQrels(path: string): Promise<SpanQrels> {
-  return parseSpanQrels(await readJson(path, "span qrels"), path);
 }

@@ -6,8 +6,8 @@
  * @module
  */
 export { loadQueries, type Queries } from "./load_queries.ts";
-export { loadQrels, type Qrels } from "./load_qrels.ts";
-export { loadSpanQrels, type SpanJudgment, type SpanQrels } from "./load_span_qrels.ts";
+export type { Qrels } from "./load_qrels.ts";
+export type { SpanJudgment, SpanQrels } from "./load_span_qrels.ts";
 export { type Judgments, loadJudgments } from "./load_judgments.ts";
 export { loadGroups, type QueryGroups } from "./load_groups.ts";
 export { loadReport } from "./load_report.ts";
