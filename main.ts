@@ -9,6 +9,7 @@ import { helpText, parseFlags, resolveConfig } from "./src/config/mod.ts";
 import { WayfinderError } from "./src/error.ts";
 import type { Command, CommandContext } from "./commands/_command.ts";
 import { COMMANDS } from "./commands/mod.ts";
+import project from "./deno.json" with { type: "json" };
 
 const encoder = new TextEncoder();
 
@@ -52,6 +53,7 @@ async function main(args: string[]): Promise<number> {
     stderrIsTerminal: Deno.stderr.isTerminal(),
     executableDir: Deno.build.standalone ? dirname(Deno.execPath()) : null,
     projectDir: dirname(fromFileUrl(import.meta.url)),
+    version: project.version,
   };
   try {
     if (args.length === 0 || args[0] === "--help" || args[0] === "-h" || args[0] === "help") {
@@ -59,7 +61,7 @@ async function main(args: string[]): Promise<number> {
       return args.length === 0 ? 2 : 0;
     }
     if (args[0] === "--version") {
-      context.stdout("wayfinder 0.1.0\n");
+      context.stdout(`wayfinder ${project.version}\n`);
       return 0;
     }
     const picked = pickCommand(args);

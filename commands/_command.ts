@@ -14,6 +14,8 @@ export interface CommandContext {
   executableDir: string | null;
   /** The repository root (where main.ts lives), for the project's models/ folder. */
   projectDir: string;
+  /** wayfinder's version, from deno.json. */
+  version: string;
 }
 
 /** A subcommand: its spec (flags, positionals, help) and what it does. Returns the exit code. */

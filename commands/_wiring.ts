@@ -4,12 +4,12 @@
  */
 import { resolve } from "node:path";
 import { chosen, type Config, originOf, type SettingKey } from "../src/config/mod.ts";
-import {
-  type CorpusOptions,
-  type CorpusSearchOptions,
-  type EmbedderSettings,
-  type Locations,
-  type RerankerSettings,
+import type {
+  CorpusOptions,
+  CorpusSearchOptions,
+  EmbedderSettings,
+  Locations,
+  RerankerSettings,
 } from "../src/corpus/mod.ts";
 import type { CommandContext } from "./_command.ts";
 

@@ -1,4 +1,4 @@
-import { openCorpus } from "../src/corpus/mod.ts";
+import { hitJson, openCorpus, resultJson } from "../src/corpus/mod.ts";
 import type { SearchHit } from "../src/search/mod.ts";
 import { type Command, printJson, printJsonLine } from "./_command.ts";
 import {
@@ -27,9 +27,9 @@ export const searchCommand: Command = {
       for (const notice of result.notices) context.stderr(`note: ${notice}\n`);
       const output = config.settings.output;
       if (output === "json") {
-        printJson(context, { ...result, matches: result.matches.map(toJson) });
+        printJson(context, resultJson(result));
       } else if (output === "jsonl") {
-        for (const hit of result.matches) printJsonLine(context, toJson(hit));
+        for (const hit of result.matches) printJsonLine(context, hitJson(hit));
         if (result.contextText !== undefined) {
           printJsonLine(context, { contextText: result.contextText });
         }
@@ -45,34 +45,6 @@ export const searchCommand: Command = {
     }
   },
 };
-
-/**
- * A hit as JSON. `score` is what the hit was ranked by (cosine, BM25, fused
- * or rerank score); `similarity` is its former name, kept for one format version.
- */
-function toJson(hit: SearchHit) {
-  const c = hit.chunk;
-  const score = Number(hit.similarity.toFixed(6));
-  return {
-    chunk: {
-      id: c.id,
-      sourcePath: c.sourcePath,
-      lineStart: c.lineStart,
-      lineEnd: c.lineEnd,
-      startOffset: c.startOffset,
-      endOffset: c.endOffset,
-      type: c.type,
-      language: c.language,
-      symbol: c.symbol ?? null,
-      content: c.content,
-      metadata: c.metadata,
-    },
-    score,
-    similarity: score,
-    scores: hit.scores,
-    ...(hit.parent ? { parent: hit.parent } : {}),
-  };
-}
 
 function formatHit(hit: SearchHit): string {
   const c = hit.chunk;

@@ -105,9 +105,12 @@ function convert(key: SettingKey, raw: unknown, origin: string, baseDir: string)
       }
       return n;
     }
-    case "list":
-      if (Array.isArray(raw)) return raw.map(String);
-      return String(raw).split(",").map((v) => v.trim()).filter(Boolean);
+    case "list": {
+      const list = Array.isArray(raw)
+        ? raw.map(String)
+        : String(raw).split(",").map((v) => v.trim()).filter(Boolean);
+      return s.paths ? list.map((item) => resolve(baseDir, item)) : list;
+    }
     case "choice": {
       const value = s.aliases?.[String(raw)] ?? String(raw);
       if (!s.choices!.includes(value)) throw bad(`expected one of ${s.choices!.join(", ")}`);

@@ -20,6 +20,8 @@ export interface Setting {
   /** Dotted key in wayfinder.json, when the setting may live there. */
   file?: string;
   choices?: readonly string[];
+  /** A list of paths: each resolved against the folder it was written in, like a "path". */
+  paths?: true;
   /** Other words accepted for a choice, mapped to the canonical one. */
   aliases?: Readonly<Record<string, string>>;
   default?: string | number | boolean | readonly string[];
@@ -412,6 +414,15 @@ export const SETTINGS = {
     default: 0.03,
     value: "X",
     help: "Allowed nDCG@k drop",
+  },
+  roots: {
+    flag: "root",
+    type: "list",
+    paths: true,
+    file: "mcp.roots",
+    default: [],
+    value: "DIR",
+    help: "A root to serve besides the positional ones (repeatable)",
   },
   maxMrrDrop: {
     flag: "max-mrr-drop",

@@ -19,3 +19,4 @@ export {
   openReranker,
   type RerankerSettings,
 } from "./open_models.ts";
+export { type HitJson, hitJson, type ResultJson, resultJson } from "./result_json.ts";

@@ -1,0 +1,49 @@
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { resolve } from "node:path";
+import process from "node:process";
+import { type Corpus, openCorpus } from "../src/corpus/mod.ts";
+import { createServer, Roots } from "../src/mcp/mod.ts";
+import type { Command } from "./_command.ts";
+import { corpusOptions, EMBEDDER_SETTINGS, INDEX_SETTINGS } from "./_wiring.ts";
+
+/** `wayfinder mcp [root…]`: serve the roots' indexes to coding agents over stdio. */
+export const mcpCommand: Command = {
+  spec: {
+    name: "mcp",
+    summary:
+      "Serve indexes as Model Context Protocol tools over stdio (search, read_range, index, status)",
+    positionals: ["root..."],
+    settings: [...INDEX_SETTINGS, ...EMBEDDER_SETTINGS, "roots"],
+  },
+  targetPositional: 0,
+  async run(config, context) {
+    // stdout carries protocol messages only: anything that logs goes to stderr.
+    console.log = console.info = console.debug = console.error;
+    const paths = [
+      ...config.positionals.map((p) => resolve(context.cwd, p)),
+      ...config.settings.roots,
+    ];
+    const unique = [...new Set(paths.length ? paths : [context.cwd])];
+    const options = corpusOptions(config, context);
+    // Each root gets its own index folder; --index-dir only makes sense for one.
+    const corpora: Corpus[] = [];
+    for (const root of unique) {
+      corpora.push(
+        await openCorpus(root, unique.length > 1 ? { ...options, indexDir: undefined } : options),
+      );
+    }
+    const server = createServer(new Roots(corpora), context.version);
+    const transport = new StdioServerTransport();
+    const closed = new Promise<void>((done) => (transport.onclose = done));
+    await server.connect(transport);
+    // The client ends the session by closing our stdin or by a signal.
+    const stop = () => void transport.close();
+    process.stdin.on("end", stop);
+    for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, stop);
+    context.stderr(`wayfinder mcp: serving ${unique.join(", ")}\n`);
+    await closed;
+    for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.removeSignalListener(signal, stop);
+    for (const corpus of corpora) await corpus.close();
+    return 0;
+  },
+};

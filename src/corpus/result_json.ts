@@ -1,0 +1,66 @@
+import type { ParentContext, SearchHit, SearchScores } from "../search/mod.ts";
+import type { CorpusSearchResult } from "./open_corpus.ts";
+
+/** One match as `search --output json` and the MCP `search` tool print it. */
+export interface HitJson {
+  chunk: {
+    id: string;
+    sourcePath: string;
+    lineStart: number;
+    lineEnd: number;
+    startOffset: number;
+    endOffset: number;
+    type: string;
+    language: string;
+    symbol: string | null;
+    content: string;
+    metadata: Record<string, unknown>;
+  };
+  score: number;
+  /** The former name of `score`, kept for one format version. */
+  similarity: number;
+  scores: SearchScores;
+  parent?: ParentContext;
+}
+
+/** A search as JSON. */
+export interface ResultJson {
+  query: string;
+  matches: HitJson[];
+  contextText?: string;
+  notices: string[];
+}
+
+/**
+ * A hit as JSON, the one shape the CLI and the MCP server print. `score` is
+ * what the hit was ranked by (cosine, BM25, fused or rerank score);
+ * `similarity` is its former name, kept for one format version.
+ */
+export function hitJson(hit: SearchHit): HitJson {
+  const c = hit.chunk;
+  const score = Number(hit.similarity.toFixed(6));
+  return {
+    chunk: {
+      id: c.id,
+      sourcePath: c.sourcePath,
+      lineStart: c.lineStart,
+      lineEnd: c.lineEnd,
+      startOffset: c.startOffset,
+      endOffset: c.endOffset,
+      type: c.type,
+      language: c.language,
+      symbol: c.symbol ?? null,
+      content: c.content,
+      metadata: c.metadata,
+    },
+    score,
+    similarity: score,
+    scores: hit.scores,
+    ...(hit.parent ? { parent: hit.parent } : {}),
+  };
+}
+
+/** A whole search result as JSON: `{query, matches, contextText?, notices}`. */
+export function resultJson(result: CorpusSearchResult): ResultJson {
+  return { ...result, matches: result.matches.map(hitJson) };
+}

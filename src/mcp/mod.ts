@@ -1,0 +1,6 @@
+/**
+ * `wayfinder mcp`: the index as Model Context Protocol tools over stdio.
+ * @module
+ */
+export { createServer, LIMITS } from "./server.ts";
+export { Roots } from "./roots.ts";

@@ -1,0 +1,51 @@
+import { realpathSync } from "node:fs";
+import { basename, isAbsolute, relative, resolve, sep } from "node:path";
+import { WayfinderError } from "../error.ts";
+import type { Corpus } from "../corpus/mod.ts";
+
+/** The corpora a server answers for, by root, and the rules for paths inside them. */
+export class Roots {
+  readonly #corpora: Corpus[];
+
+  constructor(corpora: Corpus[]) {
+    if (corpora.length === 0) throw new WayfinderError("usage", "wayfinder mcp needs a root");
+    this.#corpora = corpora;
+  }
+
+  get all(): readonly Corpus[] {
+    return this.#corpora;
+  }
+
+  /** The corpus a tool call names (its root path or folder name), else the first. */
+  pick(root?: string): Corpus {
+    if (root === undefined || root === "") return this.#corpora[0];
+    const found = this.#corpora.find((c) => c.root === resolve(root) || basename(c.root) === root);
+    if (!found) {
+      const known = this.#corpora.map((c) => c.root).join(", ");
+      throw new WayfinderError("usage", `'${root}' is not a served root; roots: ${known}`);
+    }
+    return found;
+  }
+
+  /**
+   * The corpus holding `path` (relative to a root, or absolute) and the
+   * path relative to it. Links are resolved first, so nothing outside the
+   * roots is reachable through one.
+   */
+  locate(path: string, root?: string): { corpus: Corpus; relativePath: string } {
+    const candidates = isAbsolute(path) ? this.#corpora : [this.pick(root)];
+    for (const corpus of candidates) {
+      let real: string;
+      try {
+        real = realpathSync(resolve(corpus.root, path));
+      } catch {
+        continue;
+      }
+      const inside = relative(realpathSync(corpus.root), real);
+      if (inside && !inside.startsWith("..") && !isAbsolute(inside)) {
+        return { corpus, relativePath: inside.split(sep).join("/") };
+      }
+    }
+    throw new WayfinderError("usage", `'${path}' is not a file inside a served root`);
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * The MCP server: wayfinder's corpora as tools for coding agents, over the
+ * same front door as the CLI. Tools answer with `structuredContent` (the
+ * CLI's JSON) and a compact text rendering with `path:lines` citations; a
+ * failure is an error result of one line, never a crash.
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { type CorpusSearchOptions, resultJson } from "../corpus/mod.ts";
+import { WayfinderError } from "../error.ts";
+import { renderSearch } from "./render.ts";
+import { readRange } from "./read_range.ts";
+import type { Roots } from "./roots.ts";
+import { statusOf } from "./status.ts";
+
+/** Limits that keep one call from flooding an agent's context or the machine. */
+export const LIMITS = { limit: 100, contextChars: 100_000, lines: 2_000 } as const;
+
+/** What a tool handler returns. */
+type ToolResult = {
+  content: { type: "text"; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
+
+/** Runs a tool body; any error becomes an error result with one `wayfinder: …` line. */
+async function answer(
+  body: () => Promise<{ text: string; data: Record<string, unknown> }>,
+): Promise<ToolResult> {
+  try {
+    const { text, data } = await body();
+    return { content: [{ type: "text", text }], structuredContent: data };
+  } catch (error) {
+    const message = error instanceof WayfinderError || error instanceof Error
+      ? error.message
+      : String(error);
+    return {
+      content: [{ type: "text", text: `wayfinder: ${message.split("\n")[0]}` }],
+      isError: true,
+    };
+  }
+}
+
+const clamp = (value: number | undefined, max: number) =>
+  value === undefined ? undefined : Math.max(1, Math.min(Math.floor(value), max));
+
+/** Builds the server for `roots`; connect it to a transport to serve. */
+export function createServer(roots: Roots, version: string): McpServer {
+  const server = new McpServer({ name: "wayfinder", version });
+  registerSearch(server, roots);
+  registerReadRange(server, roots);
+  registerIndex(server, roots);
+  registerStatus(server, roots);
+  return server;
+}
+
+const ROOT = z.string().optional().describe(
+  "Which served root (its path or folder name); default the first",
+);
+
+const SEARCH_INPUT = {
+  query: z.string().describe("What to look for, in plain language or identifiers"),
+  root: ROOT,
+  limit: z.number().int().optional().describe(`Hits wanted (default 10, at most ${LIMITS.limit})`),
+  mode: z.enum(["dense", "lexical", "hybrid"]).optional(),
+  path: z.array(z.string()).optional().describe("Only paths matching these globs"),
+  type: z.array(z.string()).optional().describe(
+    "Only these chunk types: class, method, heading, …",
+  ),
+  lang: z.array(z.string()).optional().describe("Only these languages"),
+  expand: z.boolean().optional().describe("Show each hit in its class, section or file"),
+  diverse: z.boolean().optional().describe("Skip near-copies of better hits"),
+  contextChars: z.number().int().optional().describe(
+    `Also return prompt-ready context of at most this many characters (≤ ${LIMITS.contextChars})`,
+  ),
+};
+const ROOT_INPUT = { root: ROOT };
+type SearchArgs = z.infer<z.ZodObject<typeof SEARCH_INPUT>>;
+type RootArgs = { root?: string };
+/** Per-request helpers the SDK hands a tool: progress notifications, the request's metadata. */
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+function registerSearch(server: McpServer, roots: Roots): void {
+  server.registerTool("search", {
+    title: "Search code and docs",
+    description:
+      "Semantic search over an indexed source tree. Returns the best passages with path:lineStart-lineEnd " +
+      "citations. Use mode 'hybrid' for identifiers, 'dense' for questions; expand shows each hit in its " +
+      "class or section; contextChars returns prompt-ready context of at most that many characters.",
+    inputSchema: {
+      query: z.string().describe("What to look for, in plain language or identifiers"),
+      root: ROOT,
+      limit: z.number().int().optional().describe(
+        `Hits wanted (default 10, at most ${LIMITS.limit})`,
+      ),
+      mode: z.enum(["dense", "lexical", "hybrid"]).optional(),
+      path: z.array(z.string()).optional().describe("Only paths matching these globs"),
+      type: z.array(z.string()).optional().describe(
+        "Only these chunk types: class, method, heading, …",
+      ),
+      lang: z.array(z.string()).optional().describe("Only these languages"),
+      expand: z.boolean().optional(),
+      diverse: z.boolean().optional(),
+      contextChars: z.number().int().optional(),
+    },
+  }, (args: SearchArgs) =>
+    answer(async () => {
+      const options: CorpusSearchOptions = {
+        limit: clamp(args.limit, LIMITS.limit) ?? 10,
+        mode: args.mode,
+        filter: { paths: args.path, types: args.type, languages: args.lang },
+        expand: args.expand,
+        diverse: args.diverse,
+        contextChars: clamp(args.contextChars, LIMITS.contextChars),
+      };
+      const result = await roots.pick(args.root).search(args.query, options);
+      return { text: renderSearch(result), data: resultJson(result) };
+    }));
+}
+
+function registerReadRange(server: McpServer, roots: Roots): void {
+  const config = {
+    title: "Read lines of a file",
+    description:
+      `Reads lines lineStart..lineEnd (1-based, inclusive, at most ${LIMITS.lines}) of a file inside a served ` +
+      "root, e.g. to see more around a search hit. Paths outside the roots are refused.",
+    inputSchema: {
+      path: z.string().describe("Path relative to the root, as search returns it"),
+      lineStart: z.number().int().min(1),
+      lineEnd: z.number().int().min(1),
+      root: ROOT,
+    },
+  };
+  const handler = (args: { path: string; lineStart: number; lineEnd: number; root?: string }) =>
+    answer(async () => {
+      const range = await readRange(roots, args, LIMITS.lines);
+      const text = `${range.path}:${range.lineStart}-${range.lineEnd}\n${range.content}`;
+      return { text, data: { ...range } };
+    });
+  server.registerTool("read_range", config, handler);
+  server.registerTool("get_chunk", { ...config, title: "Read a chunk by its lines" }, handler);
+}
+
+function registerIndex(server: McpServer, roots: Roots): void {
+  server.registerTool("index", {
+    title: "Update the index",
+    description:
+      "Brings a root's index up to date; only changed files are embedded. Sends progress notifications " +
+      "when the request carries a progress token.",
+    inputSchema: ROOT_INPUT,
+  }, (args: RootArgs, extra: Extra) =>
+    answer(async () => {
+      const token = extra._meta?.progressToken;
+      const summary = await roots.pick(args.root).index({
+        onProgress: token === undefined ? undefined : (p) => {
+          const [done, total] = p.phase === "embed"
+            ? [p.chunksDone, p.chunksTotal]
+            : [p.filesDone, p.filesTotal];
+          extra.sendNotification({
+            method: "notifications/progress",
+            params: { progressToken: token, progress: done, total, message: p.phase },
+          }).catch(() => {});
+        },
+      });
+      const { skipped: _skipped, ...data } = summary;
+      const text = summary.current
+        ? `Index for ${summary.root} is current`
+        : `Indexed ${summary.root}: ${summary.embeddedChunks} chunks embedded, ${summary.reusedChunks} reused`;
+      return { text, data };
+    }));
+}
+
+function registerStatus(server: McpServer, roots: Roots): void {
+  server.registerTool("status", {
+    title: "Index status",
+    description:
+      "Whether a root's index exists and what it holds: state, generation, counts, model.",
+    inputSchema: ROOT_INPUT,
+  }, (args: RootArgs) =>
+    answer(async () => {
+      const status = await statusOf(roots.pick(args.root));
+      return { text: `${status.root}: ${status.state}`, data: status };
+    }));
+  for (const corpus of roots.all) {
+    const uri = `wayfinder://status/${encodeURIComponent(corpus.root)}`;
+    server.registerResource(
+      `status ${corpus.root}`,
+      uri,
+      { title: `Index status of ${corpus.root}`, mimeType: "application/json" },
+      async () => ({
+        contents: [{
+          uri,
+          mimeType: "application/json",
+          text: JSON.stringify(await statusOf(corpus)),
+        }],
+      }),
+    );
+  }
+}

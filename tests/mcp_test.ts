@@ -1,0 +1,139 @@
+/**
+ * `wayfinder mcp` driven by the SDK's own client over a real stdio
+ * transport, on a small corpus indexed with the tiny model.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { copyTree, MAIN, REPO, tinyModel, wayfinder } from "./_run.ts";
+
+const root = await copyTree(join(REPO, "fixtures", "corpus", "services"));
+const env = {
+  WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-mcp-" }),
+  WAYFINDER_EMBEDDING_MODEL: tinyModel(),
+  WAYFINDER_THREADS: "1",
+  NO_COLOR: "1",
+};
+
+interface ToolResult {
+  content: { type: string; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+async function connect(): Promise<Client> {
+  const client = new Client({ name: "wayfinder-test", version: "1.0.0" });
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "-A", "--quiet", MAIN, "mcp", root],
+    env: { ...env, PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "" },
+    stderr: "pipe",
+  });
+  await client.connect(transport);
+  return client;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>) {
+  return await client.callTool({ name, arguments: args }) as ToolResult;
+}
+
+Deno.test("mcp serves search, read_range, index and status over stdio", async () => {
+  const client = await connect();
+  try {
+    const tools = (await client.listTools()).tools.map((t: { name: string }) => t.name).sort();
+    assert.deepEqual(tools, ["get_chunk", "index", "read_range", "search", "status"]);
+
+    assert.equal((await call(client, "status", {})).structuredContent?.state, "absent");
+    const indexed = await call(client, "index", {});
+    assert.ok(!indexed.isError, indexed.content[0].text);
+    assert.ok((indexed.structuredContent?.embeddedChunks as number) > 0);
+    assert.equal((await call(client, "status", {})).structuredContent?.state, "ready");
+    const resources = (await client.listResources()).resources;
+    assert.equal(resources.length, 1);
+    const read = await client.readResource({ uri: resources[0].uri });
+    assert.equal(JSON.parse((read.contents[0] as { text: string }).text).state, "ready");
+
+    // The same query through the CLI gives the same structured result.
+    const query = "verify the jwt token";
+    const found = await call(client, "search", { query, limit: 3, mode: "hybrid" });
+    assert.ok(!found.isError, found.content[0].text);
+    const cli = await wayfinder(
+      ["search", root, query, "--limit", "3", "--mode", "hybrid", "--output", "json"],
+      env,
+    );
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.deepEqual(found.structuredContent, JSON.parse(cli.stdout));
+    assert.match(found.content[0].text, /^1\. \S+\.dart:\d+-\d+ /);
+
+    const first = (found.structuredContent!.matches as { chunk: { sourcePath: string } }[])[0];
+    const range = await call(client, "read_range", {
+      path: first.chunk.sourcePath,
+      lineStart: 1,
+      lineEnd: 3,
+    });
+    assert.ok(!range.isError, range.content[0].text);
+    const text = await Deno.readTextFile(join(root, first.chunk.sourcePath));
+    assert.equal(range.structuredContent?.content, text.split("\n").slice(0, 3).join("\n"));
+  } finally {
+    await client.close();
+  }
+});
+
+Deno.test("mcp refuses paths outside the root, clamps limits and survives bad arguments", async () => {
+  const client = await connect();
+  try {
+    assert.ok(!(await call(client, "index", {})).isError);
+    for (const path of ["../../etc/passwd", "/etc/passwd"]) {
+      const outside = await call(client, "read_range", { path, lineStart: 1, lineEnd: 2 });
+      assert.equal(outside.isError, true);
+      assert.match(outside.content[0].text, /^wayfinder: '.*' is not a file inside a served root$/);
+    }
+    const many = await call(client, "search", { query: "token", limit: 100_000, mode: "lexical" });
+    assert.ok((many.structuredContent!.matches as unknown[]).length <= 100);
+
+    const malformed = await client.callTool({ name: "search", arguments: { limit: "ten" } })
+      .then(
+        (r: unknown) => r as ToolResult,
+        (error: Error) => ({ isError: true, content: [{ type: "text", text: error.message }] }),
+      );
+    assert.equal(malformed.isError, true);
+    const empty = await call(client, "search", { query: "   " });
+    assert.equal(empty.isError, true);
+    assert.match(empty.content[0].text, /^wayfinder: Cannot search: the query is empty$/);
+
+    // Still serving after all that.
+    assert.equal((await call(client, "status", {})).structuredContent?.state, "ready");
+  } finally {
+    await client.close();
+  }
+});
+
+Deno.test("mcp sees a generation published while it runs", async () => {
+  const client = await connect();
+  try {
+    assert.ok(!(await call(client, "index", {})).isError);
+    const before = await call(client, "search", {
+      query: "zebra quartz",
+      mode: "lexical",
+      limit: 1,
+    });
+    const paths = (r: ToolResult) =>
+      (r.structuredContent!.matches as { chunk: { sourcePath: string } }[]).map((m) =>
+        m.chunk.sourcePath
+      );
+    assert.ok(!paths(before).includes("zebra.dart"));
+    await Deno.writeTextFile(join(root, "zebra.dart"), "// zebra quartz\nvoid zebraQuartz() {}\n");
+    const published = await wayfinder(["index", root], env);
+    assert.equal(published.code, 0, published.stderr);
+    const after = await call(client, "search", {
+      query: "zebra quartz",
+      mode: "lexical",
+      limit: 1,
+    });
+    assert.deepEqual(paths(after), ["zebra.dart"]);
+  } finally {
+    await client.close();
+    await Deno.remove(join(root, "zebra.dart")).catch(() => {});
+  }
+});
