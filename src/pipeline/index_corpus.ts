@@ -110,7 +110,7 @@ async function update(options: IndexOptions, started: number): Promise<IndexSumm
   if (previous && changed === 0 && deleted === 0 && toEmbed.length === 0 && removed === 0) {
     return summary(0, 0, null);
   }
-  const truncated = await embedMissing(options, plan);
+  const { embedded, truncated } = await embedMissing(options, plan);
   const total = plan.walked.files.length;
   options.onProgress?.({
     phase: "write",
@@ -132,7 +132,7 @@ async function update(options: IndexOptions, started: number): Promise<IndexSumm
     chunks: plan.chunks,
     vectors: plan.vectors as Float32Array[],
   });
-  return summary(toEmbed.length, truncated, generation);
+  return summary(embedded, truncated, generation);
 }
 
 /**
@@ -190,17 +190,47 @@ async function planUpdate(options: IndexOptions, previous: StoredIndex | null): 
     }
     report({ phase: "chunk", filesDone: n + 1, filesTotal: total, chunksDone: 0, chunksTotal: 0 });
   }
+  if (previous && plan.toEmbed.length > 0) reuseByInput(plan, previous, h64ToString);
   plan.deleted = Object.keys(previousFiles).filter((path) => !(path in plan.files)).length;
   const keptIds = new Set(plan.chunks.map((c) => c.id));
   plan.removed = previous ? previous.chunks.filter((c) => !keptIds.has(c.id)).length : 0;
   return plan;
 }
 
-/** Fits and embeds the chunks the plan lacks vectors for; returns how many were truncated. */
-async function embedMissing(options: IndexOptions, plan: Plan): Promise<number> {
+/**
+ * Gives a chunk without a vector the previous generation's vector for the
+ * same embedding input: a line shift or a metadata-only edit changes a
+ * chunk's id but not what the model would read.
+ */
+function reuseByInput(plan: Plan, previous: StoredIndex, hash: (text: string) => string): void {
+  const rows = new Map<string, number>();
+  previous.chunks.forEach((chunk, row) => rows.set(hash(embeddingInput(chunk)), row));
+  const d = previous.dimensions;
+  plan.toEmbed = plan.toEmbed.filter((i) => {
+    const row = rows.get(hash(embeddingInput(plan.chunks[i]!)));
+    if (row === undefined) return true;
+    plan.vectors[i] = previous.vectors.subarray(row * d, (row + 1) * d);
+    plan.reused++;
+    return false;
+  });
+}
+
+/** Fits and embeds the chunks the plan lacks vectors for; says how many inputs were embedded and truncated. */
+async function embedMissing(
+  options: IndexOptions,
+  plan: Plan,
+): Promise<{ embedded: number; truncated: number }> {
   const { embedder } = options;
-  const { toEmbed, chunks, vectors } = plan;
-  const inputs = toEmbed.map((i) => embeddingInput(chunks[i]!));
+  const { chunks, vectors } = plan;
+  // Identical inputs (a vendored copy, a repeated block) are embedded once.
+  const byInput = new Map<string, number[]>();
+  for (const i of plan.toEmbed) {
+    const input = embeddingInput(chunks[i]!);
+    byInput.set(input, [...(byInput.get(input) ?? []), i]);
+  }
+  const toEmbed = [...byInput.values()].map((rows) => rows[0]!);
+  const inputs = [...byInput.keys()];
+  plan.reused += plan.toEmbed.length - toEmbed.length;
   const fit = await fitInputs(
     toEmbed.map((i) => chunks[i]!),
     (text) => embedder.countTokens(text, "document"),
@@ -212,7 +242,9 @@ async function embedMissing(options: IndexOptions, plan: Plan): Promise<number> 
   for (let start = 0; start < toEmbed.length; start += batch) {
     const slice = toEmbed.slice(start, start + batch);
     const embedded = await embedder.embedDocuments(slice.map((_, n) => inputs[start + n]!));
-    slice.forEach((chunkIndex, n) => (vectors[chunkIndex] = embedded[n]!));
+    slice.forEach((_, n) => {
+      for (const row of byInput.get(inputs[start + n]!)!) vectors[row] = embedded[n]!;
+    });
     options.onProgress?.({
       phase: "embed",
       filesDone: total,
@@ -221,7 +253,7 @@ async function embedMissing(options: IndexOptions, plan: Plan): Promise<number> 
       chunksTotal: toEmbed.length,
     });
   }
-  return fit.overLimit;
+  return { embedded: toEmbed.length, truncated: fit.overLimit };
 }
 
 function summarise(
