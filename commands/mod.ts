@@ -4,6 +4,7 @@ import { indexCommand } from "./index.ts";
 import { searchCommand } from "./search.ts";
 import { compareEmbeddingsCommand } from "./compare_embeddings.ts";
 import { modelImportCommand, modelPrepareCommand } from "./model.ts";
+import { validateCommand } from "./validate.ts";
 
 export const COMMANDS: Record<string, Command> = {
   index: indexCommand,
@@ -11,4 +12,5 @@ export const COMMANDS: Record<string, Command> = {
   "compare-embeddings": compareEmbeddingsCommand,
   "model prepare": modelPrepareCommand,
   "model import": modelImportCommand,
+  validate: validateCommand,
 };

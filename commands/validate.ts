@@ -1,0 +1,72 @@
+import { relative, resolve } from "node:path";
+import { WayfinderError } from "../src/error.ts";
+import {
+  applyIndexFixes,
+  diffIndexFixes,
+  formatReportText,
+  planIndexFixes,
+  repoRootOf,
+  toSarif,
+  validateBundle,
+  type ValidationReport,
+} from "../src/okf/mod.ts";
+import { type Command, type CommandContext, printJson } from "./_command.ts";
+
+const TOOL_VERSION = "0.1.0";
+
+/** `wayfinder validate <bundle>`: OKF 0.2 conformance; `--fix` writes the generated indexes. */
+export const validateCommand: Command = {
+  spec: {
+    name: "validate",
+    summary:
+      "Check an OKF bundle's conformance; exit 0 pass, 1 conformance failure, 2 usage or I/O",
+    positionals: ["bundle"],
+    settings: ["validateOutput", "fix", "dryRun"],
+  },
+  targetPositional: 0,
+  async run(config, context) {
+    const s = config.settings;
+    const bundle = resolve(context.cwd, config.positionals[0]!);
+    if (s.dryRun && !s.fix) {
+      throw new WayfinderError("usage", "'--dry-run' only goes with '--fix'");
+    }
+    if (s.fix) {
+      const { root, changes } = planIndexFixes(bundle);
+      if (s.dryRun) {
+        if (s.validateOutput === "text") context.stdout(diffIndexFixes(changes));
+        else {printJson(context, {
+            changes: changes.map(({ path, action, after }) => ({ path, action, content: after })),
+          });}
+        context.stderr(`${changes.length} index file(s) would change\n`);
+        return changes.length ? 1 : 0;
+      }
+      applyIndexFixes(root, changes);
+      for (const c of changes) {
+        context.stderr(
+          `${c.action === "create" ? "Created" : "Updated"} ${shown(context, root, c.path)}\n`,
+        );
+      }
+      if (!changes.length) context.stderr("Every index.md is current; nothing written\n");
+    }
+    const report = await validateBundle(bundle);
+    printReport(report, s.validateOutput, context);
+    return report.gate === "PASS" ? 0 : 1;
+  },
+};
+
+function printReport(report: ValidationReport, output: string, context: CommandContext): void {
+  if (output === "json") printJson(context, report);
+  else if (output === "jsonl") {
+    for (const f of report.findings) context.stdout(JSON.stringify(f) + "\n");
+  } else if (output === "sarif") {
+    printJson(
+      context,
+      toSarif(report, { repoRoot: repoRootOf(report.bundle), toolVersion: TOOL_VERSION }),
+    );
+  } else context.stdout(formatReportText(report, (p) => shown(context, report.bundle, p)));
+}
+
+/** A bundle-relative path as the user would type it from the working directory. */
+function shown(context: CommandContext, root: string, path: string): string {
+  return relative(context.cwd, resolve(root, path)) || ".";
+}

@@ -1,0 +1,22 @@
+/**
+ * OKF: conformance validation of Open Knowledge Format 0.2 bundles, the
+ * generated `index.md` files, and output as text or SARIF.
+ * @module
+ */
+export {
+  type Gate,
+  validateBundle,
+  type ValidateOptions,
+  type ValidationReport,
+} from "./validate_bundle.ts";
+export type { Finding, FindingLocation, Severity } from "./finding.ts";
+export { OKF_RULES, type RuleInfo } from "./okf_rules.ts";
+export {
+  applyIndexFixes,
+  diffIndexFixes,
+  type IndexChange,
+  planIndexFixes,
+} from "./fix_indexes.ts";
+export { formatReportText } from "./format_text.ts";
+export { type SarifOptions, toSarif } from "./to_sarif.ts";
+export { repoRootOf } from "./repo_root.ts";
