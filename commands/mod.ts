@@ -5,6 +5,7 @@ import { searchCommand } from "./search.ts";
 import { compareEmbeddingsCommand } from "./compare_embeddings.ts";
 import { modelImportCommand, modelPrepareCommand } from "./model.ts";
 import { validateCommand } from "./validate.ts";
+import { getCommand } from "./get.ts";
 
 export const COMMANDS: Record<string, Command> = {
   index: indexCommand,
@@ -13,4 +14,5 @@ export const COMMANDS: Record<string, Command> = {
   "model prepare": modelPrepareCommand,
   "model import": modelImportCommand,
   validate: validateCommand,
+  get: getCommand,
 };

@@ -368,6 +368,12 @@ export const SETTINGS = {
     default: false,
     help: "With --fix: print the changes as a diff instead of writing them",
   },
+  update: {
+    flag: "update",
+    type: "bool",
+    default: false,
+    help: "Re-resolve every Profile ref even when wayfinder.lock is current",
+  },
 } as const satisfies Record<string, Setting>;
 
 export type SettingKey = keyof typeof SETTINGS;
