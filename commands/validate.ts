@@ -7,9 +7,10 @@ import {
   planIndexFixes,
   repoRootOf,
   toSarif,
-  validateBundle,
+  validateProject,
   type ValidationReport,
 } from "../src/okf/mod.ts";
+import { dataRootFrom } from "../src/store/mod.ts";
 import { type Command, type CommandContext, printJson } from "./_command.ts";
 
 const TOOL_VERSION = "0.1.0";
@@ -21,7 +22,7 @@ export const validateCommand: Command = {
     summary:
       "Check an OKF bundle's conformance; exit 0 pass, 1 conformance failure, 2 usage or I/O",
     positionals: ["bundle"],
-    settings: ["validateOutput", "fix", "dryRun"],
+    settings: ["validateOutput", "fix", "dryRun", "dataDir"],
   },
   targetPositional: 0,
   async run(config, context) {
@@ -48,7 +49,10 @@ export const validateCommand: Command = {
       }
       if (!changes.length) context.stderr("Every index.md is current; nothing written\n");
     }
-    const report = await validateBundle(bundle);
+    const report = await validateProject(bundle, {
+      configFile: config.configFile,
+      dataRoot: s.dataDir ?? dataRootFrom(context.env),
+    });
     printReport(report, s.validateOutput, context);
     return report.gate === "PASS" ? 0 : 1;
   },

@@ -1,6 +1,7 @@
 /** A validation report as a linter prints it: findings grouped under their file, then a summary. */
 import type { Finding, Severity } from "./finding.ts";
 import type { ValidationReport } from "./validate_bundle.ts";
+import type { ProfileStatus } from "./validate_project.ts";
 
 function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
@@ -11,7 +12,7 @@ function plural(n: number, one: string, many: string): string {
  * shown (the command passes one relative to the working directory).
  */
 export function formatReportText(
-  report: ValidationReport,
+  report: ValidationReport & { profiles?: ProfileStatus[] },
   display: (path: string) => string = (p) => p,
 ): string {
   const out: string[] = [];
@@ -30,6 +31,14 @@ export function formatReportText(
     rows.push(f);
   }
   flush();
+  for (const p of report.profiles ?? []) {
+    const packages = (p.packages ?? []).map((k) => `${k.id} ${k.release}`).join(" extends ");
+    out.push(
+      p.status === "applied"
+        ? `Profile ${p.name}: ${packages} @ ${p.commit!.slice(0, 12)} applied`
+        : `Profile ${p.name}: not applied (wayfinder/profile-unresolved)`,
+    );
+  }
   const c = report.counts;
   out.push(
     `${report.gate}: ${plural(c.error, "error", "errors")}, ${

@@ -7,6 +7,7 @@ import { realpathSync } from "node:fs";
 import { relative } from "node:path";
 import type { Finding, Severity } from "./finding.ts";
 import { OKF_RULES, type RuleInfo } from "./okf_rules.ts";
+import { WAYFINDER_RULES } from "./wayfinder_rules.ts";
 import type { ValidationReport } from "./validate_bundle.ts";
 
 const LEVEL: Record<Severity, "error" | "warning" | "note"> = {
@@ -65,6 +66,8 @@ function ruleInfo(
 ): RuleInfo {
   const known = (OKF_RULES as Record<string, RuleInfo>)[id] ?? extra?.get(id);
   if (known) return known;
+  const own = (WAYFINDER_RULES as Record<string, Omit<RuleInfo, "helpUri">>)[id];
+  if (own) return { ...own, helpUri: "" };
   const first = findings.find((f) => f.id === id)!;
   return { severity: first.severity, summary: first.message, helpUri: first.helpUri ?? "" };
 }
