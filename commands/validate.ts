@@ -32,22 +32,8 @@ export const validateCommand: Command = {
       throw new WayfinderError("usage", "'--dry-run' only goes with '--fix'");
     }
     if (s.fix) {
-      const { root, changes } = planIndexFixes(bundle);
-      if (s.dryRun) {
-        if (s.validateOutput === "text") context.stdout(diffIndexFixes(changes));
-        else {printJson(context, {
-            changes: changes.map(({ path, action, after }) => ({ path, action, content: after })),
-          });}
-        context.stderr(`${changes.length} index file(s) would change\n`);
-        return changes.length ? 1 : 0;
-      }
-      applyIndexFixes(root, changes);
-      for (const c of changes) {
-        context.stderr(
-          `${c.action === "create" ? "Created" : "Updated"} ${shown(context, root, c.path)}\n`,
-        );
-      }
-      if (!changes.length) context.stderr("Every index.md is current; nothing written\n");
+      const dryRunExit = fix(bundle, s.dryRun, s.validateOutput, context);
+      if (dryRunExit !== null) return dryRunExit;
     }
     const report = await validateProject(bundle, {
       configFile: config.configFile,
@@ -57,6 +43,34 @@ export const validateCommand: Command = {
     return report.gate === "PASS" ? 0 : 1;
   },
 };
+
+/**
+ * Writes the generated indexes, or with `dryRun` prints them as a diff and
+ * returns the exit code (1 when something would change). Null means go on
+ * to validate.
+ */
+function fix(
+  bundle: string,
+  dryRun: boolean,
+  output: string,
+  context: CommandContext,
+): number | null {
+  const { root, changes } = planIndexFixes(bundle);
+  if (dryRun) {
+    const planned = changes.map(({ path, action, after }) => ({ path, action, content: after }));
+    if (output === "text") context.stdout(diffIndexFixes(changes));
+    else printJson(context, { changes: planned });
+    context.stderr(`${changes.length} index file(s) would change\n`);
+    return changes.length ? 1 : 0;
+  }
+  applyIndexFixes(root, changes);
+  for (const c of changes) {
+    const verb = c.action === "create" ? "Created" : "Updated";
+    context.stderr(`${verb} ${shown(context, root, c.path)}\n`);
+  }
+  if (!changes.length) context.stderr("Every index.md is current; nothing written\n");
+  return null;
+}
 
 function printReport(report: ValidationReport, output: string, context: CommandContext): void {
   if (output === "json") printJson(context, report);

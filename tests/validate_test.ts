@@ -105,6 +105,11 @@ Deno.test("validate refuses bad input with one line and exit 2", async () => {
   await Deno.mkdir(join(project, "knowledge"));
   writeFileSync(join(project, "wayfinder.json"), "{ not json");
   oneLineError(await wayfinder(["validate", join(project, "knowledge")]), 2);
+  writeFileSync(
+    join(project, "wayfinder.json"),
+    '{"version": 1, "profiles": {"p": {"source": "x"}}}',
+  );
+  oneLineError(await wayfinder(["validate", join(project, "knowledge")]), 2);
 });
 
 Deno.test("validate survives a YAML bomb and a 50 MB concept", async () => {

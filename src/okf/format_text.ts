@@ -1,5 +1,5 @@
 /** A validation report as a linter prints it: findings grouped under their file, then a summary. */
-import type { Finding, Severity } from "./finding.ts";
+import type { Finding } from "./finding.ts";
 import type { ValidationReport } from "./validate_bundle.ts";
 import type { ProfileStatus } from "./validate_project.ts";
 
@@ -50,12 +50,10 @@ export function formatReportText(
   return out.join("\n") + "\n";
 }
 
-const LABEL: Record<Severity, string> = { error: "error", advisory: "advisory", note: "note" };
-
 function table(rows: Finding[]): string[] {
   const where = rows.map((f) => `${f.location.line}:${f.location.column}`);
   const width = Math.max(...where.map((w) => w.length));
   return rows.map((f, i) =>
-    `  ${where[i]!.padEnd(width)}  ${LABEL[f.severity].padEnd(8)}  ${f.message}  ${f.id}`
+    `  ${where[i]!.padEnd(width)}  ${f.severity.padEnd(8)}  ${f.message}  ${f.id}`
   );
 }

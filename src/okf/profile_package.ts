@@ -92,6 +92,13 @@ export function readProfilePackage(dir: string): ProfilePackage {
       throw bad(`rule ${JSON.stringify(rule?.id ?? null)} needs an id, a severity and a check`);
     }
   }
+  const skill = data.skill;
+  if (
+    skill !== undefined &&
+    (typeof skill !== "string" || skill.startsWith("/") || skill.split("/").includes(".."))
+  ) {
+    throw bad("'skill' must be a folder inside the package");
+  }
   const ext = data.extends as ProfileParent | undefined;
   if (ext !== undefined && (typeof ext !== "object" || typeof ext.path !== "string")) {
     throw bad("'extends' must be {path, git?, ref?}");
@@ -100,7 +107,7 @@ export function readProfilePackage(dir: string): ProfilePackage {
     id: data.id,
     release: String(data.release ?? ""),
     docs: typeof data.docs === "string" ? data.docs : undefined,
-    skill: typeof data.skill === "string" ? data.skill : undefined,
+    skill: skill as string | undefined,
     extends: ext,
     types: list(data.types),
     tags: list(data.tags),

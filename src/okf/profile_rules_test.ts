@@ -36,3 +36,15 @@ Deno.test("runRuleTests() reports an example that contradicts its rule", () => {
     'known-type: invalid example passed: {"type":"Runbook"}',
   ]);
 });
+
+Deno.test("readProfilePackage() refuses a package whose skill folder climbs out of it", async () => {
+  const dir = await Deno.makeTempDir();
+  const pkg = { format: 2, id: "p", release: "1", skill: "../../elsewhere", rules: [] };
+  await Deno.writeTextFile(`${dir}/wayfinder-profile.json`, JSON.stringify(pkg));
+  assert.throws(() => readProfilePackage(dir), /'skill' must be a folder inside the package/);
+  await Deno.writeTextFile(
+    `${dir}/wayfinder-profile.json`,
+    JSON.stringify({ ...pkg, skill: "skill", format: 1 }),
+  );
+  assert.throws(() => readProfilePackage(dir), /'format' must be 2, not 1/);
+});

@@ -10,7 +10,7 @@ import { applyProfile } from "./apply_profile.ts";
 import type { Finding } from "./finding.ts";
 import { loadBundle, type LoadedBundle } from "./load_bundle.ts";
 import { lockedChain } from "./locked_chain.ts";
-import { type Binding, readBinding } from "./read_binding.ts";
+import { type Binding, type BoundProfile, readBinding } from "./read_binding.ts";
 import { okfFindings, reportOf, type ValidationReport } from "./validate_bundle.ts";
 import { wayfinderFinding } from "./wayfinder_rules.ts";
 
@@ -76,7 +76,7 @@ export function validateProject(
       const outcome = applyBound(
         bundle,
         binding,
-        bound.name,
+        bound,
         bindingPath,
         options.dataRoot,
         findings,
@@ -97,12 +97,12 @@ function boundTo(binding: Binding, bundle: LoadedBundle) {
 function applyBound(
   bundle: LoadedBundle,
   binding: Binding,
-  name: string,
+  bound: BoundProfile,
   bindingPath: string,
   dataRoot: string,
   findings: Finding[],
 ): ProfileStatus {
-  const bound = binding.profiles.find((p) => p.name === name)!;
+  const name = bound.name;
   const locked = lockedChain(binding, bound, dataRoot);
   if (!locked.ok) {
     findings.push(
