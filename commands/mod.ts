@@ -5,6 +5,8 @@ import { searchCommand } from "./search.ts";
 import { compareEmbeddingsCommand } from "./compare_embeddings.ts";
 import { modelImportCommand, modelPrepareCommand } from "./model.ts";
 import { mcpCommand } from "./mcp.ts";
+import { validateCommand } from "./validate.ts";
+import { getCommand } from "./get.ts";
 
 export const COMMANDS: Record<string, Command> = {
   index: indexCommand,
@@ -13,4 +15,6 @@ export const COMMANDS: Record<string, Command> = {
   "model prepare": modelPrepareCommand,
   "model import": modelImportCommand,
   mcp: mcpCommand,
+  validate: validateCommand,
+  get: getCommand,
 };

@@ -430,6 +430,33 @@ export const SETTINGS = {
     value: "X",
     help: "Allowed MRR drop (not gated unless set)",
   },
+  validateOutput: {
+    flag: "output",
+    type: "choice",
+    choices: ["text", "json", "jsonl", "sarif"],
+    default: "text",
+    env: "WAYFINDER_OUTPUT",
+    help: "Report format on stdout (jsonl: one finding per line; sarif: SARIF 2.1.0)",
+    short: "o",
+  },
+  fix: {
+    flag: "fix",
+    type: "bool",
+    default: false,
+    help: "Write the generated index.md files OKF defines, and nothing else",
+  },
+  dryRun: {
+    flag: "dry-run",
+    type: "bool",
+    default: false,
+    help: "With --fix: print the changes as a diff instead of writing them",
+  },
+  update: {
+    flag: "update",
+    type: "bool",
+    default: false,
+    help: "Re-resolve every Profile ref even when wayfinder.lock is current",
+  },
 } as const satisfies Record<string, Setting>;
 
 export type SettingKey = keyof typeof SETTINGS;

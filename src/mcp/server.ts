@@ -27,11 +27,14 @@ type ToolResult = {
 
 /** Runs a tool body; any error becomes an error result with one `wayfinder: …` line. */
 async function answer(
-  body: () => Promise<{ text: string; data: Record<string, unknown> }>,
+  body: () => Promise<{ text: string; data: object }>,
 ): Promise<ToolResult> {
   try {
     const { text, data } = await body();
-    return { content: [{ type: "text", text }], structuredContent: data };
+    return {
+      content: [{ type: "text", text }],
+      structuredContent: data as Record<string, unknown>,
+    };
   } catch (error) {
     const message = error instanceof WayfinderError || error instanceof Error
       ? error.message
@@ -137,7 +140,7 @@ function registerReadRange(server: McpServer, roots: Roots): void {
     answer(async () => {
       const range = await readRange(roots, args, LIMITS.lines);
       const text = `${range.path}:${range.lineStart}-${range.lineEnd}\n${range.content}`;
-      return { text, data: { ...range } };
+      return { text, data: range };
     });
   server.registerTool("read_range", config, handler);
   server.registerTool("get_chunk", { ...config, title: "Read a chunk by its lines" }, handler);

@@ -1,0 +1,84 @@
+import { relative } from "node:path";
+import { WayfinderError } from "../src/error.ts";
+import { getProfiles, type GetResult } from "../src/okf/mod.ts";
+import { type Command, type CommandContext, printJson } from "./_command.ts";
+
+/** `wayfinder get [project]`: resolve the bound Profiles into wayfinder.lock and the cache. */
+export const getCommand: Command = {
+  spec: {
+    name: "get",
+    summary:
+      "Resolve the Profiles wayfinder.json binds: pin them in wayfinder.lock, cache them, install their skills",
+    positionals: ["project?"],
+    settings: ["output", "dataDir", "update"],
+  },
+  targetPositional: 0,
+  async run(config, context) {
+    const s = config.settings;
+    if (!config.configFile) {
+      throw new WayfinderError(
+        "config",
+        `No wayfinder.json at or above '${config.target}': a project binds its Profiles there`,
+      );
+    }
+    const result = await getProfiles({
+      configFile: config.configFile,
+      dataRoot: s.dataDir,
+      update: s.update,
+    });
+    for (const key of result.unknownKeys) {
+      context.stderr(
+        `Unknown top-level key '${key}' in ${config.configFile}: wayfinder does not read it\n`,
+      );
+    }
+    if (s.output === "json") printJson(context, summary(result));
+    else if (s.output === "jsonl") {
+      for (const [name, chain] of Object.entries(summary(result).profiles)) {
+        context.stdout(JSON.stringify({ name, packages: chain }) + "\n");
+      }
+    } else context.stdout(text(result, context));
+    return 0;
+  },
+};
+
+function summary(result: GetResult) {
+  return {
+    lockFile: result.lockFile,
+    lockWritten: result.lockWritten,
+    fetched: result.fetched,
+    installed: result.installed,
+    profiles: Object.fromEntries(
+      Object.entries(result.chains).map(([name, chain]) => [
+        name,
+        chain.map((l) => ({
+          id: l.pkg.id,
+          release: l.pkg.release,
+          source: l.written,
+          path: l.path,
+          commit: l.commit,
+        })),
+      ]),
+    ),
+  };
+}
+
+function text(result: GetResult, context: CommandContext): string {
+  const lines: string[] = [];
+  for (const [name, chain] of Object.entries(result.chains)) {
+    chain.forEach((l, i) => {
+      const lead = i === 0 ? `${name}:` : `${" ".repeat(name.length)}  extends`;
+      lines.push(
+        `${lead} ${l.pkg.id} ${l.pkg.release} at ${l.path} @ ${l.commit.slice(0, 12)} (${l.ref})`,
+      );
+    });
+  }
+  const lock = relative(context.cwd, result.lockFile) || result.lockFile;
+  lines.push(result.lockWritten ? `Wrote ${lock}` : `${lock} is current`);
+  lines.push(
+    result.fetched.length
+      ? `Fetched ${result.fetched.join(", ")}`
+      : "Fetched nothing: every package was cached",
+  );
+  for (const dir of result.installed) lines.push(`Installed skill ${relative(context.cwd, dir)}`);
+  return lines.join("\n") + "\n";
+}

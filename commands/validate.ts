@@ -1,0 +1,89 @@
+import { relative, resolve } from "node:path";
+import { WayfinderError } from "../src/error.ts";
+import {
+  applyIndexFixes,
+  diffIndexFixes,
+  formatReportText,
+  planIndexFixes,
+  repoRootOf,
+  toSarif,
+  validateProject,
+  type ValidationReport,
+} from "../src/okf/mod.ts";
+import { type Command, type CommandContext, printJson } from "./_command.ts";
+
+const TOOL_VERSION = "0.1.0";
+
+/** `wayfinder validate <bundle>`: OKF 0.2 conformance; `--fix` writes the generated indexes. */
+export const validateCommand: Command = {
+  spec: {
+    name: "validate",
+    summary:
+      "Check an OKF bundle's conformance; exit 0 pass, 1 conformance failure, 2 usage or I/O",
+    positionals: ["bundle"],
+    settings: ["validateOutput", "fix", "dryRun", "dataDir"],
+  },
+  targetPositional: 0,
+  async run(config, context) {
+    const s = config.settings;
+    const bundle = resolve(context.cwd, config.positionals[0]!);
+    if (s.dryRun && !s.fix) {
+      throw new WayfinderError("usage", "'--dry-run' only goes with '--fix'");
+    }
+    if (s.fix) {
+      const dryRunExit = fix(bundle, s.dryRun, s.validateOutput, context);
+      if (dryRunExit !== null) return dryRunExit;
+    }
+    const report = await validateProject(bundle, {
+      configFile: config.configFile,
+      dataRoot: s.dataDir,
+    });
+    printReport(report, s.validateOutput, context);
+    return report.gate === "PASS" ? 0 : 1;
+  },
+};
+
+/**
+ * Writes the generated indexes, or with `dryRun` prints them as a diff and
+ * returns the exit code (1 when something would change). Null means go on
+ * to validate.
+ */
+function fix(
+  bundle: string,
+  dryRun: boolean,
+  output: string,
+  context: CommandContext,
+): number | null {
+  const { root, changes } = planIndexFixes(bundle);
+  if (dryRun) {
+    const planned = changes.map(({ path, action, after }) => ({ path, action, content: after }));
+    if (output === "text") context.stdout(diffIndexFixes(changes));
+    else printJson(context, { changes: planned });
+    context.stderr(`${changes.length} index file(s) would change\n`);
+    return changes.length ? 1 : 0;
+  }
+  applyIndexFixes(root, changes);
+  for (const c of changes) {
+    const verb = c.action === "create" ? "Created" : "Updated";
+    context.stderr(`${verb} ${shown(context, root, c.path)}\n`);
+  }
+  if (!changes.length) context.stderr("Every index.md is current; nothing written\n");
+  return null;
+}
+
+function printReport(report: ValidationReport, output: string, context: CommandContext): void {
+  if (output === "json") printJson(context, report);
+  else if (output === "jsonl") {
+    for (const f of report.findings) context.stdout(JSON.stringify(f) + "\n");
+  } else if (output === "sarif") {
+    printJson(
+      context,
+      toSarif(report, { repoRoot: repoRootOf(report.bundle), toolVersion: TOOL_VERSION }),
+    );
+  } else context.stdout(formatReportText(report, (p) => shown(context, report.bundle, p)));
+}
+
+/** A bundle-relative path as the user would type it from the working directory. */
+function shown(context: CommandContext, root: string, path: string): string {
+  return relative(context.cwd, resolve(root, path)) || ".";
+}

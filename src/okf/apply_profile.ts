@@ -1,0 +1,193 @@
+/**
+ * Applies a resolved Profile chain to a loaded bundle: each package's rules,
+ * parents first, with slots filled from the chain's vocabulary and the
+ * project's binding. Findings are namespaced `<profile-id>/<rule-id>` and
+ * link to the package's docs at `#<rule-id>`.
+ */
+import { runBuiltin } from "./builtin_rules.ts";
+import {
+  actorItems,
+  bundleIndexOf,
+  type ConceptFacts,
+  conceptFacts,
+  type Located,
+  logFacts,
+  rootFacts,
+} from "./concept_facts.ts";
+import { OKF_FRONTMATTER_KEYS, RuleCompiler, type Slots } from "./evaluate_rule.ts";
+import { type Finding, finding } from "./finding.ts";
+import type { LoadedBundle } from "./load_bundle.ts";
+import type { Position } from "./parse_front_matter.ts";
+import type { ProfilePackage, ProfileRule } from "./profile_package.ts";
+import type { BoundProfile } from "./read_binding.ts";
+
+/** A bound Profile with its packages, the bound package first and its parents after. */
+export interface ProfileChain {
+  bound: BoundProfile;
+  packages: ProfilePackage[];
+}
+
+/** The Profile's findings, and whether some rule could not be applied. */
+export interface ProfileOutcome {
+  findings: Finding[];
+  /** Ids of rules this wayfinder cannot evaluate (unknown builtin or subject). */
+  unsupported: string[];
+}
+
+const START: Position = { line: 1, column: 1 };
+
+/** The vocabulary slots a chain and its binding put in force. */
+export function slotsOf(chain: ProfileChain): Slots {
+  const names = (pick: (p: ProfilePackage) => { name: string }[], own: { name: string }[] = []) => [
+    ...new Set([...chain.packages.flatMap(pick), ...own].map((v) => v.name)),
+  ];
+  const actors = Object.entries(chain.bound.actors).filter(([, r]) =>
+    typeof r.name === "string" && r.name.trim() !== ""
+  );
+  return {
+    "okf.frontmatterKeys": OKF_FRONTMATTER_KEYS,
+    "profile.types": names((p) => p.types, chain.bound.types),
+    "profile.tags": names((p) => p.tags, chain.bound.tags),
+    "profile.relationships": names((p) => p.relationships, chain.bound.relationships),
+    "profile.frontmatterKeys": names((p) => p.frontmatterKeys),
+    "profile.actors": actors.map(([id]) => id),
+  };
+}
+
+/** Runs every rule of the chain over `bundle`. */
+export function applyProfile(bundle: LoadedBundle, chain: ProfileChain): ProfileOutcome {
+  const slots = slotsOf(chain);
+  const index = bundleIndexOf(bundle);
+  const concepts = bundle.documents.filter((d) => d.kind === "concept" && d.frontMatter)
+    .map((d) => conceptFacts(d, index));
+  const subjects = subjectItems(bundle, concepts);
+  const compiler = new RuleCompiler();
+  const outcome: ProfileOutcome = { findings: [], unsupported: [] };
+  for (const pkg of [...chain.packages].reverse()) {
+    for (const rule of pkg.rules) {
+      const report = (
+        path: string,
+        at: Position,
+        vars: Record<string, unknown>,
+        variant?: string,
+      ) => outcome.findings.push(profileFinding(pkg, rule, path, at, vars, variant));
+      if (rule.check.builtin) {
+        const failures = runBuiltin(rule.check, bundle);
+        if (failures === null) outcome.unsupported.push(`${pkg.id}/${rule.id}`);
+        for (const f of failures ?? []) report(f.path, f.at, f.vars, f.variant);
+        continue;
+      }
+      const validate = compiler.compile(`${pkg.id}/${rule.id}`, rule, pkg.defs, slots);
+      const check = (facts: unknown) => validate(facts) as boolean;
+      if (!applySchemaRule(rule, concepts, subjects, check, report)) {
+        outcome.unsupported.push(`${pkg.id}/${rule.id}`);
+      }
+    }
+  }
+  return outcome;
+}
+
+type Report = (path: string, at: Position, vars: Record<string, unknown>) => void;
+
+/** Subjects other than concepts, as located items with the path a finding points at. */
+function subjectItems(bundle: LoadedBundle, concepts: ConceptFacts[]) {
+  const log = logFacts(bundle);
+  return {
+    actor: actorItems(concepts).map((i) => ({ ...i, path: i.facts.first_use as string })),
+    file: bundle.files.map((path) => ({
+      facts: { path, name: path.slice(path.lastIndexOf("/") + 1), markdown: path.endsWith(".md") },
+      at: START,
+      path,
+    })),
+    directory: bundle.dirs.filter((d) => d !== "").map((path) => ({
+      facts: { path, has_index: bundle.files.includes(`${path}/index.md`) },
+      at: START,
+      path,
+    })),
+    root: [{ facts: rootFacts(bundle), at: START, path: "index.md" }],
+    log: log ? [{ facts: log, at: START, path: "log.md" }] : [],
+  } as Record<string, (Located & { path: string })[]>;
+}
+
+/** Applies a schema rule to its subject. Returns false for an unknown subject. */
+function applySchemaRule(
+  rule: ProfileRule,
+  concepts: ConceptFacts[],
+  subjects: Record<string, (Located & { path: string })[]>,
+  check: (facts: unknown) => boolean,
+  report: Report,
+): boolean {
+  const subject = rule.check.subject ?? "concept";
+  if (subject === "concept" || subject === "frontmatter") {
+    for (const c of concepts) {
+      if (rule.check.each) checkEach(rule, c, check, report);
+      else {
+        const facts = subject === "concept" ? c.facts : c.doc.frontMatter!.data;
+        if (!check(facts)) {
+          report(c.doc.path, keyPosition(rule, c), { ...c.doc.frontMatter!.data, ...c.facts });
+        }
+      }
+    }
+    return true;
+  }
+  const items = subjects[subject];
+  if (!items) return false;
+  for (const item of items) if (!check(item.facts)) report(item.path, item.at, item.facts);
+  return true;
+}
+
+function checkEach(
+  rule: ProfileRule,
+  c: ConceptFacts,
+  check: (f: unknown) => boolean,
+  report: Report,
+) {
+  const failing = (c.lists[rule.check.each!] ?? []).filter((item) => !check(item.facts));
+  if (failing.length === 0) return;
+  const field = rule.check.failing_field ?? "value";
+  const values = failing.map((f) => f.facts[field] ?? f.facts.value);
+  report(c.doc.path, failing[0]!.at, { ...c.facts, failing: values.map(shown).join(", ") });
+}
+
+/** The position of the first front matter key the rule's schema names, else the file start. */
+function keyPosition(rule: ProfileRule, c: ConceptFacts): Position {
+  for (const key of namedKeys(rule.check.schema ?? {})) {
+    const at = c.doc.frontMatter!.keys.get(key);
+    if (at) return at;
+  }
+  return START;
+}
+
+/** Keys a schema names at its top level or in its if/then branches. */
+function namedKeys(schema: Record<string, unknown>): string[] {
+  const branches = [schema, schema.then, schema.if].filter((s): s is Record<string, unknown> =>
+    typeof s === "object" && s !== null
+  );
+  return branches.flatMap((s) => [
+    ...Object.keys((s.properties ?? {}) as object),
+    ...((s.required ?? []) as string[]),
+  ]);
+}
+
+function profileFinding(
+  pkg: ProfilePackage,
+  rule: ProfileRule,
+  path: string,
+  at: Position,
+  vars: Record<string, unknown>,
+  variant?: string,
+): Finding {
+  const template = typeof rule.message === "string"
+    ? rule.message
+    : rule.message[variant ?? ""] ?? Object.values(rule.message)[0] ?? rule.id;
+  const message = template.replace(
+    /\{([\w.]+)\}/g,
+    (m, name) => name in vars ? shown(vars[name]) : m,
+  );
+  const helpUri = pkg.docs ? `${pkg.docs}#${rule.id}` : undefined;
+  return finding(`${pkg.id}/${rule.id}`, rule.severity, message, path, at.line, at.column, helpUri);
+}
+
+function shown(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value ?? null);
+}

@@ -1,0 +1,92 @@
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { applyProfile, type ProfileChain } from "./apply_profile.ts";
+import { loadBundle } from "./load_bundle.ts";
+import { readProfilePackage } from "./profile_package.ts";
+import { readBinding } from "./read_binding.ts";
+
+const PEER = fileURLToPath(new URL("../../fixtures/okf/peer/", import.meta.url));
+
+async function bitwildCopy(): Promise<string> {
+  const dir = await Deno.makeTempDir();
+  await new Deno.Command("cp", { args: ["-R", `${PEER}examples/bitwild/.`, dir] }).output();
+  return dir;
+}
+
+function bitwildChain(project: string): ProfileChain {
+  const bound = readBinding(join(project, "wayfinder.json")).profiles[0]!;
+  return { bound, packages: [readProfilePackage(PEER + "profiles/bitwild")] };
+}
+
+const summary = (f: { id: string; severity: string; location: { path: string; line: number } }) =>
+  `${f.severity} ${f.id} ${f.location.path}:${f.location.line}`;
+
+Deno.test("applyProfile() passes the peer's bitwild bundle with one relationship note", async () => {
+  const project = await bitwildCopy();
+  const outcome = applyProfile(loadBundle(join(project, "knowledge")), bitwildChain(project));
+  assert.deepEqual(outcome.unsupported, []);
+  assert.deepEqual(outcome.findings.map(summary), [
+    "note bitwild-profile/relationship-unresolved reporting/pdf-export-feasibility.md:12",
+  ]);
+  assert.equal(
+    outcome.findings[0]!.helpUri,
+    "https://github.com/btwld/wayfinder/blob/main/profiles/bitwild/README.md#relationship-unresolved",
+  );
+});
+
+Deno.test("applyProfile() reports vocabulary, status, source and footnote breaches where they are", async () => {
+  const project = await bitwildCopy();
+  const file = join(project, "knowledge", "reporting", "include-pdf-annotations.md");
+  const text = readFileSync(file, "utf8")
+    .replace(
+      "tags: [reporting, export]",
+      "tags: [reporting, export, export, undeclared]\nconfidence: high",
+    )
+    .replace("status: draft", "status: final")
+    .replace("  - id: demo-0730\n", "  - id: demo-0730\n    resource: /a.md\n  - id: demo-0730\n")
+    .replace("[^demo-0730]: Reporting demo transcript, 30 July 2026\n", "")
+    .replace("author: process:meeting-transcription", "author: agent/unknown");
+  writeFileSync(file, text);
+  const outcome = applyProfile(loadBundle(join(project, "knowledge")), bitwildChain(project));
+  const ids = outcome.findings.filter((f) => f.severity === "error").map((f) => f.id.split("/")[1])
+    .sort();
+  assert.deepEqual(ids, [
+    "configured-tag-duplicate",
+    "configured-tag-undeclared",
+    "frontmatter-fields-declared",
+    "source-attribution-join",
+    "source-id-unique",
+    "status-value",
+    "used-actor-registered",
+  ]);
+  const status = outcome.findings.find((f) => f.id.endsWith("/status-value"))!;
+  assert.equal(status.location.line, 5);
+  const tags = outcome.findings.find((f) => f.id.endsWith("/configured-tag-undeclared"))!;
+  assert.equal(
+    tags.message,
+    "Tags must be declared by the selected Profile binding; found undeclared.",
+  );
+});
+
+Deno.test("applyProfile() accepts project vocabulary from the binding and rejects what nobody declares", async () => {
+  const project = await bitwildCopy();
+  const file = join(project, "knowledge", "ways-of-working", "relationship-labels.md");
+  writeFileSync(
+    file,
+    readFileSync(file, "utf8").replace("type: Guide", "type: Meeting Transcript"),
+  );
+  const chain = bitwildChain(project);
+  assert.deepEqual(
+    applyProfile(loadBundle(join(project, "knowledge")), chain).findings.map((f) => f.id),
+    [
+      "bitwild-profile/relationship-unresolved",
+      // The folder's index now has a "# Meeting Transcript" section, not "# Guide".
+      "bitwild-profile/index-current",
+    ],
+  );
+  chain.bound.types = [];
+  const ids = applyProfile(loadBundle(join(project, "knowledge")), chain).findings.map((f) => f.id);
+  assert.ok(ids.includes("bitwild-profile/used-type-registered"), ids.join());
+});

@@ -1,0 +1,32 @@
+/** Broken internal links (§6.1): tolerated by the spec, so they are notes. */
+import type { Finding } from "./finding.ts";
+import { findLinks, resolveLink } from "./find_links.ts";
+import type { BundleDocument } from "./load_bundle.ts";
+import { ruleFinding } from "./okf_rules.ts";
+
+/** Broken links reported per file; past this a single note gives the rest's count. */
+export const MAX_LINK_NOTES = 50;
+
+/** Notes for links in `doc` whose target is not a file or directory in `existing`. */
+export function checkLinks(doc: BundleDocument, existing: ReadonlySet<string>): Finding[] {
+  const findings: Finding[] = [];
+  let more = 0;
+  for (const link of findLinks(doc.body, doc.bodyLine)) {
+    const resolved = resolveLink(link.target, doc.path);
+    if (resolved === undefined || (resolved !== null && existing.has(resolved))) continue;
+    if (findings.length === MAX_LINK_NOTES) {
+      more++;
+      continue;
+    }
+    const message = resolved === null
+      ? `Link '${link.target}' points outside the bundle`
+      : `Link target '${link.target}' is not in the bundle (yet)`;
+    findings.push(ruleFinding("okf/broken-link", message, doc.path, link.line, link.column));
+  }
+  if (more > 0) {
+    const last = findings[findings.length - 1]!.location;
+    const message = `${more} more broken links in this file are not listed`;
+    findings.push(ruleFinding("okf/broken-link", message, doc.path, last.line, last.column + 1));
+  }
+  return findings;
+}

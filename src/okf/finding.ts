@@ -1,0 +1,63 @@
+/** One validation finding and the helpers that order and count them. */
+
+/** `error` fails conformance; `advisory` and `note` never do. */
+export type Severity = "error" | "advisory" | "note";
+
+/** Where a finding points: a bundle-relative posix path and a 1-based position. */
+export interface FindingLocation {
+  path: string;
+  line: number;
+  column: number;
+}
+
+/** A single thing validate has to say about a bundle. */
+export interface Finding {
+  /** Namespaced rule id, e.g. `okf/missing-type` or `<profile-id>/<rule-id>`. */
+  id: string;
+  severity: Severity;
+  message: string;
+  location: FindingLocation;
+  /** Where the rule is explained. */
+  helpUri?: string;
+}
+
+/** Builds a finding at `path:line:column` (line and column default to 1). */
+export function finding(
+  id: string,
+  severity: Severity,
+  message: string,
+  path: string,
+  line = 1,
+  column = 1,
+  helpUri?: string,
+): Finding {
+  return {
+    id,
+    severity,
+    message,
+    location: { path, line, column },
+    ...(helpUri ? { helpUri } : {}),
+  };
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Orders findings by path, line, column, then id (and message, so the order is total). */
+export function sortFindings(findings: Finding[]): Finding[] {
+  return [...findings].sort((a, b) =>
+    compareText(a.location.path, b.location.path) ||
+    a.location.line - b.location.line ||
+    a.location.column - b.location.column ||
+    compareText(a.id, b.id) ||
+    compareText(a.message, b.message)
+  );
+}
+
+/** How many findings of each severity. */
+export function countFindings(findings: readonly Finding[]): Record<Severity, number> {
+  const counts: Record<Severity, number> = { error: 0, advisory: 0, note: 0 };
+  for (const f of findings) counts[f.severity]++;
+  return counts;
+}

@@ -1,0 +1,91 @@
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import fc from "fast-check";
+import { stringify } from "yaml";
+import { generateIndexes } from "./generate_indexes.ts";
+import { applyIndexFixes, planIndexFixes } from "./fix_indexes.ts";
+import { loadBundle } from "./load_bundle.ts";
+import { validateBundle } from "./validate_bundle.ts";
+
+const PEER = fileURLToPath(new URL("../../fixtures/okf/peer/examples/", import.meta.url));
+
+Deno.test("generateIndexes() reproduces the peer's generated indexes byte for byte", () => {
+  for (const name of ["bitwild", "acme-notes"]) {
+    const root = join(PEER, name, "knowledge");
+    const generated = generateIndexes(loadBundle(root));
+    assert.ok(generated.length >= 2, name);
+    for (const index of generated) {
+      assert.equal(index.content, readFileSync(join(root, index.path), "utf8"), index.path);
+    }
+  }
+});
+
+Deno.test("generateIndexes() groups by type, sorts by title, describes subdirectories", async () => {
+  const dir = await Deno.makeTempDir();
+  const concept = (path: string, fm: Record<string, string>) => {
+    mkdirSync(join(dir, path, ".."), { recursive: true });
+    writeFileSync(join(dir, path), `---\n${stringify(fm)}---\n`);
+  };
+  concept("b/zeta.md", { type: "Metric", title: "zeta", description: "Last." });
+  concept("b/alpha.md", { type: "Metric", title: "Alpha", description: "First.\nTwo lines." });
+  concept("b/guide (old).md", { type: "Guide", title: "Old [draft]" });
+  concept("top.md", { type: "Guide" });
+  writeFileSync(join(dir, "b", "asset.json"), "{}");
+  mkdirSync(join(dir, "assets-only"));
+  writeFileSync(join(dir, "assets-only", "a.png"), "");
+  const byPath = new Map(generateIndexes(loadBundle(dir)).map((g) => [g.path, g.content]));
+  assert.deepEqual([...byPath.keys()].sort(), ["b/index.md", "index.md"]);
+  assert.equal(
+    byPath.get("b/index.md"),
+    "# Guide\n\n* [Old \\[draft\\]](guide%20%28old%29.md)\n\n" +
+      "# Metric\n\n* [Alpha](alpha.md) - First. Two lines.\n* [zeta](zeta.md) - Last.\n",
+  );
+  assert.equal(
+    byPath.get("index.md"),
+    "# Guide\n\n* [top](top.md)\n\n# Subdirectories\n\n" +
+      "* [b](b/index.md) - Contains 3 entries: Old [draft], Alpha, zeta.\n",
+  );
+});
+
+const name = fc.stringMatching(/^[a-z0-9][a-z0-9 ()_-]{0,8}$/).filter((n) =>
+  !["index", "log"].includes(n)
+);
+const text = fc.oneof(fc.string({ maxLength: 20 }), fc.constant(undefined));
+const conceptArb = fc.record({
+  dir: fc.constantFrom("", "a", "a/b", "c", "c/d/e"),
+  name,
+  type: fc.oneof(fc.constantFrom("Guide", "Metric", "Other Thing"), fc.string({ maxLength: 10 })),
+  title: text,
+  description: text,
+});
+
+Deno.test("validate --fix is idempotent: a second run plans nothing, and its indexes conform", async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(conceptArb, { minLength: 1, maxLength: 12 }), async (concepts) => {
+      const dir = await Deno.makeTempDir();
+      writeFileSync(join(dir, "index.md"), '---\nokf_version: "0.2"\n---\n\n# Stale\n');
+      for (const c of concepts) {
+        mkdirSync(join(dir, c.dir), { recursive: true });
+        const fm = Object.fromEntries(
+          Object.entries({ type: c.type, title: c.title, description: c.description })
+            .filter(([, v]) => v !== undefined),
+        );
+        writeFileSync(join(dir, c.dir, `${c.name}.md`), `---\n${stringify(fm)}---\nBody\n`);
+      }
+      const first = planIndexFixes(dir);
+      applyIndexFixes(first.root, first.changes);
+      assert.deepEqual(planIndexFixes(dir).changes, []);
+      const report = await validateBundle(dir);
+      const indexProblems = report.findings.filter((f) => f.id.startsWith("okf/index"));
+      assert.deepEqual(indexProblems, []);
+      assert.match(
+        readFileSync(join(dir, "index.md"), "utf8"),
+        /^---\nokf_version: "0.2"\n---\n\n# /,
+      );
+      await Deno.remove(dir, { recursive: true });
+    }),
+    { numRuns: 40 },
+  );
+});

@@ -1,0 +1,101 @@
+/**
+ * `wayfinder.lock`, written by `get` beside wayfinder.json: the commit each
+ * bound Profile (and each parent in its chain) resolved to, and a hash of
+ * the binding's sources so a changed binding is noticed.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { WayfinderError } from "../error.ts";
+import type { Binding } from "./read_binding.ts";
+
+/** One package pinned to a commit. */
+export interface LockedPackage {
+  profile_id: string;
+  profile_release: string;
+  /** The git source as wayfinder.json (or the child package) writes it. */
+  source: string;
+  path: string;
+  resolved_commit: string;
+}
+
+/** A bound Profile pinned: the package itself, then its parents nearest first. */
+export interface LockedProfile extends LockedPackage {
+  requested_ref: string;
+  parents: LockedPackage[];
+}
+
+/** The lock file's content. */
+export interface Lock {
+  lock_version: 1;
+  configuration_sha256: string;
+  profiles: Record<string, LockedProfile>;
+}
+
+/** The lock file that belongs to a wayfinder.json. */
+export function lockPathOf(configFile: string): string {
+  return join(dirname(configFile), "wayfinder.lock");
+}
+
+/**
+ * sha256 of the binding's sources as written, in canonical JSON (sorted
+ * keys). It covers what decides what `get` fetches; editing a project's
+ * vocabulary or actors leaves the lock current.
+ */
+export function configurationSha256(binding: Binding): string {
+  const sources = Object.fromEntries(binding.profiles.map((p) => [p.name, p.written]));
+  return createHash("sha256").update(canonicalJson({ version: binding.version, profiles: sources }))
+    .digest("hex");
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0
+    );
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * Reads a lock, or null when there is none.
+ * @throws {WayfinderError} `config` when the file is not a version 1 lock.
+ */
+export function readLock(path: string): Lock | null {
+  if (!existsSync(path)) return null;
+  let data;
+  try {
+    data = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new WayfinderError("config", `Cannot read lock '${path}': ${(error as Error).message}`);
+  }
+  if (
+    data?.lock_version !== 1 || typeof data.configuration_sha256 !== "string" ||
+    typeof data.profiles !== "object"
+  ) {
+    throw new WayfinderError(
+      "config",
+      `Cannot read lock '${path}': not a lock_version 1 file; run 'wayfinder get'`,
+    );
+  }
+  return data as Lock;
+}
+
+/** The lock as written to disk: pretty JSON with a final newline. */
+export function lockText(lock: Lock): string {
+  return JSON.stringify(lock, null, 2) + "\n";
+}
+
+/** Writes the lock unless the file already holds exactly this text. Returns true when it wrote. */
+export function writeLock(path: string, lock: Lock): boolean {
+  const text = lockText(lock);
+  if (existsSync(path) && readFileSync(path, "utf8") === text) return false;
+  try {
+    writeFileSync(path, text);
+  } catch (error) {
+    throw new WayfinderError("io", `Cannot write '${path}': ${(error as Error).message}`);
+  }
+  return true;
+}

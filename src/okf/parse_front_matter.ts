@@ -1,0 +1,117 @@
+/**
+ * Splits a markdown document into its YAML front matter and body, and parses
+ * the front matter with limits a hostile document cannot get past.
+ */
+import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
+
+/**
+ * Aliases resolved per document at most: a "billion laughs" front matter
+ * needs thousands, real ones need none.
+ */
+export const MAX_YAML_ALIASES = 50;
+/** Front matter past this size is refused unparsed, so YAML never sees a huge block. */
+export const MAX_FRONT_MATTER_BYTES = 1 << 20;
+
+/** A 1-based position in the file. */
+export interface Position {
+  line: number;
+  column: number;
+}
+
+/** Parsed front matter. */
+export interface FrontMatter {
+  data: Record<string, unknown>;
+  /** Position of each top-level key, in file coordinates. */
+  keys: Map<string, Position>;
+  /** The block exactly as written, delimiters and final newline included. */
+  raw: string;
+}
+
+/** A document split into front matter and body. */
+export interface SplitDocument {
+  /** "absent": no opening `---`; "unclosed": an opening without a closing line within the limit. */
+  block: "absent" | "unclosed" | "present";
+  /** The YAML between the delimiters (present only). */
+  yaml: string;
+  /** The block as written, delimiters included (present only). */
+  raw: string;
+  /** 1-based line of the first YAML line. */
+  yamlLine: number;
+  body: string;
+  /** 1-based line where the body starts. */
+  bodyLine: number;
+}
+
+const OPENING = /^---[ \t]*\r?\n/;
+const CLOSING = /^---[ \t]*(?:\r?\n|$)/gm;
+
+/** Splits off a front matter block opened by `---` on the first line and closed by the next `---` line. */
+export function splitFrontMatter(text: string): SplitDocument {
+  const open = OPENING.exec(text);
+  if (!open) return { block: "absent", yaml: "", raw: "", yamlLine: 1, body: text, bodyLine: 1 };
+  CLOSING.lastIndex = open[0].length;
+  const close = CLOSING.exec(text.slice(0, MAX_FRONT_MATTER_BYTES + open[0].length + 8));
+  if (!close) {
+    return { block: "unclosed", yaml: "", raw: "", yamlLine: 2, body: text, bodyLine: 1 };
+  }
+  const end = close.index + close[0].length;
+  const yaml = text.slice(open[0].length, close.index);
+  return {
+    block: "present",
+    yaml,
+    raw: text.slice(0, end),
+    yamlLine: 2,
+    body: text.slice(end),
+    bodyLine: 2 + countLines(yaml) + 1,
+  };
+}
+
+function countLines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+/** The front matter as a mapping, or why it is not one. */
+export type ParsedYaml =
+  | { ok: true; frontMatter: FrontMatter }
+  | { ok: false; message: string; line: number; column: number };
+
+/**
+ * Parses the YAML of a split document. Duplicate keys, syntax errors,
+ * excessive aliases and a non-mapping top level are failures; an empty
+ * block is an empty mapping.
+ */
+export function parseYamlBlock(split: SplitDocument): ParsedYaml {
+  const lines = new LineCounter();
+  const doc = parseDocument(split.yaml, { lineCounter: lines, prettyErrors: false });
+  const at = (offset: number) => {
+    const pos = lines.linePos(offset);
+    return { line: pos.line + split.yamlLine - 1, column: pos.col };
+  };
+  const error = doc.errors[0];
+  if (error) {
+    return { ok: false, message: firstLine(error.message), ...at(error.pos[0]) };
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (e) {
+    return { ok: false, message: firstLine((e as Error).message), line: split.yamlLine, column: 1 };
+  }
+  if (doc.contents !== null && !isMap(doc.contents)) {
+    return { ok: false, message: "front matter is not a mapping of keys to values", ...at(0) };
+  }
+  const keys = new Map<string, Position>();
+  for (const pair of isMap(doc.contents) ? doc.contents.items : []) {
+    if (isScalar(pair.key) && pair.key.range) {
+      keys.set(String(pair.key.value), at(pair.key.range[0]));
+    }
+  }
+  data ??= {};
+  return { ok: true, frontMatter: { data: data as Record<string, unknown>, keys, raw: split.raw } };
+}
+
+function firstLine(message: string): string {
+  return message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "").trim();
+}

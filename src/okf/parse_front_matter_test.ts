@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { MAX_FRONT_MATTER_BYTES, parseYamlBlock, splitFrontMatter } from "./parse_front_matter.ts";
+
+Deno.test("splitFrontMatter() finds the block, its lines and the body line, CRLF too", () => {
+  for (const nl of ["\n", "\r\n"]) {
+    const split = splitFrontMatter(["---", "type: Guide", "title: T", "---", "# Body"].join(nl));
+    assert.equal(split.block, "present");
+    assert.equal(split.bodyLine, 5);
+    assert.equal(split.body, "# Body");
+    const parsed = parseYamlBlock(split);
+    assert.ok(parsed.ok);
+    assert.deepEqual(parsed.frontMatter.data, { type: "Guide", title: "T" });
+    assert.deepEqual(parsed.frontMatter.keys.get("title"), { line: 3, column: 1 });
+  }
+});
+
+Deno.test("splitFrontMatter() tells absent from unclosed blocks", () => {
+  assert.equal(splitFrontMatter("# Title\n---\n").block, "absent");
+  assert.equal(splitFrontMatter("---\ntype: x\n").block, "unclosed");
+  // The closing line is looked for only within the size limit.
+  const huge = `---\nx: "${"a".repeat(MAX_FRONT_MATTER_BYTES)}"\n---\n`;
+  assert.equal(splitFrontMatter(huge).block, "unclosed");
+});
+
+Deno.test("parseYamlBlock() refuses alias bombs, duplicate keys and non-mappings", () => {
+  const bomb = ["a: &a [x, x, x, x, x, x, x, x]"];
+  for (const n of "bcdefgh") {
+    const prev = String.fromCharCode(n.charCodeAt(0) - 1);
+    bomb.push(`${n}: &${n} [${Array(8).fill(`*${prev}`).join(", ")}]`);
+  }
+  const cases: [string, RegExp][] = [
+    [bomb.join("\n") + "\ntype: x\n", /alias/i],
+    ["type: a\ntype: b\n", /unique/i],
+    ["- a\n- b\n", /not a mapping/],
+    ["just text\n", /not a mapping/],
+  ];
+  for (const [yaml, why] of cases) {
+    const parsed = parseYamlBlock(splitFrontMatter(`---\n${yaml}---\n`));
+    assert.ok(!parsed.ok, yaml);
+    assert.match(parsed.message, why);
+  }
+});
+
+Deno.test("parseYamlBlock() keeps timestamps and dates as written, and reads an empty block as {}", () => {
+  const parsed = parseYamlBlock(
+    splitFrontMatter("---\nat: 2026-05-28T14:30:00Z\nd: 2026-01-01\n---\n"),
+  );
+  assert.ok(parsed.ok);
+  assert.deepEqual(parsed.frontMatter.data, { at: "2026-05-28T14:30:00Z", d: "2026-01-01" });
+  const empty = parseYamlBlock(splitFrontMatter("---\n---\n"));
+  assert.ok(empty.ok);
+  assert.deepEqual(empty.frontMatter.data, {});
+});

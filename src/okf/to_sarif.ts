@@ -1,0 +1,98 @@
+/**
+ * A validation report as SARIF 2.1.0, the format GitHub code scanning
+ * uploads. Artifact URIs are relative to `repoRoot` (the checkout root), so
+ * GitHub can place each result on its file.
+ */
+import { realpathSync } from "node:fs";
+import { relative } from "node:path";
+import type { Finding, Severity } from "./finding.ts";
+import { OKF_RULES, type RuleInfo } from "./okf_rules.ts";
+import { WAYFINDER_RULES } from "./wayfinder_rules.ts";
+import type { ValidationReport } from "./validate_bundle.ts";
+
+const LEVEL: Record<Severity, "error" | "warning" | "note"> = {
+  error: "error",
+  advisory: "warning",
+  note: "note",
+};
+
+/** Options for {@link toSarif}. */
+export interface SarifOptions {
+  /** Directory the artifact URIs are relative to. */
+  repoRoot: string;
+  toolVersion: string;
+  /** Descriptions of non-OKF rules (Profile rules), by id. */
+  rules?: ReadonlyMap<string, RuleInfo>;
+}
+
+/** The SARIF log for `report`. */
+export function toSarif(report: ValidationReport, options: SarifOptions): Record<string, unknown> {
+  const ids = [...new Set([...Object.keys(OKF_RULES), ...report.findings.map((f) => f.id)])];
+  const ruleIndex = new Map(ids.map((id, i) => [id, i]));
+  const bundle = realPath(report.bundle);
+  return {
+    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
+    version: "2.1.0",
+    runs: [{
+      tool: {
+        driver: {
+          name: "wayfinder",
+          version: options.toolVersion,
+          rules: ids.map((id) => sarifRule(id, ruleInfo(id, report.findings, options.rules))),
+        },
+      },
+      results: report.findings.map((f) => ({
+        ruleId: f.id,
+        ruleIndex: ruleIndex.get(f.id),
+        level: LEVEL[f.severity],
+        message: { text: f.message },
+        locations: [{
+          physicalLocation: {
+            artifactLocation: {
+              uri: artifactUri(realPath(options.repoRoot), bundle, f.location.path),
+            },
+            region: { startLine: f.location.line, startColumn: f.location.column },
+          },
+        }],
+      })),
+    }],
+  };
+}
+
+function ruleInfo(
+  id: string,
+  findings: Finding[],
+  extra?: ReadonlyMap<string, RuleInfo>,
+): RuleInfo {
+  const known = (OKF_RULES as Record<string, RuleInfo>)[id] ?? extra?.get(id);
+  if (known) return known;
+  const own = (WAYFINDER_RULES as Record<string, Omit<RuleInfo, "helpUri">>)[id];
+  if (own) return { ...own, helpUri: "" };
+  const first = findings.find((f) => f.id === id)!;
+  return { severity: first.severity, summary: first.message, helpUri: first.helpUri ?? "" };
+}
+
+function sarifRule(id: string, rule: RuleInfo) {
+  return {
+    id,
+    shortDescription: { text: rule.summary },
+    ...(rule.helpUri ? { helpUri: rule.helpUri } : {}),
+    help: { text: rule.helpUri ? `${rule.summary}. See ${rule.helpUri}` : rule.summary },
+    defaultConfiguration: { level: LEVEL[rule.severity] },
+  };
+}
+
+/** A finding's file as a URI relative to the repository root, with forward slashes. */
+function artifactUri(repoRoot: string, bundle: string, path: string): string {
+  const rel = relative(repoRoot, `${bundle}/${path}`).split("\\").join("/");
+  return rel.split("/").map(encodeURIComponent).join("/");
+}
+
+/** git reports the top level with symlinks resolved; the bundle path must match it. */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}

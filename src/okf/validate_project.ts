@@ -1,0 +1,156 @@
+/**
+ * validate with the project around the bundle: OKF conformance, then the
+ * rules of every Profile wayfinder.json binds to this bundle, read from the
+ * lock and cache. A bound Profile that cannot be applied makes the gate
+ * INCOMPLETE rather than PASS.
+ */
+import { realpathSync } from "node:fs";
+import { relative, resolve } from "node:path";
+import { applyProfile } from "./apply_profile.ts";
+import type { Finding } from "./finding.ts";
+import { loadBundle, type LoadedBundle } from "./load_bundle.ts";
+import { lockedChain } from "./locked_chain.ts";
+import { type Binding, type BoundProfile, readBinding } from "./read_binding.ts";
+import { okfFindings, reportOf, type ValidationReport } from "./validate_bundle.ts";
+import { wayfinderFinding } from "./wayfinder_rules.ts";
+
+/** Options for {@link validateProject}. */
+export interface ProjectOptions {
+  /** The wayfinder.json governing the bundle, if any. */
+  configFile: string | null;
+  /** Data root holding the Profile cache. */
+  dataRoot: string;
+}
+
+/** How each bound Profile fared. */
+export interface ProfileStatus {
+  name: string;
+  status: "applied" | "unresolved";
+  /** Package ids and releases, the bound package first (applied only). */
+  packages?: { id: string; release: string }[];
+  commit?: string;
+  reason?: string;
+}
+
+/**
+ * Validates the bundle at `dir` against OKF 0.2 and its bound Profiles.
+ * Reads only the bundle, wayfinder.json, wayfinder.lock and the cache.
+ *
+ * @param dir The bundle root directory.
+ * @param options Where the binding and the cache are.
+ * @returns The report; `profiles` says which Profiles were applied.
+ * @throws {WayfinderError} `io`/`usage` for a bad bundle path; `config` for a malformed binding or lock.
+ * @example Validate a project without a binding
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { validateProject } from "./mod.ts";
+ * const report = await validateProject("fixtures/okf/valid", { configFile: null, dataRoot: "/tmp" });
+ * assert.equal(report.gate, "PASS");
+ * ```
+ */
+export function validateProject(
+  dir: string,
+  options: ProjectOptions,
+): Promise<ValidationReport & { profiles: ProfileStatus[] }> {
+  const bundle = loadBundle(dir);
+  const findings = [...bundle.findings, ...okfFindings(bundle)];
+  const profiles: ProfileStatus[] = [];
+  let incomplete = false;
+  if (options.configFile) {
+    const binding = readBinding(options.configFile);
+    const bindingPath = relative(bundle.root, binding.file).split("\\").join("/");
+    for (const key of binding.unknownKeys) {
+      const message =
+        `Unknown top-level key '${key}': wayfinder.json holds the Profile binding and wayfinder's settings only`;
+      findings.push(
+        wayfinderFinding(
+          "wayfinder/config-unknown-key",
+          message,
+          bindingPath,
+          binding.text,
+          JSON.stringify(key),
+        ),
+      );
+    }
+    for (const bound of boundTo(binding, bundle)) {
+      const outcome = applyBound(
+        bundle,
+        binding,
+        bound,
+        bindingPath,
+        options.dataRoot,
+        findings,
+      );
+      profiles.push(outcome);
+      if (outcome.status !== "applied" || outcome.reason) incomplete = true;
+    }
+  }
+  return Promise.resolve({ ...reportOf(bundle, findings, incomplete), profiles });
+}
+
+/** The Profiles whose `applies_to` names this bundle. */
+function boundTo(binding: Binding, bundle: LoadedBundle) {
+  const root = realPath(bundle.root);
+  return binding.profiles.filter((p) => p.appliesTo.some((dir) => realPath(dir) === root));
+}
+
+function applyBound(
+  bundle: LoadedBundle,
+  binding: Binding,
+  bound: BoundProfile,
+  bindingPath: string,
+  dataRoot: string,
+  findings: Finding[],
+): ProfileStatus {
+  const name = bound.name;
+  const locked = lockedChain(binding, bound, dataRoot);
+  if (!locked.ok) {
+    findings.push(
+      wayfinderFinding(
+        "wayfinder/profile-unresolved",
+        locked.reason,
+        bindingPath,
+        binding.text,
+        JSON.stringify(name),
+      ),
+    );
+    return { name, status: "unresolved", reason: locked.reason };
+  }
+  const outcome = applyProfile(bundle, locked.chain);
+  for (const f of outcome.findings) findings.push(f);
+  for (const id of outcome.unsupported) {
+    const message =
+      `Rule ${id} uses a subject or builtin this wayfinder cannot evaluate; it was not applied`;
+    findings.push(wayfinderFinding("wayfinder/rule-unsupported", message, bindingPath));
+  }
+  const defined = new Set(locked.chain.packages.flatMap((p) => p.types.map((t) => t.name)));
+  for (const type of bound.types) {
+    if (defined.has(type.name)) continue;
+    const message =
+      `Project type '${type.name}' is declared in wayfinder.json; no Profile in the chain defines it`;
+    findings.push(
+      wayfinderFinding(
+        "wayfinder/project-type",
+        message,
+        bindingPath,
+        binding.text,
+        JSON.stringify(type.name),
+      ),
+    );
+  }
+  return {
+    name,
+    status: "applied",
+    packages: locked.chain.packages.map((p) => ({ id: p.id, release: p.release })),
+    commit: locked.commit,
+    ...(outcome.unsupported.length ? { reason: "some rules could not be evaluated" } : {}),
+  };
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * validate's own rules about the project around a bundle: its binding,
+ * lock and cache. None is an error: they explain a gate of INCOMPLETE or
+ * point at something to look at.
+ */
+import { type Finding, finding, type Severity } from "./finding.ts";
+
+/** A wayfinder rule: severity and one-line summary. */
+export interface WayfinderRule {
+  severity: Severity;
+  summary: string;
+}
+
+export const WAYFINDER_RULES = {
+  "wayfinder/profile-unresolved": {
+    severity: "advisory",
+    summary:
+      "A bound Profile is not locked or not cached, so its rules were not applied: run 'wayfinder get'",
+  },
+  "wayfinder/rule-unsupported": {
+    severity: "advisory",
+    summary: "A Profile rule uses a subject or builtin this wayfinder cannot evaluate",
+  },
+  "wayfinder/project-type": {
+    severity: "note",
+    summary: "wayfinder.json declares a project type that no Profile in the chain defines",
+  },
+  "wayfinder/config-unknown-key": {
+    severity: "advisory",
+    summary:
+      "wayfinder.json has a top-level key that neither the binding nor wayfinder's settings define",
+  },
+} as const satisfies Record<string, WayfinderRule>;
+
+/** A wayfinder rule id. */
+export type WayfinderRuleId = keyof typeof WAYFINDER_RULES;
+
+/** A finding of a wayfinder rule at `path`, on the line where `needle` first appears in `text`. */
+export function wayfinderFinding(
+  id: WayfinderRuleId,
+  message: string,
+  path: string,
+  text = "",
+  needle = "",
+): Finding {
+  const offset = needle ? text.indexOf(needle) : -1;
+  const line = offset < 0 ? 1 : text.slice(0, offset).split("\n").length;
+  const column = offset < 0 ? 1 : offset - text.lastIndexOf("\n", offset - 1);
+  return finding(id, WAYFINDER_RULES[id].severity, message, path, line, column);
+}

@@ -1,0 +1,129 @@
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { commitChange, exampleProject, profileRepo } from "./_profile_repo.ts";
+import { wayfinder } from "./_run.ts";
+
+const repo = await profileRepo();
+const data = await Deno.makeTempDir({ prefix: "wayfinder-data-" });
+const env = { WAYFINDER_DATA_DIR: data, PATH: Deno.env.get("PATH") ?? "" };
+
+function lockOf(project: string) {
+  return JSON.parse(readFileSync(join(project, "wayfinder.lock"), "utf8"));
+}
+
+Deno.test("get pins the Profile in wayfinder.lock, caches it and installs its skill", async () => {
+  const project = await exampleProject("bitwild", repo.dir);
+  const run = await wayfinder(["get", project], env);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /^bitwild-profile: bitwild-profile 2026\.3 at profiles\/bitwild @ /);
+  const lock = lockOf(project);
+  assert.equal(lock.lock_version, 1);
+  assert.match(lock.configuration_sha256, /^[0-9a-f]{64}$/);
+  assert.deepEqual(lock.profiles["bitwild-profile"], {
+    profile_id: "bitwild-profile",
+    profile_release: "2026.3",
+    source: repo.dir,
+    path: "profiles/bitwild",
+    resolved_commit: repo.head,
+    requested_ref: "main",
+    parents: [],
+  });
+  for (const home of [".claude/skills", ".agents/skills"]) {
+    assert.equal(
+      readFileSync(join(project, home, "bitwild-profile", "SKILL.md"), "utf8"),
+      "# Skill of profiles/bitwild\n",
+    );
+  }
+});
+
+Deno.test("get again with an unchanged binding and lock fetches nothing, even with the source gone", async () => {
+  const source = await profileRepo();
+  const project = await exampleProject("acme-notes", source.dir);
+  const first = await wayfinder(["get", project, "--output", "json"], env);
+  assert.equal(first.code, 0, first.stderr);
+  assert.deepEqual(JSON.parse(first.stdout).fetched, [source.dir]);
+  const lockText = readFileSync(join(project, "wayfinder.lock"), "utf8");
+  await Deno.remove(source.dir, { recursive: true });
+  const again = await wayfinder(["get", project, "--output", "json"], env);
+  assert.equal(again.code, 0, again.stderr);
+  const summary = JSON.parse(again.stdout);
+  assert.deepEqual(summary.fetched, []);
+  assert.equal(summary.lockWritten, false);
+  assert.equal(readFileSync(join(project, "wayfinder.lock"), "utf8"), lockText);
+  assert.ok(existsSync(join(project, ".claude/skills/acme-notes/SKILL.md")));
+});
+
+Deno.test("get follows a parent named without git to the same repository and commit", async () => {
+  const project = await exampleProject("acme-notes", repo.dir);
+  const file = join(project, "wayfinder.json");
+  writeFileSync(
+    file,
+    readFileSync(file, "utf8").replace(
+      "examples/profiles/two-rule",
+      "examples/profiles/two-rule-child",
+    ),
+  );
+  const run = await wayfinder(["get", project], env);
+  assert.equal(run.code, 0, run.stderr);
+  const locked = lockOf(project).profiles["acme-notes"];
+  assert.equal(locked.profile_id, "acme-bitwild");
+  assert.deepEqual(locked.parents, [{
+    profile_id: "bitwild-profile",
+    profile_release: "2026.3",
+    source: repo.dir,
+    path: "profiles/bitwild",
+    resolved_commit: repo.head,
+  }]);
+  assert.ok(existsSync(join(project, ".agents/skills/bitwild-profile/SKILL.md")));
+});
+
+Deno.test("get keeps the locked commit until the binding changes or --update is given", async () => {
+  const source = await profileRepo();
+  const project = await exampleProject("acme-notes", source.dir);
+  assert.equal((await wayfinder(["get", project], env)).code, 0);
+  const newer = await commitChange(source.dir);
+  assert.equal((await wayfinder(["get", project], env)).code, 0);
+  assert.equal(lockOf(project).profiles["acme-notes"].resolved_commit, source.head);
+  const updated = await wayfinder(["get", project, "--update"], env);
+  assert.equal(updated.code, 0, updated.stderr);
+  assert.equal(lockOf(project).profiles["acme-notes"].resolved_commit, newer);
+});
+
+Deno.test("get fails with one line and exit 2 on an unreachable source or a bad binding, writing no lock", async () => {
+  const project = await exampleProject("acme-notes", "/no/such/repository");
+  const unreachable = await wayfinder(["get", project], env);
+  assert.equal(unreachable.code, 2);
+  assert.match(
+    unreachable.stderr,
+    /^wayfinder: Cannot fetch Profile source '\/no\/such\/repository': [^\n]+\n$/,
+  );
+  assert.ok(!existsSync(join(project, "wayfinder.lock")));
+  writeFileSync(
+    join(project, "wayfinder.json"),
+    '{"version": 1, "profiles": {"x": {"source": {}}}}',
+  );
+  const bad = await wayfinder(["get", project], env);
+  assert.equal(bad.code, 2);
+  assert.match(
+    bad.stderr,
+    /^wayfinder: Invalid Profile binding in .*: profiles\.x\.source needs 'git' and 'path' strings\n$/,
+  );
+  const none = await wayfinder(["get", await Deno.makeTempDir()], env);
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /^wayfinder: No wayfinder\.json at or above /);
+});
+
+Deno.test("get reports an unknown top-level key of wayfinder.json", async () => {
+  const project = await exampleProject("acme-notes", repo.dir);
+  const file = join(project, "wayfinder.json");
+  const binding = JSON.parse(readFileSync(file, "utf8"));
+  writeFileSync(
+    file,
+    JSON.stringify({ ...binding, embeding: { model: "typo" }, search: { limit: 3 } }),
+  );
+  const run = await wayfinder(["get", project], env);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stderr, /Unknown top-level key 'embeding'/);
+  assert.doesNotMatch(run.stderr, /'search'/);
+});

@@ -1,0 +1,130 @@
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { copyTree, REPO, type RunResult, wayfinder } from "./_run.ts";
+
+const OKF = join(REPO, "fixtures", "okf");
+
+function oneLineError(run: RunResult, code: number): void {
+  assert.equal(run.code, code, run.stderr);
+  assert.match(run.stderr, /^wayfinder: [^\n]+\n$/);
+  assert.doesNotMatch(run.stderr, /\bat .*\.ts:\d+/);
+}
+
+/** Every file under `dir` with its text, to prove a run changed nothing. */
+async function snapshot(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for await (const e of Deno.readDir(dir)) {
+    const p = join(dir, e.name);
+    if (e.isDirectory) { for (const [k, v] of await snapshot(p)) out.set(k, v); }
+    else out.set(p, readFileSync(p, "latin1"));
+  }
+  return out;
+}
+
+Deno.test("validate exits 0 on a conformant bundle and prints the gate", async () => {
+  const run = await wayfinder(["validate", join(OKF, "valid")]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /^PASS: 0 errors, 0 advisories, 0 notes in 9 files \(4 concepts\)\n$/);
+});
+
+Deno.test("validate exits 1 on a failing bundle, groups text by file, and writes nothing", async () => {
+  const bundle = await copyTree(join(OKF, "invalid"));
+  const before = await snapshot(bundle);
+  const run = await wayfinder(["validate", bundle], {}, bundle);
+  assert.equal(run.code, 1, run.stderr);
+  assert.match(
+    run.stdout,
+    /^log\.md\n {2}3:1 +error +A log entry belongs under .* okf\/log-structure$/m,
+  );
+  assert.match(run.stdout, /^FAIL: 18 errors, 13 advisories, 2 notes in 11 files \(8 concepts\)$/m);
+  assert.deepEqual(await snapshot(bundle), before);
+});
+
+Deno.test("validate --output json and jsonl carry every finding with its location", async () => {
+  const json = await wayfinder(["validate", join(OKF, "invalid"), "--output", "json"]);
+  assert.equal(json.code, 1);
+  const report = JSON.parse(json.stdout);
+  assert.equal(report.gate, "FAIL");
+  assert.deepEqual(Object.keys(report.findings[0]).sort(), [
+    "helpUri",
+    "id",
+    "location",
+    "message",
+    "severity",
+  ]);
+  const lines = (await wayfinder(["validate", join(OKF, "invalid"), "-o", "jsonl"])).stdout.trim()
+    .split("\n");
+  assert.deepEqual(lines.map((l) => JSON.parse(l)), report.findings);
+});
+
+Deno.test("validate --output sarif uses paths relative to the git checkout", async () => {
+  const run = await wayfinder(["validate", join(OKF, "invalid"), "--output", "sarif"], {
+    PATH: Deno.env.get("PATH") ?? "",
+  });
+  assert.equal(run.code, 1);
+  const sarif = JSON.parse(run.stdout);
+  const uris = sarif.runs[0].results.map((
+    r: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] },
+  ) => r.locations[0]!.physicalLocation.artifactLocation.uri);
+  assert.ok(uris.includes("fixtures/okf/invalid/log.md"), uris.join());
+});
+
+Deno.test("validate --fix writes the generated indexes once; a second --fix writes nothing", async () => {
+  const bundle = await copyTree(join(OKF, "valid"));
+  writeFileSync(join(bundle, "tables", "index.md"), "# Stale\n\n* [Old](old.md)\n");
+  await Deno.remove(join(bundle, "playbooks", "index.md"));
+  const dry = await wayfinder(["validate", bundle, "--fix", "--dry-run"], {}, bundle);
+  assert.equal(dry.code, 1);
+  assert.match(dry.stdout, /^--- \/dev\/null\n\+\+\+ b\/playbooks\/index\.md$/m);
+  assert.match(dry.stdout, /^-\* \[Old\]\(old\.md\)$/m);
+  assert.equal(await Deno.stat(join(bundle, "playbooks", "index.md")).catch(() => null), null);
+  const fixed = await wayfinder(["validate", bundle, "--fix"], {}, bundle);
+  assert.equal(fixed.code, 0, fixed.stderr);
+  assert.match(fixed.stderr, /Created playbooks\/index\.md\nUpdated tables\/index\.md\n/);
+  assert.equal(
+    readFileSync(join(bundle, "tables", "index.md"), "utf8"),
+    readFileSync(join(OKF, "valid", "tables", "index.md"), "utf8"),
+  );
+  const before = await snapshot(bundle);
+  const again = await wayfinder(["validate", bundle, "--fix"], {}, bundle);
+  assert.equal(again.code, 0);
+  assert.match(again.stderr, /nothing written/);
+  assert.deepEqual(await snapshot(bundle), before);
+  const dryAgain = await wayfinder(["validate", bundle, "--fix", "--dry-run"], {}, bundle);
+  assert.equal(dryAgain.code, 0);
+  assert.equal(dryAgain.stdout, "");
+});
+
+Deno.test("validate refuses bad input with one line and exit 2", async () => {
+  oneLineError(await wayfinder(["validate", "/no/such/bundle"]), 2);
+  oneLineError(await wayfinder(["validate", join(REPO, "main.ts")]), 2);
+  oneLineError(await wayfinder(["validate", join(OKF, "valid"), "--dry-run"]), 2);
+  oneLineError(await wayfinder(["validate", join(OKF, "valid"), "--output", "xml"]), 2);
+  const project = await Deno.makeTempDir();
+  await Deno.mkdir(join(project, "knowledge"));
+  writeFileSync(join(project, "wayfinder.json"), "{ not json");
+  oneLineError(await wayfinder(["validate", join(project, "knowledge")]), 2);
+  writeFileSync(
+    join(project, "wayfinder.json"),
+    '{"version": 1, "profiles": {"p": {"source": "x"}}}',
+  );
+  oneLineError(await wayfinder(["validate", join(project, "knowledge")]), 2);
+});
+
+Deno.test("validate survives a YAML bomb and a 50 MB concept", async () => {
+  const bundle = await Deno.makeTempDir();
+  writeFileSync(join(bundle, "bomb.md"), readFileSync(join(OKF, "invalid", "bomb.md")));
+  const big = `---\ntype: Guide\n---\n${
+    "A line of knowledge with a [link](nowhere.md).\n".repeat(1_200_000)
+  }`;
+  writeFileSync(join(bundle, "big.md"), big);
+  const started = performance.now();
+  const run = await wayfinder(["validate", bundle], {}, bundle);
+  assert.equal(run.code, 1, run.stderr);
+  assert.match(run.stdout, /^bomb\.md\n {2}2:1 +error +.*alias.* okf\/invalid-front-matter$/m);
+  // Broken links are notes, capped per file so the report stays readable.
+  assert.match(run.stdout, /^FAIL: 1 error, 0 advisories, 51 notes in 2 files/m);
+  assert.match(run.stdout, /1199950 more broken links in this file are not listed/);
+  assert.ok(performance.now() - started < 20_000);
+});
