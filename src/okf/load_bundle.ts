@@ -114,7 +114,7 @@ function readDocument(root: string, path: string, findings: Finding[]): BundleDo
     bodyLine: split.bodyLine,
   };
   if (split.block === "unclosed") {
-    const msg = "Front matter opened with '---' is never closed by a '---' line";
+    const msg = "Front matter opened with '---' has no closing '---' line within its first 1 MiB";
     findings.push(ruleFinding("okf/invalid-front-matter", msg, path, 1, 1));
   } else if (split.block === "present") {
     const parsed = parseYamlBlock(split);

@@ -84,7 +84,14 @@ export type ParsedYaml =
  */
 export function parseYamlBlock(split: SplitDocument): ParsedYaml {
   const lines = new LineCounter();
-  const doc = parseDocument(split.yaml, { lineCounter: lines, prettyErrors: false });
+  let doc;
+  try {
+    doc = parseDocument(split.yaml, { lineCounter: lines, prettyErrors: false });
+  } catch (e) {
+    // The parser recurses per nesting level: absurd nesting exhausts the stack.
+    const why = e instanceof RangeError ? "it nests too deeply to parse" : (e as Error).message;
+    return { ok: false, message: why, line: split.yamlLine, column: 1 };
+  }
   const at = (offset: number) => {
     const pos = lines.linePos(offset);
     return { line: pos.line + split.yamlLine - 1, column: pos.col };

@@ -51,3 +51,10 @@ Deno.test("parseYamlBlock() keeps timestamps and dates as written, and reads an 
   assert.ok(empty.ok);
   assert.deepEqual(empty.frontMatter.data, {});
 });
+
+Deno.test("parseYamlBlock() turns nesting deep enough to exhaust the parser's stack into a failure", () => {
+  const deep = `---\nx: ${"[".repeat(200_000)}${"]".repeat(200_000)}\n---\n`;
+  const parsed = parseYamlBlock(splitFrontMatter(deep));
+  assert.ok(!parsed.ok);
+  assert.match(parsed.message, /nests too deeply/);
+});
