@@ -11,7 +11,7 @@ export const mcpCommand: Command = {
   spec: {
     name: "mcp",
     summary:
-      "Serve indexes as Model Context Protocol tools over stdio (search, read_range, index, status)",
+      "Serve indexes as Model Context Protocol tools over stdio (search, read_range, index, status, validate)",
     positionals: ["root..."],
     settings: [...INDEX_SETTINGS, ...EMBEDDER_SETTINGS, "roots"],
   },
@@ -32,7 +32,10 @@ export const mcpCommand: Command = {
         await openCorpus(root, unique.length > 1 ? { ...options, indexDir: undefined } : options),
       );
     }
-    const server = createServer(new Roots(corpora), context.version);
+    const server = createServer(new Roots(corpora), {
+      version: context.version,
+      dataDir: config.settings.dataDir,
+    });
     const transport = new StdioServerTransport();
     const closed = new Promise<void>((done) => (transport.onclose = done));
     await server.connect(transport);

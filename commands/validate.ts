@@ -12,8 +12,6 @@ import {
 } from "../src/okf/mod.ts";
 import { type Command, type CommandContext, printJson } from "./_command.ts";
 
-const TOOL_VERSION = "0.1.0";
-
 /** `wayfinder validate <bundle>`: OKF 0.2 conformance; `--fix` writes the generated indexes. */
 export const validateCommand: Command = {
   spec: {
@@ -78,7 +76,7 @@ function printReport(report: ValidationReport, output: string, context: CommandC
   } else if (output === "sarif") {
     printJson(
       context,
-      toSarif(report, { repoRoot: repoRootOf(report.bundle), toolVersion: TOOL_VERSION }),
+      toSarif(report, { repoRoot: repoRootOf(report.bundle), toolVersion: context.version }),
     );
   } else context.stdout(formatReportText(report, (p) => shown(context, report.bundle, p)));
 }

@@ -42,7 +42,7 @@ Deno.test("mcp serves search, read_range, index and status over stdio", async ()
   const client = await connect();
   try {
     const tools = (await client.listTools()).tools.map((t: { name: string }) => t.name).sort();
-    assert.deepEqual(tools, ["get_chunk", "index", "read_range", "search", "status"]);
+    assert.deepEqual(tools, ["get_chunk", "index", "read_range", "search", "status", "validate"]);
 
     assert.equal((await call(client, "status", {})).structuredContent?.state, "absent");
     const indexed = await call(client, "index", {});
@@ -106,6 +106,27 @@ Deno.test("mcp refuses paths outside the root, clamps limits and survives bad ar
     assert.equal((await call(client, "status", {})).structuredContent?.state, "ready");
   } finally {
     await client.close();
+  }
+});
+
+Deno.test("mcp validates a bundle inside the root and refuses one outside", async () => {
+  const bundle = join(root, "kb");
+  await Deno.mkdir(bundle, { recursive: true });
+  await Deno.writeTextFile(join(bundle, "good.md"), "---\ntype: Guide\n---\n# Good\n");
+  await Deno.writeTextFile(join(bundle, "bad.md"), "---\ntitle: No type\n---\n# Bad\n");
+  const client = await connect();
+  try {
+    const report = await call(client, "validate", { bundle: "kb" });
+    assert.ok(!report.isError, report.content[0].text);
+    assert.equal(report.structuredContent?.gate, "FAIL");
+    const ids = (report.structuredContent!.findings as { id: string }[]).map((f) => f.id);
+    assert.ok(ids.includes("okf/missing-type"), ids.join(", "));
+    assert.match(report.content[0].text, /bad\.md:\d+:\d+ error .*okf\/missing-type/);
+    const outside = await call(client, "validate", { bundle: "/tmp" });
+    assert.equal(outside.isError, true);
+  } finally {
+    await client.close();
+    await Deno.remove(bundle, { recursive: true });
   }
 });
 

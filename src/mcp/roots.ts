@@ -32,7 +32,11 @@ export class Roots {
    * path relative to it. Links are resolved first, so nothing outside the
    * roots is reachable through one.
    */
-  locate(path: string, root?: string): { corpus: Corpus; relativePath: string } {
+  locate(
+    path: string,
+    root?: string,
+    options: { directory?: boolean } = {},
+  ): { corpus: Corpus; relativePath: string } {
     const candidates = isAbsolute(path) ? this.#corpora : [this.pick(root)];
     for (const corpus of candidates) {
       let real: string;
@@ -42,10 +46,12 @@ export class Roots {
         continue;
       }
       const inside = relative(realpathSync(corpus.root), real);
-      if (inside && !inside.startsWith("..") && !isAbsolute(inside)) {
+      const within = !inside.startsWith("..") && !isAbsolute(inside);
+      if (within && (inside !== "" || options.directory)) {
         return { corpus, relativePath: inside.split(sep).join("/") };
       }
     }
-    throw new WayfinderError("usage", `'${path}' is not a file inside a served root`);
+    const what = options.directory ? "a folder" : "a file";
+    throw new WayfinderError("usage", `'${path}' is not ${what} inside a served root`);
   }
 }

@@ -9,7 +9,10 @@ import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/proto
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { type CorpusSearchOptions, resultJson } from "../corpus/mod.ts";
+import { join } from "node:path";
+import { findConfigFile } from "../config/mod.ts";
 import { WayfinderError } from "../error.ts";
+import { validateProject } from "../okf/mod.ts";
 import { renderSearch } from "./render.ts";
 import { readRange } from "./read_range.ts";
 import type { Roots } from "./roots.ts";
@@ -49,13 +52,21 @@ async function answer(
 const clamp = (value: number | undefined, max: number) =>
   value === undefined ? undefined : Math.max(1, Math.min(Math.floor(value), max));
 
+/** What the server needs besides its roots. */
+export interface ServerOptions {
+  version: string;
+  /** The data root, where `get` cached the Profiles `validate` applies. */
+  dataDir: string;
+}
+
 /** Builds the server for `roots`; connect it to a transport to serve. */
-export function createServer(roots: Roots, version: string): McpServer {
-  const server = new McpServer({ name: "wayfinder", version });
+export function createServer(roots: Roots, options: ServerOptions): McpServer {
+  const server = new McpServer({ name: "wayfinder", version: options.version });
   registerSearch(server, roots);
   registerReadRange(server, roots);
   registerIndex(server, roots);
   registerStatus(server, roots);
+  registerValidate(server, roots, options.dataDir);
   return server;
 }
 
@@ -201,4 +212,30 @@ function registerStatus(server: McpServer, roots: Roots): void {
       }),
     );
   }
+}
+
+function registerValidate(server: McpServer, roots: Roots, dataDir: string): void {
+  server.registerTool("validate", {
+    title: "Validate a knowledge bundle",
+    description:
+      "Checks an OKF 0.2 bundle inside a served root (and the rules of Profiles bound to it by " +
+      "wayfinder.json and pinned by `wayfinder get`). Returns the gate (PASS, FAIL, INCOMPLETE) and findings " +
+      "with path:line locations.",
+    inputSchema: {
+      bundle: z.string().describe("The bundle folder, relative to the root or absolute"),
+      root: ROOT,
+    },
+  }, (args: { bundle: string; root?: string }) =>
+    answer(async () => {
+      const { corpus, relativePath } = roots.locate(args.bundle, args.root, { directory: true });
+      const bundle = join(corpus.root, relativePath);
+      const report = await validateProject(bundle, {
+        configFile: findConfigFile(bundle),
+        dataRoot: dataDir,
+      });
+      const lines = report.findings.map((f) =>
+        `${f.location.path}:${f.location.line}:${f.location.column} ${f.severity} ${f.message} (${f.id})`
+      );
+      return { text: [...lines, report.gate].join("\n"), data: report };
+    }));
 }
