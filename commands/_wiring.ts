@@ -11,6 +11,7 @@ import type {
   Locations,
   RerankerSettings,
 } from "../src/corpus/mod.ts";
+import { parseGoverning } from "../src/okf/mod.ts";
 import type { CommandContext } from "./_command.ts";
 
 /** Settings every command that reads or writes an index accepts. */
@@ -49,6 +50,14 @@ export const SEARCH_SETTINGS = [
   "lambda",
   "fetchK",
   "contextChars",
+  "knowledge",
+  "current",
+  "asOf",
+  "conceptStatus",
+  "conceptType",
+  "pathPrefix",
+  "governing",
+  "expandLinks",
 ] as const satisfies readonly SettingKey[];
 
 /** The corpus root argument, resolved against the working directory. */
@@ -99,6 +108,7 @@ export function corpusOptions(config: Config, context: CommandContext): CorpusOp
     exclude: chosen(config, "exclude"),
     maxFileBytes: chosen(config, "maxFileBytes"),
     maxChunkChars: chosen(config, "maxChunkChars"),
+    knowledge: s.knowledge,
     locations: locationsOf(context),
   };
 }
@@ -115,5 +125,14 @@ export function searchOptions(config: Config): CorpusSearchOptions {
     diverse: s.diverse ? { lambda: s.lambda, fetchK: s.fetchK } : undefined,
     expand: s.expand,
     contextChars: s.contextChars,
+    policy: {
+      current: s.current,
+      asOf: s.asOf,
+      status: s.conceptStatus,
+      conceptTypes: s.conceptType,
+      pathPrefixes: s.pathPrefix,
+      governing: parseGoverning(s.governing),
+      expandLinks: s.expandLinks,
+    },
   };
 }

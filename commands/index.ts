@@ -18,6 +18,7 @@ export const indexCommand: Command = {
       "maxFileBytes",
       "maxChunkChars",
       "rebuild",
+      "knowledge",
     ],
   },
   targetPositional: 0,

@@ -35,6 +35,12 @@ export const searchCommand: Command = {
         }
       } else if (result.contextText !== undefined) {
         context.stdout(result.contextText);
+      } else if (result.context) {
+        if (result.context.length === 0) context.stderr("No matches.\n");
+        for (const entry of result.context) {
+          const via = entry.viaPath ? ` (for ${entry.viaPath})` : "";
+          context.stdout(`[${entry.reason}${via}] ${formatHit(entry.passage)}`);
+        }
       } else {
         if (result.matches.length === 0) context.stderr("No matches.\n");
         for (const hit of result.matches) context.stdout(formatHit(hit));

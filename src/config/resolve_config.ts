@@ -106,8 +106,11 @@ function convert(key: SettingKey, raw: unknown, origin: string, baseDir: string)
       return n;
     }
     case "list": {
+      // A JSON object in wayfinder.json lists its pairs as key=value ("knowledge.governing").
       const list = Array.isArray(raw)
         ? raw.map(String)
+        : typeof raw === "object" && raw !== null
+        ? Object.entries(raw).map(([key, value]) => `${key}=${value}`)
         : String(raw).split(",").map((v) => v.trim()).filter(Boolean);
       return s.paths ? list.map((item) => resolve(baseDir, item)) : list;
     }

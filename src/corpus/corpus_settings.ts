@@ -11,6 +11,8 @@ export interface IndexSettings {
   maxFileBytes?: number;
   /** Chunk budget in non-whitespace characters. @default 1500 */
   maxChunkChars?: number;
+  /** Index as an OKF knowledge bundle. @default whether the root index.md declares okf_version */
+  knowledge?: boolean;
 }
 
 const INDEX_DEFAULTS = { include: [], exclude: [], maxFileBytes: 1_048_576, maxChunkChars: 1500 };
@@ -23,6 +25,7 @@ const INDEX_DEFAULTS = { include: [], exclude: [], maxFileBytes: 1_048_576, maxC
 export function effectiveSettings(
   chosen: { embedder: EmbedderSettings; index: IndexSettings },
   recorded: RecordedSettings | undefined,
+  looksLikeBundle: boolean,
 ): { embedder: EmbedderSettings; index: Required<IndexSettings> } {
   const pick = <T>(mine: T | undefined, theirs: T | undefined, fallback: T): T =>
     mine ?? theirs ?? fallback;
@@ -44,6 +47,7 @@ export function effectiveSettings(
     exclude: pick(i.exclude, recorded?.exclude, INDEX_DEFAULTS.exclude),
     maxFileBytes: pick(i.maxFileBytes, recorded?.maxFileBytes, INDEX_DEFAULTS.maxFileBytes),
     maxChunkChars: pick(i.maxChunkChars, recorded?.maxChunkChars, INDEX_DEFAULTS.maxChunkChars),
+    knowledge: pick(i.knowledge, recorded?.knowledge, looksLikeBundle),
   };
   return { embedder, index };
 }

@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { dataRootFrom } from "../config/mod.ts";
 import { WayfinderError } from "../error.ts";
 import { type Embedder, identityFingerprint, type Reranker } from "../embed/mod.ts";
@@ -7,7 +7,14 @@ import {
   indexCorpus,
   type IndexProgress,
   type IndexSummary,
+  KNOWLEDGE_INPUT_FORMAT,
 } from "../pipeline/mod.ts";
+import {
+  type ContextEntry,
+  declaresOkf,
+  type KnowledgePolicy,
+  searchKnowledge,
+} from "../okf/mod.ts";
 import {
   assertSameModel,
   currentGeneration,
@@ -51,6 +58,11 @@ export interface CorpusOptions extends IndexSettings {
   reranker?: PassageScorer | RerankerSettings;
   /** Where default models and grammars are looked for. */
   locations?: Locations;
+  /**
+   * Index the tree as an OKF knowledge bundle. @default what the index
+   * recorded, else true when the root `index.md` declares `okf_version`
+   */
+  knowledge?: boolean;
 }
 
 /** How one search ranks and what it returns. */
@@ -70,12 +82,16 @@ export interface CorpusSearchOptions {
   expand?: boolean;
   /** Also build prompt-ready context of at most this many characters. */
   contextChars?: number;
+  /** A knowledge bundle's policy: lifecycle, scope, governing sources, links. */
+  policy?: KnowledgePolicy;
 }
 
 /** Hits best first, the prompt context when asked for, and what the caller should be told. */
 export interface CorpusSearchResult {
   query: string;
   matches: SearchHit[];
+  /** A knowledge bundle's context: each passage with why it is there, in reading order. */
+  context?: ContextEntry[];
   /** Present when `contextChars` was given. */
   contextText?: string;
   notices: string[];
@@ -99,6 +115,10 @@ export interface Corpus {
   open(): Promise<StoredIndex>;
   /** Releases the models this corpus opened. */
   close(): Promise<void>;
+}
+
+function pick<T, K extends keyof T>(value: T, ...keys: K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((key) => [key, value[key]])) as Pick<T, K>;
 }
 
 function isEmbedder(value: unknown): value is Embedder {
@@ -156,6 +176,8 @@ class LocalCorpus implements Corpus {
     run: { rebuild?: boolean; onProgress?: (p: IndexProgress) => void } = {},
   ): Promise<IndexSummary> {
     const settings = await this.#settings(run.rebuild ? null : undefined);
+    const { knowledge } = settings.index;
+    if (knowledge) settings.embedder.inputFormat = KNOWLEDGE_INPUT_FORMAT;
     const embedder = await this.#embedderFor(settings.embedder);
     const summary = await indexCorpus({
       root: this.root,
@@ -167,6 +189,7 @@ class LocalCorpus implements Corpus {
       rebuild: run.rebuild,
       onProgress: run.onProgress,
       settings: recordOf(settings),
+      knowledge,
     });
     this.#index = null;
     return summary;
@@ -176,19 +199,19 @@ class LocalCorpus implements Corpus {
     const text = query.trim();
     if (!text) throw new WayfinderError("usage", "Cannot search: the query is empty");
     const searcher = await this.searcher(options);
-    const result = await searcher.search({
+    const request = {
       query: text,
       limit: options.limit ?? 10,
       minScore: options.minScore,
       filter: options.filter,
-    });
-    const response: CorpusSearchResult = {
-      query: text,
-      matches: result.matches,
-      notices: result.notices,
     };
+    const index = await this.open();
+    const response: CorpusSearchResult = index.manifest.settings?.knowledge
+      ? { query: text, ...await searchKnowledge(searcher, index, request, options.policy ?? {}) }
+      : { query: text, ...pick(await searcher.search(request), "matches", "notices") };
     if (options.contextChars !== undefined) {
-      response.contextText = buildContext(result.matches, {
+      const passages = response.context?.map((entry) => entry.passage) ?? response.matches;
+      response.contextText = buildContext(passages, {
         maxChars: options.contextChars,
         read: sourceReader(this.root),
       });
@@ -246,7 +269,8 @@ class LocalCorpus implements Corpus {
 
   /** The embedder, checked against the index's model, as a memoised query embedding function. */
   async #queryEmbedder(index: StoredIndex): Promise<(query: string) => Promise<Float32Array>> {
-    const settings = effectiveSettings(this.#chosen(), index.manifest.settings);
+    const settings = effectiveSettings(this.#chosen(), index.manifest.settings, false);
+    settings.embedder.inputFormat = index.manifest.inputFormat;
     const embedder = await this.#embedderFor(settings.embedder);
     assertSameModel(
       index.manifest,
@@ -265,17 +289,18 @@ class LocalCorpus implements Corpus {
 
   /** The caller's explicit settings. */
   #chosen(): { embedder: EmbedderSettings; index: IndexSettings } {
-    const { embedder, include, exclude, maxFileBytes, maxChunkChars } = this.options;
+    const { embedder, include, exclude, maxFileBytes, maxChunkChars, knowledge } = this.options;
     return {
-      embedder: isEmbedder(embedder) ? {} : embedder ?? {},
-      index: { include, exclude, maxFileBytes, maxChunkChars },
+      embedder: isEmbedder(embedder) ? {} : { ...embedder },
+      index: { include, exclude, maxFileBytes, maxChunkChars, knowledge },
     };
   }
 
   /** Effective settings against the live index's record (`null`: ignore the record). */
   async #settings(recorded?: null) {
     const manifest = recorded === null ? null : await readManifest(this.indexDir);
-    return effectiveSettings(this.#chosen(), manifest?.settings);
+    const index = await Deno.readTextFile(join(this.root, "index.md")).catch(() => "");
+    return effectiveSettings(this.#chosen(), manifest?.settings, declaresOkf(index));
   }
 
   #embedderFor(settings: EmbedderSettings): Promise<Embedder> {

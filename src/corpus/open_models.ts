@@ -39,6 +39,8 @@ export interface EmbedderSettings {
   batchSize?: number;
   /** What to do with passages over the model's token budget. @default "reject" */
   longInput?: "reject" | "truncate";
+  /** The format of the text embedded (part of the identity); the corpus sets it for knowledge bundles. */
+  inputFormat?: number | string;
 }
 
 /** A cross-encoder: a GGUF file in process, or a TEI `/rerank` server. */
@@ -89,7 +91,7 @@ export async function openEmbedder(
       timeoutMs: settings.timeoutMs,
       apiKey: settings.apiKey,
       longInput,
-      inputFormat: INPUT_FORMAT,
+      inputFormat: settings.inputFormat ?? INPUT_FORMAT,
     });
   }
   const model = resolveModelPath({
@@ -103,7 +105,7 @@ export async function openEmbedder(
     threads: settings.threads ?? defaultThreads(),
     batchSize: settings.batchSize,
     longInput,
-    inputFormat: INPUT_FORMAT,
+    inputFormat: settings.inputFormat ?? INPUT_FORMAT,
   });
 }
 

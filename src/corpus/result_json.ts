@@ -23,10 +23,19 @@ export interface HitJson {
   parent?: ParentContext;
 }
 
+/** A knowledge context entry as JSON. */
+export interface ContextEntryJson {
+  reason: "match" | "governing" | "relationship";
+  path: string;
+  viaPath?: string;
+  passage: HitJson;
+}
+
 /** A search as JSON. */
 export interface ResultJson {
   query: string;
   matches: HitJson[];
+  context?: ContextEntryJson[];
   contextText?: string;
   notices: string[];
 }
@@ -60,7 +69,12 @@ export function hitJson(hit: SearchHit): HitJson {
   };
 }
 
-/** A whole search result as JSON: `{query, matches, contextText?, notices}`. */
+/** A whole search result as JSON: `{query, matches, context?, contextText?, notices}`. */
 export function resultJson(result: CorpusSearchResult): ResultJson {
-  return { ...result, matches: result.matches.map(hitJson) };
+  const { context, ...rest } = result;
+  const json: ResultJson = { ...rest, matches: result.matches.map(hitJson) };
+  if (context) {
+    json.context = context.map((entry) => ({ ...entry, passage: hitJson(entry.passage) }));
+  }
+  return json;
 }

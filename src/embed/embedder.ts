@@ -24,7 +24,7 @@ export interface ModelIdentity {
   /** "reject" | "truncate". */
   longInput: string;
   /** Version of the text we build from a chunk before embedding it. */
-  inputFormat: number;
+  inputFormat: number | string;
 }
 
 /** An embedding backend. Vectors are L2-normalised. */

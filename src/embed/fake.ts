@@ -11,7 +11,7 @@ export interface FakeEmbedderOptions {
   /** @default {"reject"} */
   longInput?: "reject" | "truncate";
   /** @default {1} */
-  inputFormat?: number;
+  inputFormat?: number | string;
 }
 
 /**

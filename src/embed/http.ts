@@ -37,7 +37,7 @@ export interface HttpEmbedderOptions {
   /** Servers truncate or reject on their own; this records which we asked for. @default {"truncate"} */
   longInput?: "reject" | "truncate";
   /** @default {1} */
-  inputFormat?: number;
+  inputFormat?: number | string;
 }
 
 interface Resolved {

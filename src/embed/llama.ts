@@ -29,7 +29,7 @@ export interface LlamaEmbedderOptions {
   /** The model's manifest. @default {the manifest beside the model, if any} */
   manifest?: ModelManifest;
   /** Version of the chunk-to-text recipe, recorded in the identity. @default {1} */
-  inputFormat?: number;
+  inputFormat?: number | string;
 }
 
 /** llama.cpp's pooling type numbers, as GGUF stores them. */

@@ -28,3 +28,18 @@ export { applyProfile, type ProfileChain, type ProfileOutcome } from "./apply_pr
 export { OKF_FRONTMATTER_KEYS, runRuleTests, type Slots } from "./evaluate_rule.ts";
 export { type ProfilePackage, type ProfileRule, readProfilePackage } from "./profile_package.ts";
 export { WAYFINDER_RULES } from "./wayfinder_rules.ts";
+export { type ConceptMeta, declaresOkf, isReservedFile, readConcept } from "./concept.ts";
+export { chunkConcept } from "./chunk_concept.ts";
+export {
+  checkGoverning,
+  conceptOf,
+  eligibility,
+  type KnowledgePolicy,
+  parseGoverning,
+} from "./knowledge_policy.ts";
+export {
+  type ContextEntry,
+  type KnowledgeAnswer,
+  policyFilter,
+  searchKnowledge,
+} from "./knowledge_search.ts";

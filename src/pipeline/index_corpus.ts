@@ -12,7 +12,8 @@ import {
   type StoredIndex,
   writeGeneration,
 } from "../store/mod.ts";
-import { embeddingInput, INPUT_FORMAT } from "./embedding_input.ts";
+import { chunkConcept, isReservedFile } from "../okf/mod.ts";
+import { embeddingInput, INPUT_FORMAT, KNOWLEDGE_INPUT_FORMAT } from "./embedding_input.ts";
 
 /** Bumped when chunking changes, so unchanged files are re-chunked (their vectors still reused by id). */
 export const CHUNKER_VERSION = 1;
@@ -33,6 +34,8 @@ export interface IndexOptions {
   onProgress?: (progress: IndexProgress) => void;
   /** Written into the manifest, for `search` and later runs to read back. */
   settings?: RecordedSettings;
+  /** An OKF bundle: concepts become passages with their metadata; reserved files are skipped. */
+  knowledge?: boolean;
 }
 
 export interface IndexProgress {
@@ -125,7 +128,7 @@ async function update(options: IndexOptions, started: number): Promise<IndexSumm
       identity: embedder.identity,
       fingerprint,
       chunkerVersion: CHUNKER_VERSION,
-      inputFormat: INPUT_FORMAT,
+      inputFormat: options.knowledge ? KNOWLEDGE_INPUT_FORMAT : INPUT_FORMAT,
       settings: options.settings,
       files: plan.files,
     },
@@ -289,7 +292,13 @@ function summarise(
 async function chunkOne(file: SourceFile, options: IndexOptions): Promise<Chunk[]> {
   const { embedder } = options;
   const language = detectLanguage(file.path);
-  const chunks = chunkFile(file, language, options.chunker, { maxChars: options.maxChunkChars });
+  const maxChars = options.maxChunkChars;
+  const concept = options.knowledge && language === "markdown";
+  // In a bundle, index.md and log.md are navigation and history, not knowledge.
+  if (concept && isReservedFile(file.path)) return [];
+  const chunks = concept
+    ? chunkConcept(file, { maxChars })
+    : chunkFile(file, language, options.chunker, { maxChars });
   const fits = async (candidate: Chunk) =>
     (await embedder.countTokens(embeddingInput(candidate), "document")) <=
       embedder.identity.maxTokens;

@@ -9,4 +9,4 @@ export {
   type IndexProgress,
   type IndexSummary,
 } from "./index_corpus.ts";
-export { embeddingInput, INPUT_FORMAT } from "./embedding_input.ts";
+export { embeddingInput, INPUT_FORMAT, KNOWLEDGE_INPUT_FORMAT } from "./embedding_input.ts";

@@ -13,6 +13,8 @@ export interface SearchFilter {
   types?: string[];
   /** Chunk languages, e.g. "typescript", "markdown". */
   languages?: string[];
+  /** Any other rule, e.g. a knowledge policy over `metadata.concept`. */
+  accept?: (chunk: Chunk) => boolean;
 }
 
 const GLOB_CHARS = /[*?[\]{}()!+@]/;
@@ -40,9 +42,11 @@ export function matchFilter(
   const paths = filter.paths?.length ? filter.paths.map(pathMatcher) : undefined;
   const types = filter.types?.length ? new Set(filter.types) : undefined;
   const languages = filter.languages?.length ? new Set(filter.languages) : undefined;
-  if (!paths && !types && !languages) return undefined;
+  const accept = filter.accept;
+  if (!paths && !types && !languages && !accept) return undefined;
   return (chunk) =>
     (!types || types.has(chunk.type)) &&
     (!languages || languages.has(chunk.language)) &&
-    (!paths || paths.some((m) => m(chunk.sourcePath)));
+    (!paths || paths.some((m) => m(chunk.sourcePath))) &&
+    (!accept || accept(chunk));
 }

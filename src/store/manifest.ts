@@ -30,6 +30,8 @@ export interface RecordedSettings {
   exclude: string[];
   maxFileBytes: number;
   maxChunkChars: number;
+  /** An OKF bundle indexed as knowledge. */
+  knowledge?: boolean;
 }
 
 /** `manifest.json` of one generation. */
@@ -47,7 +49,7 @@ export interface IndexManifest {
   /** Version of the chunker that produced the chunks, when the caller records it. */
   chunkerVersion?: number;
   /** Version of the text built from a chunk before embedding, when the caller records it. */
-  inputFormat?: number;
+  inputFormat?: number | string;
   /** The settings the index was built with; absent in indexes built before they were recorded. */
   settings?: RecordedSettings;
   files: Record<string, FileRecord>;

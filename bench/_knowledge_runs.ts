@@ -1,0 +1,122 @@
+/**
+ * The peer's knowledge protocols (okf_retrieval, embedding_comparison) run
+ * through the front door in knowledge mode, with the policy each protocol
+ * prescribes: current guidance as of its date (history questions excepted),
+ * its governing sources, one-hop links, and the caller's path scope. A
+ * question is judged on the answer's `context`, in order: an entry supports
+ * a support item when its path is the item's and its passage contains the
+ * item's fragment. Shared by bench/knowledge_protocols.ts and the suite's gate.
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { openCorpus, type SearchMode } from "../src/mod.ts";
+import { writeFiles } from "./_peer_index.ts";
+import { type QueryOutcome, scoreQuery, squash, summarize, type Summary } from "./_peer_score.ts";
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/protocols", import.meta.url));
+
+interface SupportQuery {
+  id: string;
+  query: string;
+  split: string;
+  group?: string;
+  history?: boolean;
+  scope?: string[];
+  support: { path: string; contains: string }[];
+}
+
+interface Protocol {
+  asOf: string;
+  limit: number;
+  ks: number[];
+  governingSources: Record<string, string>;
+  queries: SupportQuery[];
+}
+
+/** One protocol, split and mode: the summary and each question's outcome. */
+export interface KnowledgeRun {
+  protocol: string;
+  split: string;
+  mode: SearchMode;
+  summary: Summary;
+  outcomes: QueryOutcome[];
+}
+
+/** What a run needs: the model, where to work, which protocol, split and modes. */
+export interface KnowledgeRunOptions {
+  model: string;
+  threads: number;
+  work: string;
+  protocol: "okf_retrieval" | "embedding_comparison";
+  splits: string[];
+  modes: SearchMode[];
+}
+
+async function load(protocol: KnowledgeRunOptions["protocol"], work: string) {
+  const dir = join(FIXTURES, protocol);
+  const spec = JSON.parse(await Deno.readTextFile(join(dir, "queries.json")));
+  if (protocol === "okf_retrieval") {
+    const p: Protocol = { ...spec, ks: [3] };
+    return { root: join(dir, "bundle"), protocol: p };
+  }
+  // embedding_comparison ships its concepts as one JSON map; they become a bundle on disk.
+  const sources = JSON.parse(await Deno.readTextFile(join(dir, "sources.json")));
+  const root = join(work, "embedding_comparison");
+  await writeFiles(root, sources);
+  return { root, protocol: { ...spec, limit: 10, ks: [3, 10] } as Protocol };
+}
+
+/** Indexes the protocol's bundle in knowledge mode and scores each split and mode. */
+export async function runKnowledgeProtocol(options: KnowledgeRunOptions): Promise<KnowledgeRun[]> {
+  const { root, protocol } = await load(options.protocol, options.work);
+  const corpus = await openCorpus(root, {
+    dataDir: join(options.work, "data"),
+    embedder: { model: options.model, threads: options.threads },
+    knowledge: true,
+  });
+  const runs: KnowledgeRun[] = [];
+  try {
+    await corpus.index();
+    for (const split of options.splits) {
+      for (const mode of options.modes) {
+        const outcomes: QueryOutcome[] = [];
+        for (const q of protocol.queries.filter((q) => q.split === split && q.support.length)) {
+          const answer = await corpus.search(q.query, {
+            limit: protocol.limit,
+            mode,
+            policy: {
+              current: !q.history,
+              asOf: protocol.asOf,
+              governing: protocol.governingSources,
+              expandLinks: true,
+              pathPrefixes: q.scope,
+            },
+          });
+          const context = answer.context ?? [];
+          const supports = context.map((entry) =>
+            q.support.flatMap((s, j) =>
+              entry.path === s.path &&
+                squash(entry.passage.chunk.content).includes(squash(s.contains))
+                ? [j]
+                : []
+            )
+          );
+          const top = context.slice(0, 3).map((e) =>
+            `${e.reason} ${e.path}:${e.passage.chunk.lineStart}`
+          );
+          outcomes.push(scoreQuery(q.id, supports, q.support.length, protocol.ks, top, q.group));
+        }
+        runs.push({
+          protocol: options.protocol,
+          split,
+          mode,
+          summary: summarize(outcomes, protocol.ks),
+          outcomes,
+        });
+      }
+    }
+  } finally {
+    await corpus.close();
+  }
+  return runs;
+}

@@ -1,0 +1,106 @@
+import { WayfinderError } from "../error.ts";
+import type { Chunk } from "../types.ts";
+import type { ConceptMeta } from "./concept.ts";
+
+/**
+ * Which concepts a knowledge search may return and what context it adds.
+ * These are the caller's choices, not OKF rules: nothing is filtered unless asked.
+ */
+export interface KnowledgePolicy {
+  /** Drop `status: deprecated` and concepts whose `stale_after` is before `asOf`. Drafts and unverified concepts stay. */
+  current?: boolean;
+  /** The date `current` judges staleness at (`YYYY-MM-DD` or an ISO instant). @default today */
+  asOf?: string;
+  /** Only concepts with one of these statuses. */
+  status?: string[];
+  /** Only concepts of one of these types. */
+  conceptTypes?: string[];
+  /** Only concepts under one of these bundle paths. */
+  pathPrefixes?: string[];
+  /** Lower concept path → the concept that governs it; shown as context before the lower one. */
+  governing?: Record<string, string>;
+  /** Add each match's linked concepts (one hop) as context. */
+  expandLinks?: boolean;
+}
+
+/** The concept a passage belongs to, if it is a knowledge passage. */
+export function conceptOf(chunk: Chunk): ConceptMeta | undefined {
+  return chunk.metadata.concept as ConceptMeta | undefined;
+}
+
+/** Milliseconds of a date or instant; NaN when it is neither. */
+function timeOf(value: string): number {
+  return Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+}
+
+/**
+ * Compiles the policy's eligibility rules into a predicate over concepts.
+ * @throws {WayfinderError} "usage" for an `asOf` that is not a date.
+ */
+export function eligibility(policy: KnowledgePolicy): (concept: ConceptMeta) => boolean {
+  const asOf = policy.asOf ? timeOf(policy.asOf) : Date.now();
+  if (Number.isNaN(asOf)) {
+    throw new WayfinderError("usage", `Invalid --as-of '${policy.asOf}': expected YYYY-MM-DD`);
+  }
+  const statuses = policy.status?.length ? new Set(policy.status) : null;
+  const types = policy.conceptTypes?.length ? new Set(policy.conceptTypes) : null;
+  const prefixes = policy.pathPrefixes?.length
+    ? policy.pathPrefixes.map((p) => p.replace(/^\.?\//, ""))
+    : null;
+  return (c) => {
+    if (policy.current) {
+      if (c.status === "deprecated") return false;
+      if (c.staleAfter && timeOf(c.staleAfter) < asOf) return false;
+    }
+    return (!statuses || statuses.has(c.status ?? "")) &&
+      (!types || types.has(c.type ?? "")) &&
+      (!prefixes ||
+        prefixes.some((p) => c.path === p || c.path.startsWith(p.replace(/\/?$/, "/"))));
+  };
+}
+
+/**
+ * Checks the governing map against the bundle: every path must be a
+ * concept, and following "governed by" must never come back to the start.
+ * @throws {WayfinderError} "usage" naming the unknown path or the cycle.
+ */
+export function checkGoverning(governing: Record<string, string>, concepts: Set<string>): void {
+  for (const [lower, upper] of Object.entries(governing)) {
+    for (const path of [lower, upper]) {
+      if (!concepts.has(path)) {
+        throw new WayfinderError(
+          "usage",
+          `Invalid --governing ${lower}=${upper}: '${path}' is not a concept of this bundle`,
+        );
+      }
+    }
+  }
+  for (const start of Object.keys(governing)) {
+    const seen = [start];
+    for (let at = governing[start]; at !== undefined; at = governing[at]) {
+      if (seen.includes(at)) {
+        throw new WayfinderError(
+          "usage",
+          `Invalid --governing: ${[...seen, at].join(" → ")} is a cycle`,
+        );
+      }
+      seen.push(at);
+    }
+  }
+}
+
+/** `lower.md=governing.md` pairs, as flags and wayfinder.json write them, as a map. */
+export function parseGoverning(pairs: string[]): Record<string, string> {
+  const map: Record<string, string> = {};
+  for (const pair of pairs) {
+    const [lower, upper, extra] = pair.split("=").map((p) => p.trim().replace(/^\.?\//, ""));
+    if (!lower || !upper || extra !== undefined) {
+      throw new WayfinderError(
+        "usage",
+        `Invalid --governing '${pair}': expected lower.md=governing.md`,
+      );
+    }
+    map[lower] = upper;
+  }
+  return map;
+}

@@ -1,0 +1,132 @@
+import type { SearchableIndex, Searcher, SearchHit, SearchRequest } from "../search/mod.ts";
+import { isReservedFile } from "./concept.ts";
+import {
+  checkGoverning,
+  conceptOf,
+  eligibility,
+  type KnowledgePolicy,
+} from "./knowledge_policy.ts";
+
+/** Why a passage is in a knowledge answer's context. */
+export interface ContextEntry {
+  reason: "match" | "governing" | "relationship";
+  /** The concept's bundle path. */
+  path: string;
+  /** The matched concept that brought this one in (governing and relationship entries). */
+  viaPath?: string;
+  passage: SearchHit;
+}
+
+/** Query-ranked matches, one per concept, and the policy-selected context around them. */
+export interface KnowledgeAnswer {
+  matches: SearchHit[];
+  context: ContextEntry[];
+  notices: string[];
+}
+
+/** The search filter that keeps only passages the policy allows. */
+export function policyFilter(policy: KnowledgePolicy): (chunk: SearchHit["chunk"]) => boolean {
+  const eligible = eligibility(policy);
+  return (chunk) => {
+    const concept = conceptOf(chunk);
+    return concept === undefined || eligible(concept);
+  };
+}
+
+/** Hits with the first (best) passage of each concept, up to `limit`. */
+function bestPerConcept(hits: SearchHit[], limit: number): SearchHit[] {
+  const seen = new Set<string>();
+  return hits.filter((h) => !seen.has(h.chunk.sourcePath) && seen.add(h.chunk.sourcePath))
+    .slice(0, limit);
+}
+
+/**
+ * Searches a knowledge index under a policy: ranks passages the policy
+ * allows, keeps the best passage per concept, then lays out context in
+ * reading order — a match's governing source before it, its linked concepts
+ * (with `expandLinks`) after it — with notices for governing sources the
+ * policy excludes and links that lead nowhere in the bundle.
+ *
+ * @param searcher The searcher to rank with; the policy is added to the request's filter.
+ */
+export async function searchKnowledge(
+  searcher: Searcher,
+  index: SearchableIndex,
+  request: SearchRequest,
+  policy: KnowledgePolicy,
+): Promise<KnowledgeAnswer> {
+  const concepts = new Set<string>();
+  for (const chunk of index.chunks) {
+    const path = conceptOf(chunk)?.path;
+    if (path !== undefined) concepts.add(path);
+  }
+  checkGoverning(policy.governing ?? {}, concepts);
+  const filter = { ...request.filter, accept: policyFilter(policy) };
+  let found = { matches: [] as SearchHit[], notices: [] as string[] };
+  // One passage per concept: widen the pool until `limit` concepts are found or nothing is left.
+  for (let pool = request.limit * 8;; pool *= 4) {
+    const result = await searcher.search({ ...request, limit: pool, filter });
+    found = { matches: bestPerConcept(result.matches, request.limit), notices: result.notices };
+    const exhausted = result.matches.length < pool || pool >= index.chunks.length;
+    if (found.matches.length >= request.limit || exhausted) break;
+  }
+  const context = await contextAround(found.matches, {
+    searcher,
+    index,
+    query: request.query,
+    policy,
+    concepts,
+    notices: found.notices,
+  });
+  return { matches: found.matches, context, notices: found.notices };
+}
+
+/** What `contextAround` reads: the ranking, the bundle's concepts, and where notices go. */
+interface Around {
+  searcher: Searcher;
+  index: SearchableIndex;
+  query: string;
+  policy: KnowledgePolicy;
+  concepts: Set<string>;
+  notices: string[];
+}
+
+/** The context entries of the matches, in reading order, each concept once. */
+async function contextAround(matches: SearchHit[], a: Around): Promise<ContextEntry[]> {
+  // The path scope narrows what matches; context follows the matches wherever it lives.
+  const around = { ...a.policy, pathPrefixes: undefined };
+  const eligible = eligibility(around);
+  const accept = policyFilter(around);
+  const conceptAt = (path: string) => a.index.chunks.map(conceptOf).find((c) => c?.path === path);
+  const bestOf = async (path: string) =>
+    (await a.searcher.search({ query: a.query, limit: 1, filter: { paths: [path], accept } }))
+      .matches[0];
+  const context: ContextEntry[] = [];
+  const add = (entry: ContextEntry) => {
+    if (!context.some((e) => e.path === entry.path)) context.push(entry);
+  };
+  for (const match of matches) {
+    const path = match.chunk.sourcePath;
+    const upper = a.policy.governing?.[path];
+    if (upper !== undefined) {
+      const concept = conceptAt(upper);
+      const passage = concept && eligible(concept) ? await bestOf(upper) : undefined;
+      if (passage) add({ reason: "governing", path: upper, viaPath: path, passage });
+      else a.notices.push(`governing source ${upper} of ${path} is excluded by the policy`);
+    }
+    add({ reason: "match", path, passage: match });
+    if (!a.policy.expandLinks) continue;
+    for (const target of conceptOf(match.chunk)?.links ?? []) {
+      if (isReservedFile(target)) continue;
+      if (!a.concepts.has(target)) {
+        a.notices.push(
+          `link from ${path} to ${target} does not resolve to a concept of this bundle`,
+        );
+        continue;
+      }
+      const passage = await bestOf(target);
+      if (passage) add({ reason: "relationship", path: target, viaPath: path, passage });
+    }
+  }
+  return context;
+}

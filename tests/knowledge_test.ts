@@ -1,0 +1,193 @@
+/**
+ * Knowledge bundles in `index` and `search`: concepts become passages with
+ * their front matter as metadata, and a policy decides what is eligible and
+ * what context comes with a match. Real index, tiny model.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
+
+const BUNDLE = join(REPO, "fixtures", "okf", "knowledge");
+
+interface Entry {
+  reason: string;
+  path: string;
+  viaPath?: string;
+  passage: { chunk: { sourcePath: string; type: string; content: string } };
+}
+interface Answer {
+  matches: { chunk: { sourcePath: string; type: string; content: string } }[];
+  context: Entry[];
+  notices: string[];
+}
+
+async function setup() {
+  const root = await copyTree(BUNDLE);
+  const env = {
+    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
+    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
+  };
+  const built = await wayfinder(["index", root, "--output", "json"], env);
+  assert.equal(built.code, 0, built.stderr);
+  return { root, env, summary: JSON.parse(built.stdout) };
+}
+
+async function ask(root: string, env: Record<string, string>, query: string, flags: string[] = []) {
+  const run = await wayfinder(["search", root, query, "--output", "json", ...flags], env);
+  assert.equal(run.code, 0, run.stderr);
+  return JSON.parse(run.stdout) as Answer;
+}
+
+Deno.test("a bundle's front matter, headings and footnotes are metadata, not passages", async () => {
+  const { root, env } = await setup();
+  const all = await ask(root, env, "recovery password email", ["--limit", "20"]);
+  const bodies = all.matches.filter((m) => m.chunk.sourcePath !== "guidance/only-notes.md");
+  const types = new Set(bodies.map((m) => m.chunk.type));
+  assert.ok(!types.has("front_matter") && !types.has("footnote"), [...types].join(", "));
+  assert.ok(!types.has("heading"), "a bare heading is not a passage");
+  const paths = all.matches.map((m) => m.chunk.sourcePath);
+  assert.equal(new Set(paths).size, paths.length, "one passage per concept");
+  assert.ok(!paths.some((p) => p.endsWith("index.md")), "reserved files are not concepts");
+  // A concept with nothing but a heading and a footnote keeps them.
+  assert.ok(paths.includes("guidance/only-notes.md"));
+  // Source citation lines stay in the passage.
+  const recovery = all.matches.find((m) => m.chunk.sourcePath === "guidance/recovery.md")!;
+  assert.match(recovery.chunk.content, /\[\^1\]/);
+});
+
+Deno.test("--current drops deprecated and stale concepts as of a date; drafts stay", async () => {
+  const { root, env } = await setup();
+  const everything = await ask(root, env, "recovery rotation", ["--limit", "20"]);
+  const everyPath = everything.matches.map((m) => m.chunk.sourcePath);
+  assert.ok(
+    everyPath.includes("history/recovery.md") && everyPath.includes("guidance/rotation.md"),
+  );
+  const now = await ask(root, env, "recovery rotation", [
+    "--limit",
+    "20",
+    "--current",
+    "--as-of",
+    "2026-09-09",
+  ]);
+  const nowPaths = now.matches.map((m) => m.chunk.sourcePath);
+  assert.ok(!nowPaths.includes("history/recovery.md"), "deprecated");
+  assert.ok(!nowPaths.includes("guidance/rotation.md"), "past stale_after");
+  const before = await ask(root, env, "rotation", [
+    "--limit",
+    "20",
+    "--current",
+    "--as-of",
+    "2025-06-01",
+  ]);
+  assert.ok(
+    before.matches.some((m) => m.chunk.sourcePath === "guidance/rotation.md"),
+    "not yet stale",
+  );
+  const typed = await ask(root, env, "transport", ["--limit", "20", "--concept-type", "Standard"]);
+  assert.deepEqual(typed.matches.map((m) => m.chunk.sourcePath), ["standard/transport.md"]);
+  const scoped = await ask(root, env, "transport", ["--limit", "20", "--path-prefix", "impl"]);
+  assert.deepEqual(scoped.matches.map((m) => m.chunk.sourcePath), ["impl/transport.md"]);
+});
+
+Deno.test("a governing source comes before the concept it governs, with its reason", async () => {
+  const { root, env } = await setup();
+  const answer = await ask(root, env, "Local diagnostic endpoints may use plain transport", [
+    "--limit",
+    "1",
+    "--path-prefix",
+    "impl",
+    "--governing",
+    "impl/transport.md=standard/transport.md",
+  ]);
+  assert.deepEqual(answer.matches.map((m) => m.chunk.sourcePath), ["impl/transport.md"]);
+  assert.deepEqual(answer.context.map((e) => [e.reason, e.path, e.viaPath ?? null]), [
+    ["governing", "standard/transport.md", "impl/transport.md"],
+    ["match", "impl/transport.md", null],
+  ]);
+  const excluded = await ask(root, env, "plain transport", [
+    "--limit",
+    "1",
+    "--path-prefix",
+    "impl",
+    "--governing",
+    "impl/transport.md=history/recovery.md",
+    "--current",
+  ]);
+  assert.match(
+    excluded.notices.join("\n"),
+    /governing source history\/recovery\.md of impl\/transport\.md is excluded/,
+  );
+
+  const unknown = await wayfinder(
+    ["search", root, "x", "--governing", "impl/transport.md=nope.md"],
+    env,
+  );
+  assert.equal(unknown.code, 2);
+  assert.match(
+    unknown.stderr,
+    /^wayfinder: Invalid --governing impl\/transport\.md=nope\.md: 'nope\.md' is not a concept/,
+  );
+  const cycle = await wayfinder([
+    "search",
+    root,
+    "x",
+    "--governing",
+    "impl/transport.md=standard/transport.md",
+    "--governing",
+    "standard/transport.md=impl/transport.md",
+  ], env);
+  assert.equal(cycle.code, 2);
+  assert.match(cycle.stderr, /is a cycle\n$/);
+});
+
+Deno.test("--expand-links adds linked concepts one hop away and names links that lead nowhere", async () => {
+  const { root, env } = await setup();
+  const answer = await ask(root, env, "single-use recovery link", [
+    "--limit",
+    "1",
+    "--path-prefix",
+    "guidance/recovery.md",
+    "--expand-links",
+  ]);
+  assert.deepEqual(answer.context.map((e) => [e.reason, e.path, e.viaPath ?? null]), [
+    ["match", "guidance/recovery.md", null],
+    ["relationship", "history/recovery.md", "guidance/recovery.md"],
+  ]);
+  assert.match(
+    answer.notices.join("\n"),
+    /link from guidance\/recovery\.md to guidance\/gone\.md does not resolve/,
+  );
+});
+
+Deno.test("a metadata-only edit reuses vectors; deleting a concept removes it", async () => {
+  const { root, env, summary } = await setup();
+  assert.ok(summary.embeddedChunks > 0);
+  const path = join(root, "guidance", "rotation.md");
+  await Deno.writeTextFile(
+    path,
+    (await Deno.readTextFile(path)).replace("status: stable", "status: draft"),
+  );
+  await Deno.remove(join(root, "history", "recovery.md"));
+  const again = await wayfinder(["index", root, "--output", "json"], env);
+  assert.equal(again.code, 0, again.stderr);
+  const after = JSON.parse(again.stdout);
+  assert.equal(after.embeddedChunks, 0, "the embedding inputs did not change");
+  assert.equal(after.files.deleted, 1);
+  const answer = await ask(root, env, "recovery", ["--limit", "20"]);
+  assert.ok(!answer.matches.some((m) => m.chunk.sourcePath === "history/recovery.md"));
+});
+
+Deno.test("the input format is part of the model identity: a code index of a bundle is stale for knowledge search", async () => {
+  const root = await copyTree(BUNDLE);
+  const env = {
+    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
+    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
+  };
+  // Indexed as plain Markdown first (an index built before bundles were recognised).
+  await Deno.writeTextFile(join(root, "wayfinder.json"), '{"knowledge": {"enabled": false}}');
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  await Deno.remove(join(root, "wayfinder.json"));
+  const stale = await wayfinder(["index", root, "--knowledge"], env);
+  assert.equal(stale.code, 2);
+  assert.match(stale.stderr, /inputFormat 1 → "okf-context-v2".*--rebuild/);
+});
