@@ -2,6 +2,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { throws } from "node:assert/strict";
 import type { Chunk } from "../types.ts";
 import type { LexicalFilter } from "./lexical_filter.ts";
+import { decodeLexical, forEachPosting } from "./lexical_format.ts";
 import { buildLexical, loadLexical } from "./lexical_index.ts";
 import { syntheticGeneration } from "./testdata/synthetic.ts";
 
@@ -257,4 +258,22 @@ Deno.test("the index tokenizes passages with tokenizeCode and queries with token
   deepEqual(search("utf 8", 5).map((h) => h.index), [2]);
   // Stopwords alone find nothing; `by` is never a token of its own.
   deepEqual(search("by the", 5), []);
+});
+
+Deno.test("buildLexical() counts occurrences right in a passage of thousands of distinct words", () => {
+  // Over a thousand distinct words, each twice, in one passage and again in a second one.
+  const letters = "abcdefghijklmnopqrtu"; // no `s`: plurals would fold
+  const words = Array.from(
+    { length: 1500 },
+    (_, i) =>
+      `zq${letters[i % 20]}${letters[Math.floor(i / 20) % 20]}${letters[Math.floor(i / 400)]}`,
+  );
+  const text = [...words, ...words].join(" ");
+  const data = decodeLexical(buildLexical([chunk("a.ts", text), chunk("b.ts", text)]));
+  equal(data.terms.length, 1500 + 1); // the words and `ts` (`a` and `b` are too short)
+  for (let term = 0; term < data.terms.length; term++) {
+    const counts: number[] = [];
+    forEachPosting(data, term, 0, (_, count) => counts.push(count));
+    if (data.terms[term] !== "ts") deepEqual(counts, [2, 2], data.terms[term]);
+  }
 });
