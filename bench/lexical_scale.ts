@@ -1,9 +1,10 @@
 /**
  * Lexical index cost at scale: build time and file size, then, in fresh
  * processes, `openIndex` time, the first `lexical()` call (which reads the
- * full-text file) and warm query latency.
+ * full-text file) and warm query latency. A script, not a `deno bench`
+ * module: each measurement needs a cold process.
  *
- *   deno run -A bench/lexical_bench.ts [--chunks 100000] [--corpus synthetic|zipf] [--runs 3]
+ *   deno run -A bench/lexical_scale.ts [--chunks 100000] [--corpus synthetic|zipf] [--runs 3]
  *
  * `--orama` measures `_orama_public.ts` (Orama's public build, save and load) instead.
  * "synthetic" is `syntheticGeneration` (a 40-word vocabulary: few, very long
