@@ -2,15 +2,18 @@ import { deepEqual, equal, throws } from "node:assert/strict";
 import {
   decodeLexical,
   encodeLexical,
-  forEachPosting,
   type LexicalData,
   PostingsWriter,
+  readPostings,
 } from "./lexical_format.ts";
 
 function postingsOf(data: LexicalData, term: number, field: number): [number, number][] {
-  const out: [number, number][] = [];
-  forEachPosting(data, term, field, (row, count) => out.push([row, count]));
-  return out;
+  // A posting takes at least one byte.
+  const size = data.starts[term * 3 + field + 1]! - data.starts[term * 3 + field]!;
+  const rows = new Uint32Array(size);
+  const counts = new Uint32Array(size);
+  const n = readPostings(data, term, field, rows, counts);
+  return Array.from({ length: n }, (_, i) => [rows[i]!, counts[i]!]);
 }
 
 const NONE = { values: [], ids: new Uint32Array(0) };
@@ -48,7 +51,7 @@ Deno.test("encodeLexical() and decodeLexical() round-trip postings, lengths, ter
   throws(() => postingsOf(data, 0, 1), /a posting names row 7 of 3/);
 });
 
-Deno.test("PostingsWriter and forEachPosting agree on gaps and counts of every varint length", () => {
+Deno.test("PostingsWriter and readPostings agree on gaps and counts of every varint length", () => {
   const wide = new PostingsWriter();
   for (const [row, count] of WIDE) wide.add(row, count);
   const data = decodeLexical(encodeLexical({
@@ -91,4 +94,27 @@ Deno.test("decodeLexical() refuses a column id past its dictionary", () => {
     columns: { type: one("t", 0), language: one("l", 1), sourcePath: one("p", 0) },
   });
   throws(() => decodeLexical(bytes), /its language column is damaged/);
+});
+
+Deno.test("decodeLexical() reads a file that is not 4-byte aligned in memory", () => {
+  const postings = new PostingsWriter();
+  postings.add(1, 3);
+  const bytes = encodeLexical({
+    rows: 2,
+    lengths: Uint32Array.from([4, 3, 0, 1, 2, 2]),
+    terms: ["gamma"],
+    postings: [postings, undefined, undefined],
+    columns: {
+      type: { values: ["t"], ids: Uint32Array.from([0, 0]) },
+      language: { values: ["l", "m"], ids: Uint32Array.from([1, 0]) },
+      sourcePath: { values: ["p"], ids: Uint32Array.from([0, 0]) },
+    },
+  });
+  const shifted = new Uint8Array(bytes.length + 1);
+  shifted.set(bytes, 1);
+  const data = decodeLexical(shifted.subarray(1));
+  deepEqual([...data.lengths], [4, 3, 0, 1, 2, 2]);
+  deepEqual([...data.columns.language.ids], [1, 0]);
+  deepEqual(postingsOf(data, 0, 0), [[1, 3]]);
+  deepEqual(data, decodeLexical(bytes));
 });

@@ -8,9 +8,9 @@ import {
   type Dictionary,
   encodeLexical,
   FIELDS,
-  forEachPosting,
   type LexicalData,
   PostingsWriter,
+  readPostings,
 } from "./lexical_format.ts";
 import { topRows } from "./top_rows.ts";
 
@@ -104,10 +104,15 @@ function fieldNorms({ rows, lengths }: LexicalData): Float64Array[] {
   return FIELDS.map((_, field) => {
     const own = lengths.subarray(field * rows, (field + 1) * rows);
     let total = 0;
-    for (const length of own) total += length;
+    for (let row = 0; row < rows; row++) total += own[row]!;
     const average = total / Math.max(1, rows) || 1;
     const b = B[field]!;
-    return Float64Array.from(own, (length) => WEIGHTS[field]! / (1 - b + (b * length) / average));
+    // Indexed loops: `Float64Array.from` with a map function is ten times slower here.
+    const norm = new Float64Array(rows);
+    for (let row = 0; row < rows; row++) {
+      norm[row] = WEIGHTS[field]! / (1 - b + (b * own[row]!) / average);
+    }
+    return norm;
   });
 }
 
@@ -136,6 +141,8 @@ export function loadLexical(bytes: Uint8Array): LexicalSearch {
   const tf = new Float64Array(rows);
   const seen = new Uint8Array(rows);
   const scores = new Float64Array(rows);
+  const postingRows = new Uint32Array(rows);
+  const postingCounts = new Uint32Array(rows);
 
   return (query, limit, filter) => {
     if (limit <= 0) return [];
@@ -147,16 +154,18 @@ export function loadLexical(bytes: Uint8Array): LexicalSearch {
         const term = lowerBound(terms, token);
         if (terms[term] !== token) continue;
         const touched: number[] = [];
-        FIELDS.forEach((_, field) => {
+        for (let field = 0; field < FIELDS.length; field++) {
           const norm = norms[field]!;
-          forEachPosting(data, term, field, (row, count) => {
+          const n = readPostings(data, term, field, postingRows, postingCounts);
+          for (let i = 0; i < n; i++) {
+            const row = postingRows[i]!;
             if (seen[row] === 0) {
               seen[row] = 1;
               touched.push(row);
             }
-            tf[row]! += count * norm[row]!;
-          });
-        });
+            tf[row]! += postingCounts[i]! * norm[row]!;
+          }
+        }
         const idf = Math.log(1 + (rows - touched.length + 0.5) / (touched.length + 0.5));
         for (const row of touched) {
           if (scores[row] === 0) matched.push(row);
