@@ -1,10 +1,18 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { throws } from "node:assert/strict";
 import type { Chunk } from "../types.ts";
+import type { LexicalFilter } from "./lexical_filter.ts";
+import { decodeLexical, readPostings } from "./lexical_format.ts";
 import { buildLexical, loadLexical } from "./lexical_index.ts";
 import { syntheticGeneration } from "./testdata/synthetic.ts";
 
-function chunk(sourcePath: string, content: string, symbol?: string): Chunk {
+function chunk(
+  sourcePath: string,
+  content: string,
+  symbol?: string,
+  type = "function",
+  language = "typescript",
+): Chunk {
   return {
     id: sourcePath,
     sourcePath,
@@ -12,8 +20,8 @@ function chunk(sourcePath: string, content: string, symbol?: string): Chunk {
     lineEnd: 1,
     startOffset: 0,
     endOffset: content.length,
-    type: "function",
-    language: "typescript",
+    type,
+    language,
     content,
     metadata: {},
     ...(symbol === undefined ? {} : { symbol }),
@@ -116,15 +124,7 @@ Deno.test("loadLexical() matches whole tokens, not every word a token begins", (
     chunk("b.ts", "const token = refresh();"),
   ]));
   deepEqual(search("token", 5).map((h) => h.index), [1]);
-  // Opting in to prefix matches finds the longer word, below the exact one.
-  const prefixed = loadLexical(
-    buildLexical([
-      chunk("a.ts", "const tokenizer = makeTokenizer();"),
-      chunk("b.ts", "const token = refresh();"),
-    ]),
-    { prefixWeight: 0.3 },
-  )("token", 5);
-  deepEqual(prefixed.map((h) => h.index), [1, 0]);
+  deepEqual(search("tokenizer", 5).map((h) => h.index), [0]);
 });
 
 Deno.test("loadLexical() folds plurals and meets identifiers typed as separate words", () => {
@@ -137,20 +137,30 @@ Deno.test("loadLexical() folds plurals and meets identifiers typed as separate w
   equal(search("list order", 1)[0]!.index, 2);
 });
 
-Deno.test("loadLexical() rejects a file written in the previous format", () => {
-  const json = JSON.parse(buildLexical(CHUNKS));
-  delete json.wayfinderLexical;
-  throws(() => loadLexical(JSON.stringify(json)), /lexical format 1, this wayfinder reads 2/);
+Deno.test("loadLexical() rejects files of other formats, naming the format", () => {
+  const bytes = buildLexical(CHUNKS);
+  new DataView(bytes.buffer).setUint32(4, 2, true);
+  throws(() => loadLexical(bytes), /^Error: written in lexical format 2, this wayfinder reads 3$/);
+  const saved = new TextEncoder().encode(JSON.stringify({ wayfinderLexical: 2, index: {} }));
+  throws(() => loadLexical(saved), /not a wayfinder lexical file/);
 });
 
-Deno.test("buildLexical() keeps the file small: no documents, token maps or derived statistics", () => {
+Deno.test("loadLexical() refuses a truncated file and a posting past the last row", () => {
+  const bytes = buildLexical(CHUNKS);
+  throws(() => loadLexical(bytes.subarray(0, bytes.length - 1)), /damaged|truncated/);
+  // One chunk whose only content token is at row 0; point it at row 5 of 1.
+  const one = buildLexical([chunk("", "zebra")]);
+  const last = one.length - 1; // the file ends with its only posting: gap 0, count 1
+  equal(one[last], 0);
+  one[last] = 5 * 2;
+  throws(() => loadLexical(one)("zebra", 5), /a posting names row 5 of 1/);
+});
+
+Deno.test("buildLexical() is compact: well under the chunks' own JSON", () => {
   const { chunks } = syntheticGeneration(300, 4, 3);
-  const json = JSON.parse(buildLexical(chunks));
-  deepEqual(json.docs.docs, {});
-  deepEqual(json.index.frequencies, {});
-  equal(json.index.tokenOccurrences, undefined);
-  // Counts survive on the postings: every synthetic chunk is found by one of its symbol's words.
-  const search = loadLexical(JSON.stringify(json));
+  const bytes = buildLexical(chunks);
+  ok(bytes.length < JSON.stringify(chunks).length / 3, `${bytes.length} bytes`);
+  const search = loadLexical(bytes);
   equal(search(chunks[7]!.symbol!, 1)[0]!.index, 7);
 });
 
@@ -175,4 +185,98 @@ Deno.test("loadLexical() handles tokens named like Object.prototype members", ()
   const hits = search("toString valueOf", 5);
   deepEqual(hits.map((hit) => hit.index).sort(), [0, 1, 2]);
   ok(hits.every((hit) => Number.isFinite(hit.score) && hit.score > 0));
+});
+
+const MIXED = [
+  chunk(
+    "src/auth/token.ts",
+    "function refreshToken() {}",
+    "refreshToken",
+    "function",
+    "typescript",
+  ),
+  chunk("src/authz.ts", "class TokenPolicy { token() {} }", "TokenPolicy", "class", "typescript"),
+  chunk("lib/token.dart", "String token() => refresh();", "token", "method", "dart"),
+  chunk("docs/auth.md", "Refresh the token hourly.", "Auth > Tokens", "heading", "markdown"),
+];
+
+Deno.test("lexical filters keep types, languages and directories, AND'd across, OR'd within", () => {
+  const search = loadLexical(buildLexical(MIXED));
+  const rows = (filter: LexicalFilter) => search("token", 10, filter).map((h) => h.index).sort();
+  deepEqual(rows({}), [0, 1, 2, 3]);
+  deepEqual(rows({ types: ["method", "heading"] }), [2, 3]);
+  deepEqual(rows({ languages: ["dart"] }), [2]);
+  deepEqual(rows({ languages: ["typescript"], types: ["class", "method"] }), [1]);
+  // A prefix is a path or a directory, not the start of a name: src/auth keeps not src/authz.ts.
+  deepEqual(rows({ pathPrefixes: ["src/auth"] }), [0]);
+  deepEqual(rows({ pathPrefixes: ["./src/auth/", "docs"] }), [0, 3]);
+  deepEqual(rows({ pathPrefixes: ["lib/token.dart"] }), [2]);
+  deepEqual(rows({ pathPrefixes: ["."] }), [0, 1, 2, 3]);
+  deepEqual(rows({ languages: ["rust"] }), []);
+  deepEqual(rows({ types: [], languages: [], pathPrefixes: [] }), [0, 1, 2, 3]);
+});
+
+Deno.test("lexical filters restrict hits, not statistics, and fill the limit from kept rows", () => {
+  const search = loadLexical(buildLexical(MIXED));
+  const all = new Map(search("refresh token", 10).map((h) => [h.index, h.score]));
+  equal(search("refresh token", 1)[0]!.index, 0); // so the limit must apply after the filter
+  const dart = search("refresh token", 1, { languages: ["dart", "markdown"] });
+  equal(dart.length, 1);
+  ok([2, 3].includes(dart[0]!.index));
+  equal(dart[0]!.score, all.get(dart[0]!.index));
+  // The search after a filtered one is unaffected by it.
+  deepEqual(new Map(search("refresh token", 10).map((h) => [h.index, h.score])), all);
+});
+
+Deno.test("field boosts: a word counts thrice in the symbol, once in the path or the body", () => {
+  // Same word, same field lengths (1 token each), in one field per chunk.
+  const search = loadLexical(buildLexical([
+    chunk("xx/aa", "ledger", "bb"),
+    chunk("xx/ledger", "cc", "dd"),
+    chunk("xx/ee", "ff", "ledger"),
+    chunk("xx/gg", "hh", "ii"),
+  ]));
+  const score = new Map(search("ledger", 5).map((h) => [h.index, h.score]));
+  deepEqual([...score.keys()], [2, 0, 1]);
+  // Body and path: weight 1 each, lengths at their averages (body 1 of 1, path 2 of 2).
+  ok(Math.abs(score.get(0)! - score.get(1)!) < 1e-12);
+  const idf = Math.log(1 + (4 - 3 + 0.5) / (3 + 0.5));
+  const tfSymbol = 3; // weight 3, length 1 = average 1
+  ok(Math.abs(score.get(2)! - idf * tfSymbol / (1.2 + tfSymbol)) < 1e-12);
+});
+
+Deno.test("the index tokenizes passages with tokenizeCode and queries with tokenizeQuery", () => {
+  const search = loadLexical(buildLexical([
+    chunk("a.ts", "getOrderById(id) { return db.find(id); }", "getOrderById"),
+    chunk("b.ts", "orderBy(field) { return this.sort(field); }", "orderBy"),
+    chunk("c.ts", "utf8Decode(bytes) {}", "utf8Decode"),
+  ]));
+  // The query's joined words meet the passage's joined identifier, stopword `by` included.
+  equal(search("get order by id", 1)[0]!.index, 0);
+  equal(search("order by", 1)[0]!.index, 1);
+  // Letter/digit boundaries split in both: `utf 8` finds `utf8Decode`.
+  deepEqual(search("utf 8", 5).map((h) => h.index), [2]);
+  // Stopwords alone find nothing; `by` is never a token of its own.
+  deepEqual(search("by the", 5), []);
+});
+
+Deno.test("buildLexical() counts occurrences right in a passage of thousands of distinct words", () => {
+  // Over a thousand distinct words, each twice, in one passage and again in a second one.
+  const letters = "abcdefghijklmnopqrtu"; // no `s`: plurals would fold
+  const words = Array.from(
+    { length: 1500 },
+    (_, i) =>
+      `zq${letters[i % 20]}${letters[Math.floor(i / 20) % 20]}${letters[Math.floor(i / 400)]}`,
+  );
+  const text = [...words, ...words].join(" ");
+  const data = decodeLexical(buildLexical([chunk("a.ts", text), chunk("b.ts", text)]));
+  equal(data.terms.length, 1500 + 1); // the words and `ts` (`a` and `b` are too short)
+  for (let term = 0; term < data.terms.length; term++) {
+    const counts = new Uint32Array(2);
+    equal(
+      readPostings(data, term, 0, new Uint32Array(2), counts),
+      data.terms[term] === "ts" ? 0 : 2,
+    );
+    if (data.terms[term] !== "ts") deepEqual([...counts], [2, 2], data.terms[term]);
+  }
 });

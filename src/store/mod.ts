@@ -1,7 +1,8 @@
 /**
  * The store: one corpus's index on disk as immutable generations (manifest,
- * chunks, Orama full-text index, raw float32 vectors) published by an atomic
- * switch of `current`, plus the lock that serialises index runs.
+ * chunks, a compact full-text index of our own, raw float32 vectors)
+ * published by an atomic switch of `current`, plus the lock that serialises
+ * index runs.
  *
  * @example Write, open and search an index
  * ```ts
@@ -26,6 +27,7 @@
  * const index = (await openIndex(dir))!;
  * deepEqual(index.vectors, new Float32Array([0.6, 0.8]));
  * deepEqual(index.lexical("refresh token", 5).map((hit) => hit.index), [0]);
+ * deepEqual(index.lexical("refresh token", 5, { languages: ["markdown"] }), []);
  * await Deno.remove(dir, { recursive: true });
  * ```
  * @module
@@ -33,6 +35,7 @@
 export { tokenizeCode } from "./code_tokenizer.ts";
 export { indexDirFor } from "./index_dir.ts";
 export { acquireIndexLock, type IndexLock } from "./index_lock.ts";
+export type { LexicalFilter } from "./lexical_filter.ts";
 export type { LexicalHit } from "./lexical_index.ts";
 export {
   assertSameModel,

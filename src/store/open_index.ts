@@ -1,8 +1,11 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
 import type { Chunk } from "../types.ts";
 import { _float32FromLE, _sha256 } from "./_durable.ts";
-import { type LexicalHit, loadLexical } from "./lexical_index.ts";
+import type { LexicalFilter } from "./lexical_filter.ts";
+import { LEXICAL_FORMAT } from "./lexical_format.ts";
+import { type LexicalHit, type LexicalSearch, loadLexical } from "./lexical_index.ts";
 import { FORMAT_VERSION, type IndexManifest } from "./manifest.ts";
 import { FILES, GENERATION_NAME } from "./write_generation.ts";
 
@@ -19,18 +22,19 @@ export interface StoredIndex {
   vectors: Float32Array;
   dimensions: number;
   /**
-   * BM25 full-text search over content, symbol and path, best first. The
-   * full-text index is read on the first call.
-   * @throws {WayfinderError} `stale_index` when the full-text index is unreadable.
+   * BM25F full-text search over content, symbol and path, best first, of the
+   * chunks `filter` keeps. The full-text index is read on the first call.
+   * @throws {WayfinderError} `stale_index` when the full-text index is
+   *   missing, of another format or damaged.
    */
-  lexical(query: string, limit: number): LexicalHit[];
+  lexical(query: string, limit: number, filter?: LexicalFilter): LexicalHit[];
 }
 
 /** Options of `openIndex`. */
 export interface OpenOptions {
   /**
-   * Also verify the sha256 of chunks and vectors against the manifest.
-   * Sizes and counts are always checked.
+   * Also verify the sha256 of chunks and vectors against the manifest, and of
+   * the full-text index when it is first read. Sizes and counts are always checked.
    * @default false
    */
   verifyChecksums?: boolean;
@@ -71,6 +75,39 @@ function parseManifest(dir: string, text: string): IndexManifest {
   return manifest;
 }
 
+/** What generations before lexical format 3 held instead of `FILES.lexical`. */
+const LEGACY_LEXICAL = "orama.json";
+
+/**
+ * Reads a generation's lexical file, checked against `checksum` when given;
+ * `fail` makes a one-line stale-index error.
+ */
+function readLexical(
+  genDir: string,
+  fail: (reason: string) => WayfinderError,
+  checksum?: string,
+): LexicalSearch {
+  let bytes: Uint8Array;
+  try {
+    bytes = Deno.readFileSync(join(genDir, FILES.lexical));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound && existsSync(join(genDir, LEGACY_LEXICAL))) {
+      throw fail(
+        `its full-text index (${LEGACY_LEXICAL}) predates lexical format ${LEXICAL_FORMAT}`,
+      );
+    }
+    throw fail(`${FILES.lexical} is unreadable (${(error as Error).message})`);
+  }
+  if (checksum !== undefined && _sha256(bytes) !== checksum) {
+    throw fail(`${FILES.lexical} fails its checksum`);
+  }
+  try {
+    return loadLexical(bytes);
+  } catch (error) {
+    throw fail(`${FILES.lexical} is unreadable (${(error as Error).message})`);
+  }
+}
+
 async function load(
   dir: string,
   generation: string,
@@ -107,7 +144,7 @@ async function load(
   if (!Array.isArray(chunks) || chunks.length !== chunkCount) {
     throw fail(`${FILES.chunks} does not hold ${chunkCount} chunks`);
   }
-  let search: ((query: string, limit: number) => LexicalHit[]) | undefined;
+  let search: LexicalSearch | undefined;
   return {
     dir,
     generation,
@@ -115,16 +152,17 @@ async function load(
     chunks,
     vectors: _float32FromLE(vectorBytes),
     dimensions,
-    lexical(query, limit) {
-      if (search === undefined) {
-        try {
-          search = loadLexical(Deno.readTextFileSync(join(genDir, FILES.lexical)));
-        } catch (error) {
-          if (error instanceof WayfinderError) throw error;
-          throw fail(`${FILES.lexical} is unreadable (${(error as Error).message})`);
-        }
+    lexical(query, limit, filter) {
+      search ??= readLexical(
+        genDir,
+        fail,
+        options.verifyChecksums ? manifest.checksums[FILES.lexical] : undefined,
+      );
+      try {
+        return search(query, limit, filter);
+      } catch (error) {
+        throw fail(`${FILES.lexical} is damaged (${(error as Error).message})`);
       }
-      return search(query, limit);
     },
   };
 }

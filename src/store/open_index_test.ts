@@ -1,7 +1,7 @@
-import { equal, rejects } from "node:assert/strict";
+import { deepEqual, equal, ok, rejects } from "node:assert/strict";
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
-import { openIndex } from "./open_index.ts";
+import { openIndex, type StoredIndex } from "./open_index.ts";
 import { syntheticGeneration } from "./testdata/synthetic.ts";
 import { writeGeneration } from "./write_generation.ts";
 
@@ -73,17 +73,72 @@ Deno.test("openIndex() with verifyChecksums detects flipped vector bits", async 
   });
 });
 
+/** The error `index.lexical(...args)` throws. */
+function lexicalError(index: StoredIndex, ...args: Parameters<StoredIndex["lexical"]>): unknown {
+  try {
+    index.lexical(...args);
+  } catch (error) {
+    return error;
+  }
+  throw new Error("lexical() did not throw");
+}
+
+/** One line, the file and reason named, the remedy given. */
+const oneLineStale = (reason: RegExp) =>
+  staleMatching(
+    new RegExp(
+      `^Cannot use index at [^\n]+: ${reason.source}; run 'wayfinder index /corpus --rebuild'$`,
+    ),
+  );
+
 Deno.test("openIndex() reports a damaged full-text index when searched", async () => {
   await withIndex(async (dir, genDir) => {
-    await Deno.writeTextFile(join(genDir, "orama.json"), "{");
+    await Deno.writeTextFile(join(genDir, "lexical.bin"), "{");
     const index = (await openIndex(dir))!;
-    let caught: unknown;
-    try {
-      index.lexical("user", 3);
-    } catch (error) {
-      caught = error;
-    }
-    equal(staleMatching(/orama\.json is unreadable/)(caught), true);
+    ok(
+      oneLineStale(/lexical\.bin is unreadable \(not a wayfinder lexical file\)/)(
+        lexicalError(index, "user", 3),
+      ),
+    );
+  });
+});
+
+Deno.test("openIndex() names the old full-text format of an index from before lexical format 3", async () => {
+  await withIndex(async (dir, genDir) => {
+    await Deno.remove(join(genDir, "lexical.bin"));
+    await Deno.writeTextFile(join(genDir, "orama.json"), "{}");
+    const index = (await openIndex(dir))!;
+    equal(index.chunks.length, 10); // dense search still works
+    ok(
+      oneLineStale(/its full-text index \(orama\.json\) predates lexical format 3/)(
+        lexicalError(index, "user", 3),
+      ),
+    );
+  });
+});
+
+Deno.test("openIndex() with verifyChecksums checks the full-text index when it is read", async () => {
+  await withIndex(async (dir, genDir) => {
+    const path = join(genDir, "lexical.bin");
+    const bytes = await Deno.readFile(path);
+    bytes[bytes.length - 1]! ^= 0x40; // a flipped bit in the last postings list, not searched here
+    await Deno.writeFile(path, bytes);
+    (await openIndex(dir))!.lexical("user", 3);
+    const checked = (await openIndex(dir, { verifyChecksums: true }))!;
+    ok(oneLineStale(/lexical\.bin fails its checksum/)(lexicalError(checked, "user", 3)));
+  });
+});
+
+Deno.test("StoredIndex.lexical() passes its filter on", async () => {
+  await withIndex(async (dir) => {
+    const index = (await openIndex(dir))!;
+    const all = index.lexical("user session", 10);
+    ok(all.length > 2);
+    const path = index.chunks[all[1]!.index]!.sourcePath;
+    const kept = index.lexical("user session", 10, { pathPrefixes: [path] });
+    ok(kept.length > 0);
+    ok(kept.every((hit) => index.chunks[hit.index]!.sourcePath === path));
+    deepEqual(index.lexical("user session", 10, { languages: ["dart"] }), []);
   });
 });
 

@@ -20,7 +20,7 @@ export interface GenerationData {
 export const FILES = {
   manifest: "manifest.json",
   chunks: "chunks.json",
-  lexical: "orama.json",
+  lexical: "lexical.bin",
   vectors: "vectors.f32",
 } as const;
 
@@ -105,7 +105,7 @@ export async function writeGeneration(indexDir: string, data: GenerationData): P
   const count = data.chunks.length;
   const vectorBytes = _float32ToLE(flatten(data.vectors, count, dimensions));
   const chunkBytes = new TextEncoder().encode(JSON.stringify(data.chunks));
-  const lexicalBytes = new TextEncoder().encode(buildLexical(data.chunks));
+  const lexicalBytes = buildLexical(data.chunks);
   const manifest: IndexManifest = {
     formatVersion: FORMAT_VERSION,
     ...data.manifest,

@@ -43,7 +43,7 @@ Deno.test("writeGeneration() round-trips chunks, vectors and manifest through op
     ok(!Number.isNaN(Date.parse(index.manifest.createdAt)));
     deepEqual(Object.keys(index.manifest.checksums).sort(), [
       "chunks.json",
-      "orama.json",
+      "lexical.bin",
       "vectors.f32",
     ]);
     equal((await Deno.stat(join(dir, name, "vectors.f32"))).size, 50 * 16 * 4);
