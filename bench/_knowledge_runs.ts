@@ -120,3 +120,89 @@ export async function runKnowledgeProtocol(options: KnowledgeRunOptions): Promis
   }
   return runs;
 }
+
+interface GivenChunk {
+  id: string;
+  sourcePath: string;
+  content: string;
+  metadata: Record<string, string>;
+}
+
+interface KnowledgeCase {
+  id: string;
+  query: string;
+  relevantIds: string[];
+  options?: {
+    metadataFilters?: { status?: string | string[] };
+    filePaths?: string[];
+    filePatterns?: string[];
+  };
+}
+
+/**
+ * knowledge_retrieval: the 13 given passages written as one-passage concepts
+ * (their metadata as front matter), and 13 cases. A case that selects
+ * statuses gets that status filter; every other case the lifecycle policy
+ * (current as of the fixture's date). File paths scope the matches; file
+ * patterns are path globs. A context entry is relevant when its path is a
+ * relevant passage's.
+ */
+export async function runKnowledgeCases(
+  options: Omit<KnowledgeRunOptions, "protocol" | "splits">,
+): Promise<KnowledgeRun[]> {
+  const spec = JSON.parse(
+    await Deno.readTextFile(join(FIXTURES, "knowledge_retrieval", "cases.json")),
+  ) as { asOf: string; limit: number; chunks: GivenChunk[]; cases: KnowledgeCase[] };
+  const root = join(options.work, "knowledge_retrieval");
+  const files: Record<string, string> = {};
+  for (const c of spec.chunks) {
+    const fields = Object.entries(c.metadata).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
+    files[c.sourcePath] = c.sourcePath.endsWith(".md")
+      ? `---\ntype: Guideline\n${fields.join("\n")}\n---\n\n${c.content}\n`
+      : `// ${c.content}\n`;
+  }
+  await writeFiles(root, files);
+  const pathOf = new Map(spec.chunks.map((c) => [c.id, c.sourcePath]));
+  const corpus = await openCorpus(root, {
+    dataDir: join(options.work, "data-cases"),
+    embedder: { model: options.model, threads: options.threads },
+    knowledge: true,
+  });
+  const runs: KnowledgeRun[] = [];
+  try {
+    await corpus.index();
+    for (const mode of options.modes) {
+      const outcomes: QueryOutcome[] = [];
+      for (const kase of spec.cases.filter((k) => k.relevantIds.length)) {
+        const status = kase.options?.metadataFilters?.status;
+        const answer = await corpus.search(kase.query, {
+          limit: spec.limit,
+          mode,
+          filter: { paths: kase.options?.filePatterns },
+          policy: {
+            current: status === undefined,
+            asOf: spec.asOf,
+            status: status === undefined ? undefined : [status].flat(),
+            pathPrefixes: kase.options?.filePaths,
+          },
+        });
+        const relevant = new Set(kase.relevantIds.map((id) => pathOf.get(id)));
+        const context = answer.context ?? [];
+        const supports = context.map((e) => (relevant.has(e.path) ? [0] : []));
+        outcomes.push(
+          scoreQuery(kase.id, supports, 1, [3], context.slice(0, 3).map((e) => e.path)),
+        );
+      }
+      runs.push({
+        protocol: "knowledge_retrieval",
+        split: "cases",
+        mode,
+        summary: summarize(outcomes, [3]),
+        outcomes,
+      });
+    }
+  } finally {
+    await corpus.close();
+  }
+  return runs;
+}
