@@ -9,4 +9,5 @@ export {
   type IndexProgress,
   type IndexSummary,
 } from "./index_corpus.ts";
-export { embeddingInput, INPUT_FORMAT } from "./embedding_input.ts";
+export { embeddingContext, embeddingInput, INPUT_FORMAT } from "./embedding_input.ts";
+export { fitChunks, type FittedChunk, tokenBudget } from "./fit_chunks.ts";
