@@ -5,10 +5,12 @@ import { searchCommand } from "./search.ts";
 import { compareEmbeddingsCommand } from "./compare_embeddings.ts";
 import { modelImportCommand, modelPrepareCommand } from "./model.ts";
 import { mcpCommand } from "./mcp.ts";
+import { fitInputsCommand } from "./fit_inputs.ts";
 
 export const COMMANDS: Record<string, Command> = {
   index: indexCommand,
   search: searchCommand,
+  "fit-inputs": fitInputsCommand,
   "compare-embeddings": compareEmbeddingsCommand,
   "model prepare": modelPrepareCommand,
   "model import": modelImportCommand,

@@ -10,4 +10,5 @@ export {
   type IndexSummary,
 } from "./index_corpus.ts";
 export { embeddingContext, embeddingInput, INPUT_FORMAT } from "./embedding_input.ts";
+export { fitCorpus, type FitCorpusOptions, type FitInputsReport } from "./fit_corpus.ts";
 export { fitChunks, type FittedChunk, tokenBudget } from "./fit_chunks.ts";
