@@ -38,8 +38,10 @@ function plural(n: number, noun: string): string {
 }
 
 function describe(report: FitInputsReport): string {
+  const { seen, skipped } = report.files;
+  const files = plural(seen, "file") + (skipped > 0 ? ` (${skipped} skipped)` : "");
   const lines = [
-    `${report.root}: ${plural(report.files.seen, "file")}, ${plural(report.chunks, "chunk")} → ` +
+    `${report.root}: ${files}, ${plural(report.chunks, "chunk")} → ` +
     `${plural(report.inputs, "input")} within ${report.maxTokens} tokens of ${report.model} ` +
     `(largest ${report.largestInput}), ${plural(report.splitChunks, "chunk")} split`,
   ];

@@ -74,6 +74,8 @@ Deno.test("fit-inputs: exit 0 with diagnostics per path and code, sorted, in tex
     "  nested/deeper/deepest/notes.txt:1-1  embedding_context_omitted  1 chunk",
     "  word.txt:1-1  oversized_segment_split  1 chunk",
   ]);
+  const skipping = await wayfinder(["fit-inputs", root, "--max-file-bytes", "20"], vars);
+  assert.match(skipping.stdout, /: 1 file \(1 skipped\), 1 chunk → /);
 });
 
 Deno.test("fit-inputs: exit 1 when a body cannot fit even one character at a time", async () => {
