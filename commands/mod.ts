@@ -7,10 +7,12 @@ import { modelImportCommand, modelPrepareCommand } from "./model.ts";
 import { mcpCommand } from "./mcp.ts";
 import { validateCommand } from "./validate.ts";
 import { getCommand } from "./get.ts";
+import { fitInputsCommand } from "./fit_inputs.ts";
 
 export const COMMANDS: Record<string, Command> = {
   index: indexCommand,
   search: searchCommand,
+  "fit-inputs": fitInputsCommand,
   "compare-embeddings": compareEmbeddingsCommand,
   "model prepare": modelPrepareCommand,
   "model import": modelImportCommand,

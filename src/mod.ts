@@ -20,7 +20,17 @@
  */
 export * from "./corpus/mod.ts";
 export type { Chunk, Hit } from "./types.ts";
-export type { IndexProgress, IndexSummary } from "./pipeline/mod.ts";
+export type { FitInputsReport, IndexProgress, IndexSummary } from "./pipeline/mod.ts";
+export {
+  type FitBudget,
+  type FitDiagnostic,
+  type FitDiagnosticCode,
+  type FitFragment,
+  type FitPassage,
+  fitPassage,
+  type FittedPassage,
+  type UnfitPassage,
+} from "./fit/mod.ts";
 export {
   buildContext,
   diversifyingSearcher,

@@ -62,3 +62,18 @@ export async function copyTree(from: string): Promise<string> {
   await new Deno.Command("cp", { args: ["-R", `${from}/.`, to] }).output();
   return to;
 }
+
+/** A copy of the tiny model whose manifest caps its token budget, for fitting at small sizes. */
+export async function tinyModelWithBudget(maxTokens: number): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "wayfinder-budget-" });
+  const model = join(dir, `tiny-${maxTokens}.gguf`);
+  await Deno.copyFile(tinyModel(), model);
+  const manifest = JSON.parse(
+    await Deno.readTextFile(tinyModel().replace(/\.gguf$/, ".manifest.json")),
+  );
+  await Deno.writeTextFile(
+    model.replace(/\.gguf$/, ".manifest.json"),
+    JSON.stringify({ ...manifest, maxTokens }),
+  );
+  return model;
+}

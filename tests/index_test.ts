@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { appendFileSync, copyFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
+import { copyTree, REPO, tinyModel, tinyModelWithBudget, wayfinder } from "./_run.ts";
 
 const CORPUS = join(REPO, "fixtures", "corpus");
 
@@ -170,47 +170,59 @@ Deno.test("a killed index run leaves the previous index searchable", async () =>
   assert.ok(generations.length <= 2, `old generations are collected: ${generations}`);
 });
 
-Deno.test("long inputs: reject lists the offending passages, truncate embeds a prefix and keeps the text whole", async () => {
+Deno.test("long inputs: a long line is cut exactly; what cannot fit is rejected, or truncated on request", async () => {
   const root = await Deno.makeTempDir({ prefix: "wayfinder-long-" });
   const data = await Deno.makeTempDir({ prefix: "wayfinder-data-" });
   const env = { WAYFINDER_DATA_DIR: data, WAYFINDER_EMBEDDING_MODEL: tinyModel() };
-  // One minified line cannot be split at line boundaries: it exceeds the budget on its own.
+  // One minified line, far over 512 tokens and without whitespace: it is cut between characters.
   // (Named bundle.js: *.min.js files are default excludes.)
   const minified = "var a=" + Array.from({ length: 900 }, (_, i) => `f${i}(x${i})`).join("+") +
     ";\n";
   writeFileSync(join(root, "bundle.js"), minified);
   writeFileSync(join(root, "ok.md"), "# Fine\n\nA short paragraph.\n");
 
-  const rejected = await wayfinder(["index", root], env);
+  const split = await indexJson(root, env);
+  assert.equal(split.truncatedChunks, 0);
+  const stored = async (extra: string[], vars: Record<string, string>) => {
+    const found = await wayfinder(
+      [
+        "search",
+        root,
+        "minified bundle",
+        "--path",
+        "*.js",
+        "--limit",
+        "100",
+        "-o",
+        "json",
+        ...extra,
+      ],
+      vars,
+    );
+    assert.equal(found.code, 0, found.stderr);
+    type Match = { chunk: { content: string; startOffset: number } };
+    return (JSON.parse(found.stdout).matches as Match[]).map((m) => m.chunk)
+      .sort((a, b) => a.startOffset - b.startOffset).map((c) => c.content);
+  };
+  const pieces = await stored([], env);
+  assert.ok(pieces.length > 5, `${pieces.length} pieces`);
+  assert.equal(pieces.join(""), minified.trimEnd(), "the pieces rebuild the line exactly");
+
+  // Two tokens leave no room for even one character beside [CLS] and [SEP].
+  const tight = {
+    WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-data-" }),
+    WAYFINDER_EMBEDDING_MODEL: await tinyModelWithBudget(2),
+  };
+  const rejected = await wayfinder(["index", root], tight);
   assert.equal(rejected.code, 2);
   assert.match(
     rejected.stderr,
-    /^wayfinder: Cannot embed \d+ passages longer than 512 tokens: bundle\.js:1-1 \(\d+ pieces, up to \d+ tokens\); .*--long-input truncate/,
+    /^wayfinder: Cannot embed \d+ passages within 2 tokens, even one character at a time: bundle\.js:1-1 \(a piece needs 3 tokens\), .*--long-input truncate/,
   );
   assert.equal(rejected.stderr.trim().split("\n").length, 1);
 
-  const truncated = await indexJson(root, env, ["--long-input", "truncate"]);
-  assert.ok(truncated.truncatedChunks >= 1);
-  const found = await wayfinder(
-    [
-      "search",
-      root,
-      "minified bundle",
-      "--long-input",
-      "truncate",
-      "--path",
-      "*.js",
-      "--limit",
-      "50",
-      "--output",
-      "json",
-    ],
-    env,
-  );
-  assert.equal(found.code, 0, found.stderr);
-  const stored = JSON.parse(found.stdout).matches.map((m: { chunk: { content: string } }) =>
-    m.chunk.content
-  );
-  assert.equal(stored.length, truncated.truncatedChunks);
-  assert.equal(stored.join("").length, minified.trimEnd().length, "stored text stays whole");
+  const truncated = await indexJson(root, tight, ["--long-input", "truncate"]);
+  const whole = await stored(["--long-input", "truncate"], tight);
+  assert.equal(whole.join(""), minified.trimEnd(), "stored text stays whole");
+  assert.equal(truncated.truncatedChunks, whole.length + 2, "every passage, ok.md's two too");
 });

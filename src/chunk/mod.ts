@@ -14,4 +14,4 @@ export { chunkFile, type ChunkFileOptions } from "./chunk_file.ts";
 export { chunkMarkdown, type MarkdownOptions } from "./chunk_markdown.ts";
 export { chunkText, type TextOptions } from "./chunk_text.ts";
 export { chunkId, type ChunkSpec, countNonWhitespace, makeChunk } from "./make_chunk.ts";
-export { splitToFit } from "./split_to_fit.ts";
+export { sliceChunk } from "./slice_chunk.ts";

@@ -154,7 +154,8 @@ export const SETTINGS = {
     default: "reject",
     env: "WAYFINDER_LONG_INPUT",
     file: "embedding.longInput",
-    help: "What to do with passages longer than the model's token budget",
+    help:
+      "What index does with a passage that cannot fit the token budget even one character at a time: fail, or embed its first tokens",
   },
   include: {
     flag: "include",

@@ -4,6 +4,8 @@ import { WayfinderError } from "../error.ts";
 import { type Embedder, identityFingerprint, type Reranker } from "../embed/mod.ts";
 import {
   embeddingInput,
+  fitCorpus,
+  type FitInputsReport,
   indexCorpus,
   type IndexProgress,
   type IndexSummary,
@@ -105,6 +107,12 @@ export interface Corpus {
   index(
     options?: { rebuild?: boolean; onProgress?: (p: IndexProgress) => void },
   ): Promise<IndexSummary>;
+  /**
+   * Walks, chunks and fits the tree as `index` does, with the same fitter and
+   * the model's tokenizer, and reports how its embedding inputs fit the token
+   * budget. Nothing is embedded or written.
+   */
+  fitInputs(): Promise<FitInputsReport>;
   /** Searches the live generation (re-opened when a newer one is published). */
   search(query: string, options?: CorpusSearchOptions): Promise<CorpusSearchResult>;
   /** The composed searcher `search` uses, for callers that drive it themselves. */
@@ -193,6 +201,16 @@ class LocalCorpus implements Corpus {
     });
     this.#index = null;
     return summary;
+  }
+
+  async fitInputs(): Promise<FitInputsReport> {
+    const settings = await this.#settings();
+    return await fitCorpus({
+      root: this.root,
+      embedder: await this.#embedderFor(settings.embedder),
+      chunker: await openCodeChunker(this.options.locations),
+      ...settings.index,
+    });
   }
 
   async search(query: string, options: CorpusSearchOptions = {}): Promise<CorpusSearchResult> {

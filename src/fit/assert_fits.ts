@@ -1,33 +1,39 @@
 import { WayfinderError } from "../error.ts";
-import type { FitReport } from "./fit_inputs.ts";
+
+/** A chunk whose body cannot fit: even its smallest piece, without context, is over budget. */
+export interface UnfitPassage {
+  chunkId: string;
+  sourcePath: string;
+  lineStart: number;
+  lineEnd: number;
+  /** Tokens of the smallest piece that did not fit (one code point and the special tokens). */
+  tokens: number;
+}
 
 /** How many offenders the error message names before summarising the rest. */
 const LISTED = 10;
 
 /**
- * Throws when the policy is "reject" and some input is over budget; with
- * "truncate" the embed stage shortens them instead, so nothing is thrown.
+ * Throws when some passage cannot fit the budget even cut between code
+ * points, naming each place once; the caller decides whether that is an error
+ * (`--long-input reject`) or a passage to embed from its first tokens.
  */
-export function assertFits(report: FitReport): void {
-  if (report.policy !== "reject" || report.overLimit === 0) return;
-  const over = report.inputs.filter((input) => !input.fits);
-  // Pieces of one long line share a location: name each location once.
-  const byPlace = new Map<string, number[]>();
-  for (const input of over) {
-    const place = `${input.sourcePath}:${input.lineStart}-${input.lineEnd}`;
-    byPlace.set(place, [...byPlace.get(place) ?? [], input.tokens]);
+export function assertFits(unfit: readonly UnfitPassage[], maxTokens: number): void {
+  if (unfit.length === 0) return;
+  const byPlace = new Map<string, number>();
+  for (const passage of unfit) {
+    const place = `${passage.sourcePath}:${passage.lineStart}-${passage.lineEnd}`;
+    byPlace.set(place, Math.max(byPlace.get(place) ?? 0, passage.tokens));
   }
   const places = [...byPlace];
   const listed = places.slice(0, LISTED).map(([place, tokens]) =>
-    tokens.length === 1
-      ? `${place} (${tokens[0]} tokens)`
-      : `${place} (${tokens.length} pieces, up to ${Math.max(...tokens)} tokens)`
+    `${place} (a piece needs ${tokens} tokens)`
   );
   if (places.length > LISTED) listed.push(`and ${places.length - LISTED} more places`);
-  const noun = over.length === 1 ? "passage" : "passages";
+  const noun = unfit.length === 1 ? "passage" : "passages";
   throw new WayfinderError(
     "long_input",
-    `Cannot embed ${over.length} ${noun} longer than ${report.maxTokens} tokens: ${
+    `Cannot embed ${unfit.length} ${noun} within ${maxTokens} tokens, even one character at a time: ${
       listed.join(", ")
     }; exclude them (--exclude GLOB) or embed their first tokens (--long-input truncate)`,
   );

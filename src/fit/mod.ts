@@ -1,57 +1,111 @@
 /**
- * The fit stage: checks every chunk's input against the model's token budget
- * before embedding, and words the error when passages are too long.
+ * The fit stage: cuts each passage into embedding inputs that fit the
+ * model's token budget, counted with the model's own tokenizer, without
+ * overlap or truncation, and says what the cuts cost.
  *
  * @module
  */
 
-export type { FitInput, FitOptions, FitReport } from "./fit_inputs.ts";
+export type { FitBudget, FitFragment, FitPassage, FittedPassage } from "./fit_passage.ts";
+export type { FitDiagnostic, FitDiagnosticCode, FitNote } from "./fit_diagnostics.ts";
+export type { UnfitPassage } from "./assert_fits.ts";
 
 /**
- * Counts the tokens of each chunk's input and marks those over `maxTokens`.
+ * Fits one passage to the token budget: whole when its input fits, else the
+ * longest fragments that fit, cut at line breaks (for `lines`), then
+ * whitespace, then code points, each counted with its context. Leading and
+ * trailing whitespace stay on the fragments beside them; the fragments
+ * concatenate to the passage. When the context cannot fit beside even one
+ * code point, the passage is fitted again without it (`contextOmitted`).
  *
- * @param chunks The chunks about to be embedded.
- * @param countTokens The embedder's token counter for documents.
- * @param options The budget, the long-input policy and how a chunk becomes text.
- * @returns One entry per chunk, in order, with the number over budget.
+ * @param passage The stored text, its context, a repeated header, and whether it is line-structured.
+ * @param budget The model's token budget and tokenizer (special tokens included).
+ * @returns The fragments with their inputs and token counts, or `fits: false`
+ *   when even one code point alone is over budget.
+ * @throws {WayfinderError} "usage" for a budget that is not a positive integer;
+ *   "model" when the tokenizer fails.
  *
- * @example Count with the fake embedder
+ * @example Cut a long line at whitespace
  * ```ts
  * import assert from "node:assert/strict";
- * import { fitInputs } from "./mod.ts";
- * import { FakeEmbedder } from "../embed/mod.ts";
+ * import { fitPassage } from "./mod.ts";
  *
- * const embedder = new FakeEmbedder();
- * const chunk = {
- *   id: "a", sourcePath: "a.md", lineStart: 1, lineEnd: 1, startOffset: 0, endOffset: 11,
- *   type: "text", language: "text", content: "hello world", metadata: {},
- * };
- * const report = await fitInputs([chunk], (text) => embedder.countTokens(text, "document"), {
- *   maxTokens: 1,
- *   policy: "reject",
- * });
- * assert.equal(report.inputs[0].tokens, 2);
- * assert.equal(report.overLimit, 1);
+ * // One token per word, plus the two special tokens a BERT model adds.
+ * const countTokens = (text: string) => Promise.resolve(text.split(/\s+/).filter(Boolean).length + 2);
+ * const fitted = await fitPassage(
+ *   { text: "one two three four five", context: "notes.md\n" },
+ *   { maxTokens: 5, countTokens },
+ * );
+ * assert.deepEqual(fitted.fragments.map((f) => f.input), [
+ *   "notes.md\none two ",
+ *   "notes.md\nthree four ",
+ *   "notes.md\nfive",
+ * ]);
+ * assert.equal(fitted.fragments.map((f) => f.input.slice("notes.md\n".length)).join(""), "one two three four five");
  * ```
  */
-export { fitInputs } from "./fit_inputs.ts";
+export { fitPassage } from "./fit_passage.ts";
 
 /**
- * Throws when the policy is "reject" and any input is over budget.
+ * The diagnostic codes one fitted passage earns: `embedding_context_omitted`
+ * when its inputs lost their context, `oversized_segment_split` when a cut
+ * fell inside a run of non-whitespace. Cuts at line breaks and whitespace
+ * earn none.
  *
- * @param report What {@linkcode fitInputs} returned.
- * @throws {WayfinderError} "long_input", naming up to ten offending passages as `path:start-end`.
+ * @param fitted What {@linkcode fitPassage} returned.
+ * @returns The codes, context first.
  *
- * @example Reject an over-long passage
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { diagnosticCodes } from "./mod.ts";
+ *
+ * const fitted = { fits: true, fragments: [], contextOmitted: false, codePointSplit: true };
+ * assert.deepEqual(diagnosticCodes(fitted), ["oversized_segment_split"]);
+ * ```
+ */
+export { diagnosticCodes } from "./fit_diagnostics.ts";
+
+/**
+ * Aggregates per-chunk notes into one diagnostic per path and code, with the
+ * line range enclosing its chunks and the number of chunks, sorted by path
+ * then code.
+ *
+ * @param notes One note per original chunk and code.
+ * @returns The diagnostics.
+ *
+ * @example Two chunks of one file
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { aggregateDiagnostics } from "./mod.ts";
+ *
+ * const note = { code: "oversized_segment_split" as const, sourcePath: "min.js" };
+ * assert.deepEqual(
+ *   aggregateDiagnostics([
+ *     { ...note, chunkId: "a", lineStart: 1, lineEnd: 1 },
+ *     { ...note, chunkId: "b", lineStart: 7, lineEnd: 9 },
+ *   ]),
+ *   [{ ...note, lineStart: 1, lineEnd: 9, affectedChunks: 2 }],
+ * );
+ * ```
+ */
+export { aggregateDiagnostics } from "./fit_diagnostics.ts";
+
+/**
+ * Throws when some passage cannot fit even one character at a time.
+ *
+ * @param unfit The passages whose bodies did not fit.
+ * @param maxTokens The budget, for the message.
+ * @throws {WayfinderError} "long_input", naming up to ten places as `path:start-end`.
+ *
+ * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { assertFits } from "./mod.ts";
  *
- * const long = { chunkId: "a", sourcePath: "a.md", lineStart: 12, lineEnd: 80, tokens: 734, fits: false };
- * assert.throws(
- *   () => assertFits({ inputs: [long], overLimit: 1, maxTokens: 512, policy: "reject" }),
- *   /Cannot embed 1 passage longer than 512 tokens: a\.md:12-80 \(734 tokens\)/,
- * );
+ * const passage = { chunkId: "a", sourcePath: "a.txt", lineStart: 1, lineEnd: 3, tokens: 3 };
+ * assert.throws(() => assertFits([passage], 2), /within 2 tokens.*a\.txt:1-3/);
+ * assertFits([], 2);
  * ```
  */
 export { assertFits } from "./assert_fits.ts";

@@ -19,13 +19,6 @@ interface ConceptContext {
   description?: string;
 }
 
-/** The passage text: a chunker's `metadata.embeddingText` (a table fragment with its header) or the content. */
-function passageOf(chunk: Chunk): string {
-  return typeof chunk.metadata.embeddingText === "string"
-    ? chunk.metadata.embeddingText
-    : chunk.content;
-}
-
 /** What kind of block a passage is, when that tells the model something. */
 function structureOf(chunk: Chunk): string | undefined {
   const language = chunk.metadata.codeLanguage;
@@ -35,13 +28,10 @@ function structureOf(chunk: Chunk): string | undefined {
 
 /**
  * `okf-context-v2`: the labeled concept title, its description when short,
- * the full heading path and the structural context, then the passage. With
- * `metadata.contextOmitted` (the context could not fit the model's budget)
- * the input is the passage alone, `okf-body-v1`.
+ * the full heading path and the structural context, each on a line, then a
+ * blank line before the passage.
  */
-function knowledgeInput(chunk: Chunk, concept: ConceptContext): string {
-  const passage = passageOf(chunk);
-  if (chunk.metadata.contextOmitted === true) return passage;
+function knowledgeContext(chunk: Chunk, concept: ConceptContext): string {
   const lines = [`Title: ${concept.title}`];
   const description = concept.description;
   if (description && [...description].length <= MAX_DESCRIPTION_SCALARS) {
@@ -51,18 +41,33 @@ function knowledgeInput(chunk: Chunk, concept: ConceptContext): string {
   if (Array.isArray(headings) && headings.length) lines.push(`Section: ${headings.join(" > ")}`);
   const structure = structureOf(chunk);
   if (structure) lines.push(`Context: ${structure}`);
-  return `${lines.join("\n")}\n\n${passage}`;
+  return `${lines.join("\n")}\n\n`;
 }
 
 /**
- * The text a chunk is embedded as. Code and plain text: its path and symbol
- * on a first line give the model the context a bare method body lacks; the
- * passage follows. A knowledge passage (one with `metadata.concept`) gets
- * its concept's context instead (`okf-context-v2`).
+ * The context derived for a chunk, embedded before its passage. Code and
+ * plain text: its path and symbol on a first line give the model what a bare
+ * method body lacks. A knowledge passage (one with `metadata.concept`) gets
+ * its concept's context instead (`okf-context-v2`). The fitter counts it
+ * with every fragment, so `embeddingInput` builds on it.
+ */
+export function embeddingContext(chunk: Chunk): string {
+  const concept = chunk.metadata.concept as ConceptContext | undefined;
+  if (concept) return knowledgeContext(chunk, concept);
+  const label = chunk.symbol ? `${chunk.sourcePath} ${chunk.symbol}` : chunk.sourcePath;
+  return `${label}\n`;
+}
+
+/**
+ * The text a chunk is embedded as: its context, then the passage. A chunker
+ * may supply `metadata.embeddingText` (e.g. a table fragment with its header
+ * rows) to stand in for the raw content; the fitter sets
+ * `metadata.contextOmitted` on fragments that could not carry the context
+ * (for knowledge passages that is `okf-body-v1`, the passage alone).
  */
 export function embeddingInput(chunk: Chunk): string {
-  const concept = chunk.metadata.concept as ConceptContext | undefined;
-  if (concept) return knowledgeInput(chunk, concept);
-  const label = chunk.symbol ? `${chunk.sourcePath} ${chunk.symbol}` : chunk.sourcePath;
-  return `${label}\n${passageOf(chunk)}`;
+  const body = typeof chunk.metadata.embeddingText === "string"
+    ? chunk.metadata.embeddingText
+    : chunk.content;
+  return chunk.metadata.contextOmitted === true ? body : embeddingContext(chunk) + body;
 }

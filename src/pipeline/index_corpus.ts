@@ -1,8 +1,8 @@
 import xxhash from "xxhash-wasm";
 import type { Chunk, SourceFile } from "../types.ts";
-import { detectLanguage, type WalkResult, walkTree } from "../walk/mod.ts";
-import { chunkFile, type CodeChunker, splitToFit } from "../chunk/mod.ts";
-import { assertFits, fitInputs } from "../fit/mod.ts";
+import type { WalkResult } from "../walk/mod.ts";
+import type { CodeChunker } from "../chunk/mod.ts";
+import { assertFits, type UnfitPassage } from "../fit/mod.ts";
 import { type Embedder, identityFingerprint } from "../embed/mod.ts";
 import {
   acquireIndexLock,
@@ -12,11 +12,11 @@ import {
   type StoredIndex,
   writeGeneration,
 } from "../store/mod.ts";
-import { chunkConcept, isReservedFile } from "../okf/mod.ts";
 import { embeddingInput, INPUT_FORMAT, KNOWLEDGE_INPUT_FORMAT } from "./embedding_input.ts";
+import { chunkSource, walkSources } from "./chunk_source.ts";
 
 /** Bumped when chunking changes, so unchanged files are re-chunked (their vectors still reused by id). */
-export const CHUNKER_VERSION = 1;
+export const CHUNKER_VERSION = 2;
 
 export interface IndexOptions {
   root: string;
@@ -28,6 +28,10 @@ export interface IndexOptions {
   maxFileBytes?: number;
   /** Chunk budget in non-whitespace characters. */
   maxChunkChars?: number;
+  /**
+   * For a chunk that cannot fit the token budget even one character at a
+   * time: fail the run ("reject"), or embed it whole from its first tokens.
+   */
   longInput: "reject" | "truncate";
   /** Ignore the previous index (e.g. after a model change). */
   rebuild?: boolean;
@@ -96,6 +100,8 @@ interface Plan {
   reused: number;
   deleted: number;
   removed: number;
+  /** Freshly chunked passages that cannot fit the token budget, kept whole. */
+  unfit: UnfitPassage[];
 }
 
 async function update(options: IndexOptions, started: number): Promise<IndexSummary> {
@@ -107,6 +113,7 @@ async function update(options: IndexOptions, started: number): Promise<IndexSumm
     previous = forgetFileRecords(previous);
   }
   const plan = await planUpdate(options, previous);
+  if (options.longInput === "reject") assertFits(plan.unfit, embedder.identity.maxTokens);
   const summary = (embedded: number, truncated: number, generation: string | null) =>
     summarise(options, plan, { embedded, truncated, generation, started });
   const { changed, deleted, toEmbed, removed } = plan;
@@ -146,11 +153,7 @@ async function update(options: IndexOptions, started: number): Promise<IndexSumm
 async function planUpdate(options: IndexOptions, previous: StoredIndex | null): Promise<Plan> {
   const report = (progress: IndexProgress) => options.onProgress?.(progress);
   report({ phase: "walk", filesDone: 0, filesTotal: 0, chunksDone: 0, chunksTotal: 0 });
-  const walked = await walkTree(options.root, {
-    include: options.include,
-    exclude: options.exclude,
-    maxFileBytes: options.maxFileBytes,
-  });
+  const walked = await walkSources(options);
   const { h64ToString } = await xxhash();
   const previousFiles: Record<string, FileRecord> = previous?.manifest.files ?? {};
   const previousChunks = new Map<string, number>();
@@ -166,6 +169,7 @@ async function planUpdate(options: IndexOptions, previous: StoredIndex | null): 
     reused: 0,
     deleted: 0,
     removed: 0,
+    unfit: [],
   };
   const total = walked.files.length;
   for (const [n, file] of walked.files.entries()) {
@@ -176,7 +180,7 @@ async function planUpdate(options: IndexOptions, previous: StoredIndex | null): 
       fileChunks = before.chunkIds.map((id) => previous.chunks[previousChunks.get(id)!]!);
     } else {
       plan.changed++;
-      fileChunks = await chunkOne(file, options);
+      fileChunks = await chunkOne(file, options, plan.unfit);
     }
     plan.files[file.path] = { hash, bytes: file.bytes, chunkIds: fileChunks.map((c) => c.id) };
     for (const chunk of fileChunks) {
@@ -234,12 +238,9 @@ async function embedMissing(
   const toEmbed = [...byInput.values()].map((rows) => rows[0]!);
   const inputs = [...byInput.keys()];
   plan.reused += plan.toEmbed.length - toEmbed.length;
-  const fit = await fitInputs(
-    toEmbed.map((i) => chunks[i]!),
-    (text) => embedder.countTokens(text, "document"),
-    { maxTokens: embedder.identity.maxTokens, policy: options.longInput, textOf: embeddingInput },
-  );
-  if (options.longInput === "reject") assertFits(fit);
+  // Only passages that cannot fit get here over budget; the embedder truncates them.
+  const overBudget = new Set(plan.unfit.map((passage) => passage.chunkId));
+  const truncated = toEmbed.filter((i) => overBudget.has(chunks[i]!.id)).length;
   const total = plan.walked.files.length;
   const batch = 128; // progress granularity; the embedder batches internally
   for (let start = 0; start < toEmbed.length; start += batch) {
@@ -256,7 +257,7 @@ async function embedMissing(
       chunksTotal: toEmbed.length,
     });
   }
-  return { embedded: toEmbed.length, truncated: fit.overLimit };
+  return { embedded: toEmbed.length, truncated };
 }
 
 function summarise(
@@ -285,26 +286,18 @@ function summarise(
 }
 
 /**
- * Chunks one file, then splits any chunk whose embedding input exceeds the
- * model's token budget at line boundaries, so long declarations are embedded
- * whole in pieces rather than rejected or truncated.
+ * Chunks one file and fits its chunks to the model's token budget (the step
+ * `fit-inputs` reports on). A chunk that cannot fit stays whole and is noted
+ * in `unfit`: the run fails on it under "reject".
  */
-async function chunkOne(file: SourceFile, options: IndexOptions): Promise<Chunk[]> {
-  const { embedder } = options;
-  const language = detectLanguage(file.path);
-  const maxChars = options.maxChunkChars;
-  const concept = options.knowledge && language === "markdown";
-  // In a bundle, index.md and log.md are navigation and history, not knowledge.
-  if (concept && isReservedFile(file.path)) return [];
-  const chunks = concept
-    ? chunkConcept(file, { maxChars })
-    : chunkFile(file, language, options.chunker, { maxChars });
-  const fits = async (candidate: Chunk) =>
-    (await embedder.countTokens(embeddingInput(candidate), "document")) <=
-      embedder.identity.maxTokens;
-  const fitted: Chunk[] = [];
-  for (const chunk of chunks) fitted.push(...await splitToFit(chunk, fits));
-  return fitted;
+async function chunkOne(
+  file: SourceFile,
+  options: IndexOptions,
+  unfit: UnfitPassage[],
+): Promise<Chunk[]> {
+  const fitted = await chunkSource(file, options);
+  for (const { unfit: passage } of fitted) if (passage) unfit.push(passage);
+  return fitted.flatMap((f) => f.fragments);
 }
 
 /** After a chunker change, forget per-file records so every file is re-chunked; vectors stay reusable by id. */

@@ -9,4 +9,11 @@ export {
   type IndexProgress,
   type IndexSummary,
 } from "./index_corpus.ts";
-export { embeddingInput, INPUT_FORMAT, KNOWLEDGE_INPUT_FORMAT } from "./embedding_input.ts";
+export {
+  embeddingContext,
+  embeddingInput,
+  INPUT_FORMAT,
+  KNOWLEDGE_INPUT_FORMAT,
+} from "./embedding_input.ts";
+export { fitCorpus, type FitCorpusOptions, type FitInputsReport } from "./fit_corpus.ts";
+export { fitChunks, type FittedChunk, tokenBudget } from "./fit_chunks.ts";

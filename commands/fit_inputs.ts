@@ -1,0 +1,67 @@
+import { openCorpus } from "../src/corpus/mod.ts";
+import type { FitInputsReport } from "../src/pipeline/mod.ts";
+import { type Command, printResult } from "./_command.ts";
+import { corpusOptions, corpusRoot, EMBEDDER_SETTINGS, INDEX_SETTINGS } from "./_wiring.ts";
+
+/** `wayfinder fit-inputs <root>`: how the tree's embedding inputs fit the model's token budget. */
+export const fitInputsCommand: Command = {
+  spec: {
+    name: "fit-inputs",
+    summary:
+      "Fit a tree's embedding inputs to the model's token budget as index does; exit 1 if some cannot fit",
+    positionals: ["root"],
+    settings: [
+      ...INDEX_SETTINGS,
+      // Nothing is embedded; the long-input policy decides what index does with what cannot fit.
+      ...EMBEDDER_SETTINGS.filter((key) => key !== "longInput" && key !== "batchSize"),
+      "include",
+      "exclude",
+      "maxFileBytes",
+      "maxChunkChars",
+    ],
+  },
+  targetPositional: 0,
+  async run(config, context) {
+    const corpus = await openCorpus(corpusRoot(config, context), corpusOptions(config, context));
+    try {
+      const report = await corpus.fitInputs();
+      printResult(context, config.settings.output, report, () => describe(report));
+      return report.unfit.length > 0 ? 1 : 0;
+    } finally {
+      await corpus.close();
+    }
+  },
+};
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+function describe(report: FitInputsReport): string {
+  const { seen, skipped } = report.files;
+  const files = plural(seen, "file") + (skipped > 0 ? ` (${skipped} skipped)` : "");
+  const lines = [
+    `${report.root}: ${files}, ${plural(report.chunks, "chunk")} → ` +
+    `${plural(report.inputs, "input")} within ${report.maxTokens} tokens of ${report.model} ` +
+    `(largest ${report.largestInput}), ${plural(report.splitChunks, "chunk")} split`,
+  ];
+  for (const d of report.diagnostics) {
+    lines.push(
+      `  ${d.sourcePath}:${d.lineStart}-${d.lineEnd}  ${d.code}  ${
+        plural(d.affectedChunks, "chunk")
+      }`,
+    );
+  }
+  for (const u of report.unfit) {
+    lines.push(
+      `  ${u.sourcePath}:${u.lineStart}-${u.lineEnd}  cannot fit: one character needs ${u.tokens} tokens`,
+    );
+  }
+  if (report.unfit.length > 0) {
+    lines.push(
+      `${plural(report.unfit.length, "chunk")} cannot fit even one character at a time: ` +
+        "index rejects them (--long-input reject) or embeds their first tokens (--long-input truncate)",
+    );
+  }
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,70 @@
+import {
+  aggregateDiagnostics,
+  type FitDiagnostic,
+  type FitNote,
+  type UnfitPassage,
+} from "../fit/mod.ts";
+import {
+  chunkSource,
+  type ChunkSourceOptions,
+  type SourceSettings,
+  walkSources,
+} from "./chunk_source.ts";
+import type { FittedChunk } from "./fit_chunks.ts";
+
+/** What `fitCorpus` walks, chunks and fits. */
+export interface FitCorpusOptions extends SourceSettings, ChunkSourceOptions {}
+
+/** How a tree's embedding inputs fit the model: what `fit-inputs` prints. */
+export interface FitInputsReport {
+  root: string;
+  /** The model whose tokenizer counted. */
+  model: string;
+  maxTokens: number;
+  files: { seen: number; skipped: number };
+  /** Chunks as chunked. */
+  chunks: number;
+  /** Embedding inputs of the chunks that fit. */
+  inputs: number;
+  /** Chunks cut into more than one input. */
+  splitChunks: number;
+  /** Tokens of the longest input. */
+  largestInput: number;
+  /** Sorted by path, then code. */
+  diagnostics: FitDiagnostic[];
+  /** Chunks whose body cannot fit even one character at a time. */
+  unfit: UnfitPassage[];
+}
+
+/**
+ * Walks and chunks a tree as `index` does, and fits every chunk to the
+ * model's token budget with the same fitter, counting with the model's
+ * tokenizer; nothing is embedded or written.
+ */
+export async function fitCorpus(options: FitCorpusOptions): Promise<FitInputsReport> {
+  const walked = await walkSources(options);
+  const fitted: FittedChunk[] = [];
+  for (const file of walked.files) fitted.push(...await chunkSource(file, options));
+  const notes: FitNote[] = fitted.flatMap(({ chunk, codes }) =>
+    codes.map((code) => ({
+      code,
+      chunkId: chunk.id,
+      sourcePath: chunk.sourcePath,
+      lineStart: chunk.lineStart,
+      lineEnd: chunk.lineEnd,
+    }))
+  );
+  const fits = fitted.filter((f) => !f.unfit);
+  return {
+    root: options.root,
+    model: options.embedder.identity.name,
+    maxTokens: options.embedder.identity.maxTokens,
+    files: { seen: walked.files.length, skipped: walked.skipped.length },
+    chunks: fitted.length,
+    inputs: fits.reduce((n, f) => n + f.fragments.length, 0),
+    splitChunks: fits.filter((f) => f.fragments.length > 1).length,
+    largestInput: fits.reduce((most, f) => f.tokens.reduce((m, t) => Math.max(m, t), most), 0),
+    diagnostics: aggregateDiagnostics(notes),
+    unfit: fitted.flatMap((f) => (f.unfit ? [f.unfit] : [])),
+  };
+}
