@@ -11,7 +11,7 @@ export const mcpCommand: Command = {
   spec: {
     name: "mcp",
     summary:
-      "Serve indexes as Model Context Protocol tools over stdio (search, read_range, index, status, validate)",
+      "Serve indexes as Model Context Protocol tools over stdio (search, read_range, index, status, validate, fit_inputs)",
     positionals: ["root..."],
     settings: [...INDEX_SETTINGS, ...EMBEDDER_SETTINGS, "roots"],
   },

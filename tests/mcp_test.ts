@@ -42,7 +42,20 @@ Deno.test("mcp serves search, read_range, index and status over stdio", async ()
   const client = await connect();
   try {
     const tools = (await client.listTools()).tools.map((t: { name: string }) => t.name).sort();
-    assert.deepEqual(tools, ["get_chunk", "index", "read_range", "search", "status", "validate"]);
+    assert.deepEqual(tools, [
+      "fit_inputs",
+      "get_chunk",
+      "index",
+      "read_range",
+      "search",
+      "status",
+      "validate",
+    ]);
+    const fit = await call(client, "fit_inputs", {});
+    assert.ok(!fit.isError, fit.content[0].text);
+    assert.ok(
+      (fit.structuredContent?.inputs as number) >= (fit.structuredContent?.chunks as number),
+    );
 
     assert.equal((await call(client, "status", {})).structuredContent?.state, "absent");
     const indexed = await call(client, "index", {});

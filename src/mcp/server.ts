@@ -67,6 +67,7 @@ export function createServer(roots: Roots, options: ServerOptions): McpServer {
   registerIndex(server, roots);
   registerStatus(server, roots);
   registerValidate(server, roots, options.dataDir);
+  registerFitInputs(server, roots);
   return server;
 }
 
@@ -237,5 +238,22 @@ function registerValidate(server: McpServer, roots: Roots, dataDir: string): voi
         `${f.location.path}:${f.location.line}:${f.location.column} ${f.severity} ${f.message} (${f.id})`
       );
       return { text: [...lines, report.gate].join("\n"), data: report };
+    }));
+}
+
+function registerFitInputs(server: McpServer, roots: Roots): void {
+  server.registerTool("fit_inputs", {
+    title: "Fit embedding inputs",
+    description:
+      "Reports how a root's passages fit the embedding model's token budget, as `index` will cut them: " +
+      "inputs, split chunks, diagnostics per path, and any passage that cannot fit.",
+    inputSchema: ROOT_INPUT,
+  }, (args: RootArgs) =>
+    answer(async () => {
+      const report = await roots.pick(args.root).fitInputs();
+      const text =
+        `${report.chunks} chunks → ${report.inputs} inputs within ${report.maxTokens} tokens; ` +
+        `${report.diagnostics.length} diagnostics, ${report.unfit.length} that cannot fit`;
+      return { text, data: report };
     }));
 }
