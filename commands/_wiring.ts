@@ -34,6 +34,15 @@ export const EMBEDDER_SETTINGS = [
   "longInput",
 ] as const satisfies readonly SettingKey[];
 
+/** Settings that decide which files become which chunks: what `index` and `fit-inputs` share. */
+export const CHUNKING_SETTINGS = [
+  "include",
+  "exclude",
+  "maxFileBytes",
+  "maxChunkChars",
+  "knowledge",
+] as const satisfies readonly SettingKey[];
+
 /** Settings that shape what a search returns. */
 export const SEARCH_SETTINGS = [
   "limit",

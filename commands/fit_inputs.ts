@@ -1,7 +1,13 @@
 import { openCorpus } from "../src/corpus/mod.ts";
 import type { FitInputsReport } from "../src/pipeline/mod.ts";
 import { type Command, printResult } from "./_command.ts";
-import { corpusOptions, corpusRoot, EMBEDDER_SETTINGS, INDEX_SETTINGS } from "./_wiring.ts";
+import {
+  CHUNKING_SETTINGS,
+  corpusOptions,
+  corpusRoot,
+  EMBEDDER_SETTINGS,
+  INDEX_SETTINGS,
+} from "./_wiring.ts";
 
 /** `wayfinder fit-inputs <root>`: how the tree's embedding inputs fit the model's token budget. */
 export const fitInputsCommand: Command = {
@@ -14,10 +20,7 @@ export const fitInputsCommand: Command = {
       ...INDEX_SETTINGS,
       // Nothing is embedded; the long-input policy decides what index does with what cannot fit.
       ...EMBEDDER_SETTINGS.filter((key) => key !== "longInput" && key !== "batchSize"),
-      "include",
-      "exclude",
-      "maxFileBytes",
-      "maxChunkChars",
+      ...CHUNKING_SETTINGS,
     ],
   },
   targetPositional: 0,

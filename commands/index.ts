@@ -2,7 +2,13 @@ import { openCorpus } from "../src/corpus/mod.ts";
 import type { IndexSummary } from "../src/pipeline/mod.ts";
 import { type Command, printResult } from "./_command.ts";
 import { progressLine } from "./_progress.ts";
-import { corpusOptions, corpusRoot, EMBEDDER_SETTINGS, INDEX_SETTINGS } from "./_wiring.ts";
+import {
+  CHUNKING_SETTINGS,
+  corpusOptions,
+  corpusRoot,
+  EMBEDDER_SETTINGS,
+  INDEX_SETTINGS,
+} from "./_wiring.ts";
 
 /** `wayfinder index <root>`: build or update the index of a source tree. */
 export const indexCommand: Command = {
@@ -13,12 +19,8 @@ export const indexCommand: Command = {
     settings: [
       ...INDEX_SETTINGS,
       ...EMBEDDER_SETTINGS,
-      "include",
-      "exclude",
-      "maxFileBytes",
-      "maxChunkChars",
+      ...CHUNKING_SETTINGS,
       "rebuild",
-      "knowledge",
     ],
   },
   targetPositional: 0,

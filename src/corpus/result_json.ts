@@ -1,21 +1,10 @@
 import type { ParentContext, SearchHit, SearchScores } from "../search/mod.ts";
+import type { Chunk } from "../types.ts";
 import type { CorpusSearchResult } from "./open_corpus.ts";
 
 /** One match as `search --output json` and the MCP `search` tool print it. */
 export interface HitJson {
-  chunk: {
-    id: string;
-    sourcePath: string;
-    lineStart: number;
-    lineEnd: number;
-    startOffset: number;
-    endOffset: number;
-    type: string;
-    language: string;
-    symbol: string | null;
-    content: string;
-    metadata: Record<string, unknown>;
-  };
+  chunk: Omit<Chunk, "symbol" | "parent"> & { symbol: string | null };
   score: number;
   /** The former name of `score`, kept for one format version. */
   similarity: number;
