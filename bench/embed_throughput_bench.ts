@@ -6,16 +6,18 @@
  *   WAYFINDER_BENCH_MODEL=models/embedding.gguf deno bench -A bench/embed_throughput_bench.ts
  *
  * Without the model file the generated tiny test model is used (its numbers
- * only measure plumbing). Each iteration embeds every passage once; divide
- * the passages and tokens in the bench name by the time per iteration for
- * chunks/s and tokens/s.
+ * only measure plumbing). Each iteration loads the model, embeds one
+ * passage to warm it, then times embedding every passage once, and frees
+ * the model (see _fixture.ts for why); divide the passages and tokens in
+ * the bench name by the time per iteration for chunks/s and tokens/s.
  */
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { getLlama, LlamaLogLevel } from "node-llama-cpp";
+import { getLlama, type LlamaEmbeddingContext, LlamaLogLevel } from "node-llama-cpp";
 import { LlamaEmbedder } from "../src/embed/mod.ts";
 import { writeTinyModel } from "../src/model/tiny_model.ts";
+import { benchWithFixture } from "./_fixture.ts";
 
 /** Each iteration takes seconds on a real model; a few suffice. */
 const RUNS = { n: 3, warmup: 1 };
@@ -69,8 +71,8 @@ for (const text of await passages()) {
 await probe.close();
 const label = `${texts.length} chunks, ${tokens} tokens`;
 
-for (const threads of [1, 2]) {
-  const group = `threads=${threads}`;
+/** node-llama-cpp without wayfinder, as the baseline. */
+async function openRaw(threads: number) {
   const llama = await getLlama({
     gpu: false,
     build: "never",
@@ -84,20 +86,46 @@ for (const threads of [1, 2]) {
     contextSize: max + 1,
     batchSize: max + 1,
   });
-  Deno.bench(`raw getEmbeddingFor, threads=${threads} (${label})`, {
+  await context.getEmbeddingFor(texts[0]!);
+  const close = async () => {
+    await context.dispose();
+    await model.dispose();
+    await llama.dispose();
+  };
+  return { context, close };
+}
+
+async function openEmbedder(threads: number, batchSize: number) {
+  const embedder = await LlamaEmbedder.create({ modelPath: path, threads, batchSize });
+  await embedder.embedDocuments(texts.slice(0, 1));
+  return embedder;
+}
+
+async function embedEach(context: LlamaEmbeddingContext) {
+  for (const text of texts) await context.getEmbeddingFor(text);
+}
+
+for (const threads of [1, 2]) {
+  const group = `threads=${threads}`;
+  benchWithFixture(`raw getEmbeddingFor, threads=${threads} (${label})`, {
     ...RUNS,
     group,
     baseline: true,
-  }, async () => {
-    for (const text of texts) await context.getEmbeddingFor(text);
+  }, {
+    open: () => openRaw(threads),
+    run: (raw) => embedEach(raw.context),
+    close: (raw) => raw.close(),
   });
   for (const batchSize of [8, 32]) {
-    const embedder = await LlamaEmbedder.create({ modelPath: path, threads, batchSize });
-    Deno.bench(`LlamaEmbedder threads=${threads} batch=${batchSize} (${label})`, {
+    benchWithFixture(`LlamaEmbedder threads=${threads} batch=${batchSize} (${label})`, {
       ...RUNS,
       group,
-    }, async () => {
-      await embedder.embedDocuments(texts);
+    }, {
+      open: () => openEmbedder(threads, batchSize),
+      run: async (embedder) => {
+        await embedder.embedDocuments(texts);
+      },
+      close: (embedder) => embedder.close(),
     });
   }
 }

@@ -5,6 +5,10 @@
  * the query alone.
  *
  *   WAYFINDER_BENCH_MODEL=.cache/models/minilm-f16.gguf deno bench -A bench/pipeline_bench.ts
+ *
+ * Each iteration loads the model and closes it outside the timed part (see
+ * _fixture.ts for why). A query iteration runs every query in QUERIES once:
+ * divide its time by their count for the latency of one query.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -13,6 +17,7 @@ import { LlamaEmbedder } from "../src/embed/mod.ts";
 import { indexCorpus, INPUT_FORMAT } from "../src/pipeline/mod.ts";
 import { searchIndex } from "../src/search/mod.ts";
 import { openIndex } from "../src/store/mod.ts";
+import { benchWithFixture } from "./_fixture.ts";
 
 const CORPUS = new URL("../fixtures/corpus", import.meta.url).pathname;
 const model = Deno.env.get("WAYFINDER_BENCH_MODEL") ?? ".cache/models/minilm-f16.gguf";
@@ -23,62 +28,87 @@ if (!existsSync(model)) {
 }
 
 const threads = Number(Deno.env.get("WAYFINDER_THREADS") ?? 2);
-const embedder = await LlamaEmbedder.create({
-  modelPath: model,
-  threads,
-  inputFormat: INPUT_FORMAT,
-});
 const chunker = await createCodeChunker();
 const dataDir = await Deno.makeTempDir({ prefix: "wayfinder-bench-" });
 const indexDir = join(dataDir, "index");
-const build = (rebuild: boolean) =>
-  indexCorpus({ root: CORPUS, indexDir, embedder, chunker, longInput: "reject", rebuild });
-await build(true);
-// Opened after the index benches have rebuilt it: an opened index reads its
-// full-text file lazily, and rebuilds collect old generations.
-let opened: Awaited<ReturnType<typeof openIndex>> = null;
-async function index() {
-  return opened ??= await openIndex(indexDir);
-}
-const queries = [
+const QUERIES = [
   "encrypt sensitive data",
   "refresh auth token",
   "list users",
   "cancel order",
   "parse payment method",
 ];
-let next = 0;
-const query = () => queries[next++ % queries.length]!;
+const per = `×${QUERIES.length} queries`;
 
-Deno.bench("index: full build", { group: "index", n: 2, warmup: 0 }, async () => {
-  await build(true);
-});
-Deno.bench(
-  "index: unchanged tree",
-  { group: "index", baseline: true, n: 5, warmup: 1 },
-  async () => {
-    await build(false);
+function openEmbedder() {
+  return LlamaEmbedder.create({ modelPath: model, threads, inputFormat: INPUT_FORMAT });
+}
+
+function build(embedder: LlamaEmbedder, rebuild: boolean) {
+  return indexCorpus({ root: CORPUS, indexDir, embedder, chunker, longInput: "reject", rebuild });
+}
+
+/** An embedder and an index that is current, both warmed by one query. */
+async function openCurrent() {
+  const embedder = await openEmbedder();
+  await build(embedder, false);
+  const index = (await openIndex(indexDir))!;
+  // An opened index reads its full-text file on the first lexical search.
+  searchIndex(index, await embedder.embedQuery(QUERIES[0]!), QUERIES[0]!, { mode: "hybrid" });
+  return { embedder, index };
+}
+
+type Current = Awaited<ReturnType<typeof openCurrent>>;
+const closeCurrent = (current: Current) => current.embedder.close();
+
+/** A query bench over the current index; `search` runs once per query. */
+function queryBench(
+  name: string,
+  options: { baseline?: boolean },
+  search: (current: Current, query: string) => Promise<unknown>,
+) {
+  benchWithFixture(`query: ${name} (${per})`, { group: "query", n: 10, warmup: 1, ...options }, {
+    open: openCurrent,
+    run: async (current) => {
+      for (const query of QUERIES) await search(current, query);
+    },
+    close: closeCurrent,
+  });
+}
+
+// A full build takes minutes on two shared cores: one timed build is enough.
+benchWithFixture("index: full build", { group: "index", n: 1, warmup: 0 }, {
+  open: openEmbedder,
+  run: async (embedder) => {
+    await build(embedder, true);
   },
-);
+  close: (embedder) => embedder.close(),
+});
+benchWithFixture("index: unchanged tree", { group: "index", baseline: true, n: 5, warmup: 1 }, {
+  open: openCurrent,
+  run: async ({ embedder }) => {
+    await build(embedder, false);
+  },
+  close: closeCurrent,
+});
 
-Deno.bench("query: embed only", { group: "query", baseline: true }, async () => {
-  await embedder.embedQuery(query());
+queryBench("embed only", { baseline: true }, ({ embedder }, text) => embedder.embedQuery(text));
+queryBench("dense search", {}, async ({ embedder, index }, text) => {
+  searchIndex(index, await embedder.embedQuery(text), text, { limit: 10, mode: "dense" });
 });
-Deno.bench("query: dense search", { group: "query" }, async () => {
-  const text = query();
-  searchIndex((await index())!, await embedder.embedQuery(text), text, {
-    limit: 10,
-    mode: "dense",
-  });
+queryBench("hybrid search", {}, async ({ embedder, index }, text) => {
+  searchIndex(index, await embedder.embedQuery(text), text, { limit: 10, mode: "hybrid" });
 });
-Deno.bench("query: hybrid search", { group: "query" }, async () => {
-  const text = query();
-  searchIndex((await index())!, await embedder.embedQuery(text), text, {
-    limit: 10,
-    mode: "hybrid",
-  });
-});
-Deno.bench("query: lexical search", { group: "query" }, async () => {
-  const text = query();
-  searchIndex((await index())!, null, text, { limit: 10, mode: "lexical" });
+// Lexical search needs no model: the index is opened once, built first if need be.
+let lexicalIndex: Promise<Current["index"]> | null = null;
+async function currentIndex() {
+  const current = await openCurrent();
+  await closeCurrent(current);
+  return current.index;
+}
+Deno.bench(`query: lexical search (${per})`, { group: "query" }, async (b) => {
+  const index = await (lexicalIndex ??= currentIndex());
+  b.start();
+  for (const query of QUERIES) searchIndex(index, null, query, { limit: 10, mode: "lexical" });
+  b.end();
 });

@@ -1,7 +1,6 @@
 import { basename } from "node:path";
 import { existsSync } from "node:fs";
 import {
-  type Llama,
   type LlamaEmbeddingContext,
   type LlamaModel,
   LlamaVocabularyType,
@@ -13,6 +12,7 @@ import type { Embedder, ModelIdentity } from "./embedder.ts";
 import { type LongInput, LongInputError } from "./long_input_error.ts";
 import { normalizeVector } from "./normalize_vector.ts";
 import { openLlamaModel } from "./llama_open_model.ts";
+import type { LlamaSession } from "./llama_session.ts";
 
 /** Options for {@linkcode LlamaEmbedder.create}. */
 export interface LlamaEmbedderOptions {
@@ -42,9 +42,7 @@ const POOLING_NAMES: Readonly<Record<number, string>> = {
 };
 
 interface Parts {
-  llama: Llama;
-  model: LlamaModel;
-  context: LlamaEmbeddingContext;
+  session: LlamaSession<LlamaEmbeddingContext>;
   identity: ModelIdentity;
   batchSize: number;
   begin: Token | null;
@@ -79,45 +77,42 @@ export class LlamaEmbedder implements Embedder {
     const [manifest, sha256] = existsSync(modelPath)
       ? [options.manifest ?? await readManifest(modelPath), await sha256File(modelPath)]
       : [null, ""];
-    return await openLlamaModel(modelPath, options.threads, "model", async (llama, model) => {
+    let maxTokens = 0;
+    const session = await openLlamaModel(modelPath, options.threads, "model", (model) => {
       const modelMax = manifest?.maxTokens ?? model.trainContextSize;
-      const maxTokens = Math.min(modelMax, options.contextSize ?? modelMax);
+      maxTokens = Math.min(modelMax, options.contextSize ?? modelMax);
       // node-llama-cpp refuses inputs as long as the context, hence the +1;
       // the whole input must fit one batch because BERT attention is not causal.
-      const context = await model.createEmbeddingContext({
+      return model.createEmbeddingContext({
         threads: options.threads,
         contextSize: maxTokens + 1,
         batchSize: maxTokens + 1,
       });
-      const metadata = model.fileInfo.metadata as unknown as Record<
-        string,
-        Record<string, unknown>
-      >;
-      const poolingType = metadata[metadata.general?.architecture as string]?.pooling_type;
-      const identity: ModelIdentity = {
-        name: manifest?.name ?? (metadata.general?.name as string | undefined) ??
-          basename(modelPath).replace(/\.gguf$/i, ""),
-        provider: "llama",
-        sha256,
-        dimensions: model.embeddingVectorSize,
-        queryPrefix: manifest?.queryPrefix ?? "",
-        pooling: manifest?.pooling ??
-          (typeof poolingType === "number" ? POOLING_NAMES[poolingType] ?? "none" : "none"),
-        normalize: true,
-        maxTokens,
-        longInput: options.longInput ?? "reject",
-        inputFormat: options.inputFormat ?? 1,
-      };
-      const [begin, end] = _specialTokens(model, metadata);
-      return new LlamaEmbedder({
-        llama,
-        model,
-        context,
-        identity,
-        batchSize: Math.max(1, options.batchSize ?? 32),
-        begin,
-        end,
-      });
+    });
+    const { model } = session;
+    const metadata = model.fileInfo.metadata as unknown as Record<string, Record<string, unknown>>;
+    const poolingType = metadata[metadata.general?.architecture as string]?.pooling_type;
+    const identity: ModelIdentity = {
+      name: manifest?.name ?? (metadata.general?.name as string | undefined) ??
+        basename(modelPath).replace(/\.gguf$/i, ""),
+      provider: "llama",
+      sha256,
+      dimensions: model.embeddingVectorSize,
+      queryPrefix: manifest?.queryPrefix ?? "",
+      pooling: manifest?.pooling ??
+        (typeof poolingType === "number" ? POOLING_NAMES[poolingType] ?? "none" : "none"),
+      normalize: true,
+      maxTokens,
+      longInput: options.longInput ?? "reject",
+      inputFormat: options.inputFormat ?? 1,
+    };
+    const [begin, end] = _specialTokens(model, metadata);
+    return new LlamaEmbedder({
+      session,
+      identity,
+      batchSize: Math.max(1, options.batchSize ?? 32),
+      begin,
+      end,
     });
   }
 
@@ -127,38 +122,45 @@ export class LlamaEmbedder implements Embedder {
    *
    * @throws {LongInputError} under "reject", listing each long input's index and token count.
    */
-  async embedDocuments(texts: string[]): Promise<Float32Array[]> {
-    const inputs = this.#fit(texts.map((text) => this.#tokenize(text)));
-    const vectors: Float32Array[] = [];
-    for (let i = 0; i < inputs.length; i += this.#parts.batchSize) {
-      // Queue the whole batch: the context's lock runs them back to back.
-      const batch = inputs.slice(i, i + this.#parts.batchSize);
-      vectors.push(...await Promise.all(batch.map((tokens) => this.#embed(tokens))));
-    }
-    return vectors;
+  embedDocuments(texts: string[]): Promise<Float32Array[]> {
+    return this.#parts.session.use(async () => {
+      const inputs = this.#fit(texts.map((text) => this.#tokenize(text)));
+      const vectors: Float32Array[] = [];
+      for (let i = 0; i < inputs.length; i += this.#parts.batchSize) {
+        // Queue the whole batch: the context's lock runs them back to back.
+        const batch = inputs.slice(i, i + this.#parts.batchSize);
+        vectors.push(...await Promise.all(batch.map((tokens) => this.#embed(tokens))));
+      }
+      return vectors;
+    });
   }
 
   /** Embeds a query with the model's query prefix. */
-  async embedQuery(text: string): Promise<Float32Array> {
-    const [tokens] = this.#fit([this.#tokenize(this.identity.queryPrefix + text)]);
-    return await this.#embed(tokens);
+  embedQuery(text: string): Promise<Float32Array> {
+    return this.#parts.session.use(async () => {
+      const [tokens] = this.#fit([this.#tokenize(this.identity.queryPrefix + text)]);
+      return await this.#embed(tokens);
+    });
   }
 
   /** Tokens the model sees, its special tokens (CLS/SEP or BOS/EOS) included. */
   countTokens(text: string, kind: "document" | "query"): Promise<number> {
     const input = kind === "query" ? this.identity.queryPrefix + text : text;
-    return Promise.resolve(this.#tokenize(input).length);
+    return this.#parts.session.use(() => Promise.resolve(this.#tokenize(input).length));
   }
 
-  async close(): Promise<void> {
-    await this.#parts.context.dispose();
-    await this.#parts.model.dispose();
-    await this.#parts.llama.dispose();
+  /**
+   * Waits for calls in flight, then frees the context, the model and the
+   * hold on the shared llama.cpp runtime, in that order. Safe to call more
+   * than once; any call after it fails with an "internal" WayfinderError.
+   */
+  close(): Promise<void> {
+    return this.#parts.session.close();
   }
 
   /** The model's tokens for a text, wrapped in its special tokens. */
   #tokenize(text: string): Token[] {
-    const tokens = this.#parts.model.tokenize(text);
+    const tokens = this.#parts.session.model.tokenize(text);
     if (this.#parts.begin !== null) tokens.unshift(this.#parts.begin);
     if (this.#parts.end !== null) tokens.push(this.#parts.end);
     return tokens;
@@ -185,7 +187,7 @@ export class LlamaEmbedder implements Embedder {
   async #embed(tokens: Token[]): Promise<Float32Array> {
     let embedding;
     try {
-      embedding = await this.#parts.context.getEmbeddingFor(tokens);
+      embedding = await this.#parts.session.context.getEmbeddingFor(tokens);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new WayfinderError("model", `Cannot embed with '${this.identity.name}': ${reason}`, {

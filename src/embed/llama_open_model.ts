@@ -1,22 +1,24 @@
 import { stat } from "node:fs/promises";
-import { getLlama, type Llama, LlamaLogLevel, type LlamaModel } from "node-llama-cpp";
+import type { LlamaModel } from "node-llama-cpp";
 import { WayfinderError } from "../error.ts";
+import { acquireLlama, type LlamaLease } from "./llama_runtime.ts";
+import { disposeInOrder, LlamaSession, type NativeContext } from "./llama_session.ts";
 
 /**
- * Loads a GGUF on the CPU with an explicit thread count and hands it to
- * `setup` (which creates the embedding or ranking context). Whatever fails,
+ * Loads a GGUF on the CPU over the shared `Llama` and hands the model to
+ * `setup`, which creates the embedding or ranking context. Whatever fails,
  * the loaded parts are disposed and the error is one WayfinderError:
  * "usage" for a bad thread count, "no_model" for a missing file, "model"
  * when llama.cpp refuses the file.
  *
  * @param what "model" or "reranker", for messages.
  */
-export async function openLlamaModel<T>(
+export async function openLlamaModel<C extends NativeContext>(
   modelPath: string,
   threads: number,
   what: string,
-  setup: (llama: Llama, model: LlamaModel) => Promise<T>,
-): Promise<T> {
+  setup: (model: LlamaModel) => Promise<C>,
+): Promise<LlamaSession<C>> {
   if (!Number.isInteger(threads) || threads < 1) {
     throw new WayfinderError(
       "usage",
@@ -30,22 +32,14 @@ export async function openLlamaModel<T>(
       cause: error,
     });
   }
-  let llama: Llama | undefined;
+  let lease: LlamaLease | undefined;
   let model: LlamaModel | undefined;
   try {
-    // llama.cpp's default thread count over-subscribes shared machines: always pass ours.
-    llama = await getLlama({
-      gpu: false,
-      build: "never",
-      logLevel: LlamaLogLevel.error,
-      maxThreads: threads,
-      progressLogs: false,
-    });
-    model = await llama.loadModel({ modelPath, gpuLayers: 0 });
-    return await setup(llama, model);
+    lease = await acquireLlama(threads);
+    model = await lease.llama.loadModel({ modelPath, gpuLayers: 0 });
+    return new LlamaSession(lease, model, await setup(model), `${what} '${modelPath}'`);
   } catch (error) {
-    await model?.dispose();
-    await llama?.dispose();
+    if (lease) await disposeInOrder(lease, model).catch(() => {});
     if (error instanceof WayfinderError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new WayfinderError("model", `Cannot load ${what} '${modelPath}': ${reason}`, {

@@ -1,5 +1,4 @@
 import {
-  type Llama,
   type LlamaModel,
   type LlamaRankingContext,
   LlamaVocabularyType,
@@ -8,6 +7,7 @@ import {
 import { WayfinderError } from "../error.ts";
 import type { Reranker } from "./reranker.ts";
 import { openLlamaModel } from "./llama_open_model.ts";
+import type { LlamaSession } from "./llama_session.ts";
 
 /** Options for {@linkcode LlamaReranker.create}. */
 export interface LlamaRerankerOptions {
@@ -20,9 +20,7 @@ export interface LlamaRerankerOptions {
 }
 
 interface Parts {
-  llama: Llama;
-  model: LlamaModel;
-  context: LlamaRankingContext;
+  session: LlamaSession<LlamaRankingContext>;
   /** Most tokens one pair may take, special tokens included. */
   budget: number;
   /** Added around the query and after the document, for WordPiece models (see {@link _bertWrap}). */
@@ -50,30 +48,50 @@ export class LlamaReranker implements Reranker {
    * @throws {WayfinderError} "no_model" when the file is missing, "model" when llama.cpp
    * cannot load it or it is not a reranker.
    */
-  static create(options: LlamaRerankerOptions): Promise<LlamaReranker> {
-    return openLlamaModel(options.modelPath, options.threads, "reranker", async (llama, model) => {
-      if (!model.fileInsights.supportsRanking) {
-        throw new WayfinderError(
-          "model",
-          `Cannot load reranker '${options.modelPath}': it has no classification head (cls.weight or cls.output.weight); it looks like an embedding model`,
-        );
-      }
-      const budget = Math.min(model.trainContextSize, options.contextSize ?? Infinity);
-      // node-llama-cpp refuses inputs as long as the context, hence the +1;
-      // the whole pair must fit one batch because BERT attention is not causal.
-      const context = await model.createRankingContext({
-        threads: options.threads,
-        contextSize: budget + 1,
-        batchSize: budget + 1,
-      });
-      return new LlamaReranker({ llama, model, context, budget, wrap: _bertWrap(model) });
-    });
+  static async create(options: LlamaRerankerOptions): Promise<LlamaReranker> {
+    let budget = 0;
+    const session = await openLlamaModel(
+      options.modelPath,
+      options.threads,
+      "reranker",
+      (model) => {
+        if (!model.fileInsights.supportsRanking) {
+          throw new WayfinderError(
+            "model",
+            `Cannot load reranker '${options.modelPath}': it has no classification head (cls.weight or cls.output.weight); it looks like an embedding model`,
+          );
+        }
+        budget = Math.min(model.trainContextSize, options.contextSize ?? Infinity);
+        // node-llama-cpp refuses inputs as long as the context, hence the +1;
+        // the whole pair must fit one batch because BERT attention is not causal.
+        return model.createRankingContext({
+          threads: options.threads,
+          contextSize: budget + 1,
+          batchSize: budget + 1,
+        });
+      },
+    );
+    return new LlamaReranker({ session, budget, wrap: _bertWrap(session.model) });
   }
 
   /** Scores each document against the query; one llama.cpp evaluation per document. */
-  async rank(query: string, documents: string[]): Promise<number[]> {
+  rank(query: string, documents: string[]): Promise<number[]> {
+    return this.#parts.session.use(() => this.#rank(query, documents));
+  }
+
+  /**
+   * Waits for calls in flight, then frees the context, the model and the
+   * hold on the shared llama.cpp runtime, in that order. Safe to call more
+   * than once; any call after it fails with an "internal" WayfinderError.
+   */
+  close(): Promise<void> {
+    return this.#parts.session.close();
+  }
+
+  async #rank(query: string, documents: string[]): Promise<number[]> {
     if (documents.length === 0) return [];
-    const { context, budget } = this.#parts;
+    const { budget } = this.#parts;
+    const { context } = this.#parts.session;
     const queryTokens = this.#tokenize(query, "query");
     // Room for a document once the query and special tokens are in.
     const overhead = context.calculateInputLength(queryTokens, this.#tokenize("", "document"));
@@ -95,14 +113,8 @@ export class LlamaReranker implements Reranker {
     return await context.rankAll(queryTokens, inputs);
   }
 
-  async close(): Promise<void> {
-    await this.#parts.context.dispose();
-    await this.#parts.model.dispose();
-    await this.#parts.llama.dispose();
-  }
-
   #tokenize(text: string, kind: "query" | "document"): Token[] {
-    const tokens = text ? this.#parts.model.tokenize(text) : [];
+    const tokens = text ? this.#parts.session.model.tokenize(text) : [];
     const { begin, end } = this.#parts.wrap;
     if (kind === "query" && begin !== null) tokens.unshift(begin);
     if (kind === "document" && end !== null) tokens.push(end);
