@@ -4,10 +4,14 @@ import { indexCommand } from "./index.ts";
 import { searchCommand } from "./search.ts";
 import { compareEmbeddingsCommand } from "./compare_embeddings.ts";
 import { modelImportCommand, modelPrepareCommand } from "./model.ts";
+import { statusCommand } from "./status.ts";
+import { watchCommand } from "./watch.ts";
 
 export const COMMANDS: Record<string, Command> = {
   index: indexCommand,
   search: searchCommand,
+  status: statusCommand,
+  watch: watchCommand,
   "compare-embeddings": compareEmbeddingsCommand,
   "model prepare": modelPrepareCommand,
   "model import": modelImportCommand,

@@ -20,7 +20,7 @@
  */
 export * from "./corpus/mod.ts";
 export type { Chunk, Hit } from "./types.ts";
-export type { IndexProgress, IndexSummary } from "./pipeline/mod.ts";
+export type { IndexEvent, IndexProgress, IndexSummary } from "./pipeline/mod.ts";
 export {
   buildContext,
   diversifyingSearcher,

@@ -5,6 +5,7 @@
  */
 export {
   type Corpus,
+  type CorpusIndexOptions,
   type CorpusOptions,
   type CorpusSearchOptions,
   type CorpusSearchResult,
@@ -19,3 +20,5 @@ export {
   openReranker,
   type RerankerSettings,
 } from "./open_models.ts";
+export { type CorpusState, type CorpusStatus, type Staleness } from "./corpus_status.ts";
+export { watchCorpus, type WatchOptions, type WatchUpdate } from "./watch.ts";

@@ -1,10 +1,11 @@
-import { resolve } from "node:path";
+import { resolve, sep } from "node:path";
 import { dataRootFrom } from "../config/mod.ts";
 import { WayfinderError } from "../error.ts";
 import { type Embedder, identityFingerprint, type Reranker } from "../embed/mod.ts";
 import {
   embeddingInput,
   indexCorpus,
+  type IndexEvent,
   type IndexProgress,
   type IndexSummary,
 } from "../pipeline/mod.ts";
@@ -12,6 +13,7 @@ import {
   assertSameModel,
   currentGeneration,
   indexDirFor,
+  type IndexLock,
   openIndex,
   readManifest,
   type StoredIndex,
@@ -30,6 +32,7 @@ import {
   sourceReader,
 } from "../search/mod.ts";
 import { effectiveSettings, type IndexSettings, recordOf } from "./corpus_settings.ts";
+import { type CorpusStatus, corpusStatus } from "./corpus_status.ts";
 import {
   type EmbedderSettings,
   type Locations,
@@ -81,14 +84,28 @@ export interface CorpusSearchResult {
   notices: string[];
 }
 
+/** How one `corpus.index()` run reports and behaves. */
+export interface CorpusIndexOptions {
+  rebuild?: boolean;
+  onProgress?: (p: IndexProgress) => void;
+  /** started, file, batch, published, failed: one JSON-ready object each. */
+  onEvent?: (event: IndexEvent) => void;
+  /** The index lock, when the caller holds it (a watcher does). */
+  lock?: IndexLock;
+  /** Abandons the run before it publishes. */
+  signal?: AbortSignal;
+}
+
 /** One source tree and its index: the library's front door. */
 export interface Corpus {
   readonly root: string;
   readonly indexDir: string;
+  /** The data root; never indexed, even when it lies inside `root`. */
+  readonly dataDir: string;
   /** Brings the index up to date; unchanged files cost nothing. */
-  index(
-    options?: { rebuild?: boolean; onProgress?: (p: IndexProgress) => void },
-  ): Promise<IndexSummary>;
+  index(options?: CorpusIndexOptions): Promise<IndexSummary>;
+  /** ready, indexing, stale, failed or absent, and why; loads no model. */
+  status(): Promise<CorpusStatus>;
   /** Searches the live generation (re-opened when a newer one is published). */
   search(query: string, options?: CorpusSearchOptions): Promise<CorpusSearchResult>;
   /** The composed searcher `search` uses, for callers that drive it themselves. */
@@ -132,9 +149,15 @@ export async function openCorpus(root: string, options: CorpusOptions = {}): Pro
   if (!stat?.isDirectory) {
     throw new WayfinderError("io", `Cannot open '${absolute}': not a directory`);
   }
-  const indexDir = options.indexDir ??
-    indexDirFor(options.dataDir ?? dataRootFrom(Deno.env.toObject()), absolute);
-  return new LocalCorpus(absolute, indexDir, options);
+  const dataDir = resolve(options.dataDir ?? dataRootFrom(Deno.env.toObject()));
+  const indexDir = resolve(options.indexDir ?? indexDirFor(dataDir, absolute));
+  if (indexDir === absolute || absolute.startsWith(indexDir + sep)) {
+    throw new WayfinderError(
+      "usage",
+      `Cannot keep the index of ${absolute} in '${indexDir}': it holds the tree itself; choose another --index-dir`,
+    );
+  }
+  return new LocalCorpus(absolute, indexDir, dataDir, options);
 }
 
 /** The corpus behind `openCorpus`; keeps the embedder, reranker and live index between calls. */
@@ -149,12 +172,11 @@ class LocalCorpus implements Corpus {
   constructor(
     readonly root: string,
     readonly indexDir: string,
+    readonly dataDir: string,
     readonly options: CorpusOptions,
   ) {}
 
-  async index(
-    run: { rebuild?: boolean; onProgress?: (p: IndexProgress) => void } = {},
-  ): Promise<IndexSummary> {
+  async index(run: CorpusIndexOptions = {}): Promise<IndexSummary> {
     const settings = await this.#settings(run.rebuild ? null : undefined);
     const embedder = await this.#embedderFor(settings.embedder);
     const summary = await indexCorpus({
@@ -166,10 +188,24 @@ class LocalCorpus implements Corpus {
       longInput: settings.embedder.longInput ?? "reject",
       rebuild: run.rebuild,
       onProgress: run.onProgress,
+      onEvent: run.onEvent,
+      lock: run.lock,
+      signal: run.signal,
+      excludeDirs: [this.dataDir, this.indexDir],
       settings: recordOf(settings),
     });
     this.#index = null;
     return summary;
+  }
+
+  status(): Promise<CorpusStatus> {
+    return corpusStatus({
+      root: this.root,
+      indexDir: this.indexDir,
+      excludeDirs: [this.dataDir, this.indexDir],
+      chosen: this.#chosen(),
+      locations: this.options.locations,
+    });
   }
 
   async search(query: string, options: CorpusSearchOptions = {}): Promise<CorpusSearchResult> {
@@ -232,6 +268,13 @@ class LocalCorpus implements Corpus {
         "no_index",
         `No index for ${this.root}; run 'wayfinder index ${this.root}' first`,
       );
+    }
+    // The full-text index is read lazily from the generation's folder, which is
+    // collected two publishes later; a caller may hold this index longer than that.
+    try {
+      index.lexical("", 1);
+    } catch {
+      // Damaged: reported when a lexical search asks for it.
     }
     this.#index = index;
     return index;

@@ -1,5 +1,5 @@
-import xxhash from "xxhash-wasm";
 import type { Chunk, SourceFile } from "../types.ts";
+import { WayfinderError } from "../error.ts";
 import { detectLanguage, type WalkResult, walkTree } from "../walk/mod.ts";
 import { chunkFile, type CodeChunker, splitToFit } from "../chunk/mod.ts";
 import { assertFits, fitInputs } from "../fit/mod.ts";
@@ -7,12 +7,16 @@ import { type Embedder, identityFingerprint } from "../embed/mod.ts";
 import {
   acquireIndexLock,
   assertSameModel,
+  type IndexLock,
   openIndex,
   type RecordedSettings,
   type StoredIndex,
   writeGeneration,
 } from "../store/mod.ts";
 import { embeddingInput, INPUT_FORMAT } from "./embedding_input.ts";
+import { eventEmitter, type IndexEvent, type IndexEventInput } from "./index_events.ts";
+import { startJournal } from "./run_journal.ts";
+import { contentHasher } from "./tree_changes.ts";
 
 /** Bumped when chunking changes, so unchanged files are re-chunked (their vectors still reused by id). */
 export const CHUNKER_VERSION = 1;
@@ -33,6 +37,14 @@ export interface IndexOptions {
   onProgress?: (progress: IndexProgress) => void;
   /** Written into the manifest, for `search` and later runs to read back. */
   settings?: RecordedSettings;
+  /** One JSON-ready event per step: started, file, batch, published, failed. */
+  onEvent?: (event: IndexEvent) => void;
+  /** The corpus lock, when the caller holds it already (a watcher holds it while it runs). */
+  lock?: IndexLock;
+  /** Stops the run between files and batches; nothing is published then. */
+  signal?: AbortSignal;
+  /** Folders never walked, such as the data and index folders when they lie inside the root. */
+  excludeDirs?: string[];
 }
 
 export interface IndexProgress {
@@ -72,11 +84,29 @@ interface FileRecord {
  */
 export async function indexCorpus(options: IndexOptions): Promise<IndexSummary> {
   const started = performance.now();
-  const lock = await acquireIndexLock(options.indexDir);
+  const emit = eventEmitter(options.onEvent);
+  let lock: IndexLock | undefined;
   try {
-    return await update(options, started);
+    lock = options.lock ? undefined : await acquireIndexLock(options.indexDir, options.root);
+  } catch (error) {
+    // Busy: another run owns the index and its journal, so nothing is recorded.
+    emit({
+      event: "failed",
+      code: error instanceof WayfinderError ? error.code : "internal",
+      message: (error as Error).message,
+    });
+    throw error;
+  }
+  const journal = startJournal({ ...options, emit });
+  try {
+    const summary = await update({ ...options, onProgress: journal.progress, emit }, started);
+    await journal.succeeded(summary);
+    return summary;
+  } catch (error) {
+    throw await journal.failed(error);
   } finally {
-    await lock.release();
+    await journal.close();
+    await lock?.release();
   }
 }
 
@@ -95,12 +125,15 @@ interface Plan {
   removed: number;
 }
 
-async function update(options: IndexOptions, started: number): Promise<IndexSummary> {
+/** Options inside a run: events already stamped and journaled. */
+type RunOptions = IndexOptions & { emit: (event: IndexEventInput) => void };
+
+async function update(options: RunOptions, started: number): Promise<IndexSummary> {
   const { embedder, root } = options;
   const fingerprint = identityFingerprint(embedder.identity);
   let previous: StoredIndex | null = options.rebuild ? null : await openIndex(options.indexDir);
   if (previous) assertSameModel(previous.manifest, embedder.identity, fingerprint, root);
-  if (previous && previous.manifest.chunkerVersion !== CHUNKER_VERSION) {
+  if (previous && chunkingChanged(previous, options)) {
     previous = forgetFileRecords(previous);
   }
   const plan = await planUpdate(options, previous);
@@ -111,6 +144,7 @@ async function update(options: IndexOptions, started: number): Promise<IndexSumm
     return summary(0, 0, null);
   }
   const truncated = await embedMissing(options, plan);
+  options.signal?.throwIfAborted();
   const total = plan.walked.files.length;
   options.onProgress?.({
     phase: "write",
@@ -140,15 +174,16 @@ async function update(options: IndexOptions, started: number): Promise<IndexSumm
  * a changed one is chunked again; a chunk whose id the previous generation
  * holds keeps its vector.
  */
-async function planUpdate(options: IndexOptions, previous: StoredIndex | null): Promise<Plan> {
+async function planUpdate(options: RunOptions, previous: StoredIndex | null): Promise<Plan> {
   const report = (progress: IndexProgress) => options.onProgress?.(progress);
   report({ phase: "walk", filesDone: 0, filesTotal: 0, chunksDone: 0, chunksTotal: 0 });
   const walked = await walkTree(options.root, {
     include: options.include,
     exclude: options.exclude,
     maxFileBytes: options.maxFileBytes,
+    excludeDirs: options.excludeDirs,
   });
-  const { h64ToString } = await xxhash();
+  const hashOf = await contentHasher();
   const previousFiles: Record<string, FileRecord> = previous?.manifest.files ?? {};
   const previousChunks = new Map<string, number>();
   previous?.chunks.forEach((chunk, i) => previousChunks.set(chunk.id, i));
@@ -166,7 +201,8 @@ async function planUpdate(options: IndexOptions, previous: StoredIndex | null): 
   };
   const total = walked.files.length;
   for (const [n, file] of walked.files.entries()) {
-    const hash = h64ToString(file.content);
+    options.signal?.throwIfAborted();
+    const hash = hashOf(file.content);
     const before = previousFiles[file.path];
     let fileChunks: Chunk[];
     if (before && before.hash === hash && previous) {
@@ -174,6 +210,8 @@ async function planUpdate(options: IndexOptions, previous: StoredIndex | null): 
     } else {
       plan.changed++;
       fileChunks = await chunkOne(file, options);
+      const status = before ? "changed" : "added";
+      options.emit({ event: "file", path: file.path, status, chunks: fileChunks.length });
     }
     plan.files[file.path] = { hash, bytes: file.bytes, chunkIds: fileChunks.map((c) => c.id) };
     for (const chunk of fileChunks) {
@@ -190,14 +228,24 @@ async function planUpdate(options: IndexOptions, previous: StoredIndex | null): 
     }
     report({ phase: "chunk", filesDone: n + 1, filesTotal: total, chunksDone: 0, chunksTotal: 0 });
   }
-  plan.deleted = Object.keys(previousFiles).filter((path) => !(path in plan.files)).length;
-  const keptIds = new Set(plan.chunks.map((c) => c.id));
-  plan.removed = previous ? previous.chunks.filter((c) => !keptIds.has(c.id)).length : 0;
+  countDropped(options, plan, previous);
   return plan;
 }
 
+/** Counts the files and chunks the update drops, reporting each dropped or skipped file. */
+function countDropped(options: RunOptions, plan: Plan, previous: StoredIndex | null): void {
+  const deleted = Object.keys(previous?.manifest.files ?? {}).filter((p) => !(p in plan.files));
+  plan.deleted = deleted.length;
+  for (const path of deleted) options.emit({ event: "file", path, status: "deleted" });
+  for (const { path, reason } of plan.walked.skipped) {
+    options.emit({ event: "file", path, status: "skipped", reason });
+  }
+  const keptIds = new Set(plan.chunks.map((c) => c.id));
+  plan.removed = previous ? previous.chunks.filter((c) => !keptIds.has(c.id)).length : 0;
+}
+
 /** Fits and embeds the chunks the plan lacks vectors for; returns how many were truncated. */
-async function embedMissing(options: IndexOptions, plan: Plan): Promise<number> {
+async function embedMissing(options: RunOptions, plan: Plan): Promise<number> {
   const { embedder } = options;
   const { toEmbed, chunks, vectors } = plan;
   const inputs = toEmbed.map((i) => embeddingInput(chunks[i]!));
@@ -210,6 +258,7 @@ async function embedMissing(options: IndexOptions, plan: Plan): Promise<number> 
   const total = plan.walked.files.length;
   const batch = 128; // progress granularity; the embedder batches internally
   for (let start = 0; start < toEmbed.length; start += batch) {
+    options.signal?.throwIfAborted();
     const slice = toEmbed.slice(start, start + batch);
     const embedded = await embedder.embedDocuments(slice.map((_, n) => inputs[start + n]!));
     slice.forEach((chunkIndex, n) => (vectors[chunkIndex] = embedded[n]!));
@@ -219,6 +268,11 @@ async function embedMissing(options: IndexOptions, plan: Plan): Promise<number> 
       filesTotal: total,
       chunksDone: Math.min(start + batch, toEmbed.length),
       chunksTotal: toEmbed.length,
+    });
+    options.emit({
+      event: "batch",
+      done: Math.min(start + batch, toEmbed.length),
+      total: toEmbed.length,
     });
   }
   return fit.overLimit;
@@ -264,6 +318,17 @@ async function chunkOne(file: SourceFile, options: IndexOptions): Promise<Chunk[
   const fitted: Chunk[] = [];
   for (const chunk of chunks) fitted.push(...await splitToFit(chunk, fits));
   return fitted;
+}
+
+/**
+ * Whether the stored chunks were cut differently from how this run would cut
+ * them (another chunker version or chunk budget): then every file is re-chunked.
+ */
+function chunkingChanged(previous: StoredIndex, options: IndexOptions): boolean {
+  const recorded = previous.manifest.settings?.maxChunkChars;
+  return previous.manifest.chunkerVersion !== CHUNKER_VERSION ||
+    (recorded !== undefined && options.maxChunkChars !== undefined &&
+      recorded !== options.maxChunkChars);
 }
 
 /** After a chunker change, forget per-file records so every file is re-chunked; vectors stay reusable by id. */

@@ -10,3 +10,12 @@ export {
   type IndexSummary,
 } from "./index_corpus.ts";
 export { embeddingInput, INPUT_FORMAT } from "./embedding_input.ts";
+export type {
+  BatchEvent,
+  FailedEvent,
+  FileEvent,
+  IndexEvent,
+  PublishedEvent,
+  StartedEvent,
+} from "./index_events.ts";
+export { type TreeChanges, treeChanges } from "./tree_changes.ts";
