@@ -212,6 +212,7 @@ class LocalCorpus implements Corpus {
     const text = query.trim();
     if (!text) throw new WayfinderError("usage", "Cannot search: the query is empty");
     const searcher = await this.searcher(options);
+    const tooLong = (options.mode ?? "dense") === "lexical" ? [] : await this.#queryFits(text);
     const result = await searcher.search({
       query: text,
       limit: options.limit ?? 10,
@@ -221,7 +222,7 @@ class LocalCorpus implements Corpus {
     const response: CorpusSearchResult = {
       query: text,
       matches: result.matches,
-      notices: result.notices,
+      notices: [...tooLong, ...result.notices],
     };
     if (options.contextChars !== undefined) {
       response.contextText = buildContext(result.matches, {
@@ -304,6 +305,27 @@ class LocalCorpus implements Corpus {
       }
       return this.#queries.get(query)!;
     };
+  }
+
+  /**
+   * Applies the model's long-input rule to a query before it is embedded,
+   * with a message about the query rather than about input #0.
+   * @returns A notice when the query was cut.
+   */
+  async #queryFits(query: string): Promise<string[]> {
+    const index = await this.open();
+    const settings = effectiveSettings(this.#chosen(), index.manifest.settings);
+    const embedder = await this.#embedderFor(settings.embedder);
+    const { maxTokens, longInput, name } = embedder.identity;
+    const tokens = await embedder.countTokens(query, "query");
+    if (tokens <= maxTokens) return [];
+    if (longInput === "reject") {
+      throw new WayfinderError(
+        "long_input",
+        `Cannot search: the query is ${tokens} tokens, more than the ${maxTokens} that model '${name}' takes; shorten it or search with --mode lexical`,
+      );
+    }
+    return [`The query was cut to its first ${maxTokens} of ${tokens} tokens for the model`];
   }
 
   /** The caller's explicit settings. */
