@@ -19,7 +19,7 @@ import { startJournal } from "./run_journal.ts";
 import { contentHasher } from "./tree_changes.ts";
 
 /** Bumped when chunking changes, so unchanged files are re-chunked (their vectors still reused by id). */
-export const CHUNKER_VERSION = 1;
+export const CHUNKER_VERSION = 2;
 
 export interface IndexOptions {
   root: string;
