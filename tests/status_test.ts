@@ -52,6 +52,10 @@ Deno.test("status reports absent, ready and stale with what changed, exit 0 each
   assert.deepEqual(stale.stale.deleted, ["payment_service.dart"]);
   assert.deepEqual(stale.stale.reasons, []);
 
+  const missing = await wayfinder(["status", join(root, "no-such-folder")], env);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /^wayfinder: Cannot open '.*no-such-folder': not a directory\n$/);
+
   const text = await wayfinder(["status", root], env);
   assert.match(text.stdout, /^stale {2}/);
   assert.match(text.stdout, /changed {2}1 \(auth_service\.dart\)/);
@@ -121,7 +125,7 @@ Deno.test("status reports indexing with the running writer's progress", async ()
     countTokens: (text, kind) => real.countTokens(text, kind),
     embedQuery: (text) => real.embedQuery(text),
     async embedDocuments(texts) {
-      for (let i = 0; i < 50 && seen.length === 0; i++) {
+      for (let i = 0; i < 250 && seen.length === 0; i++) {
         const status = await observer.status();
         if (status.state === "indexing") seen.push(`${status.progress!.phase} ${status.lock?.pid}`);
         else await new Promise((resolve) => setTimeout(resolve, 20));

@@ -128,6 +128,34 @@ Deno.test("watchCorpus() survives files created and deleted while it reads them"
   }
 });
 
+Deno.test("watchCorpus() with its data folder inside the tree does not wake itself", async () => {
+  const root = await copyTree(SERVICES);
+  const corpus = await openCorpus(root, {
+    dataDir: join(root, ".wayfinder"),
+    embedder: { model: tinyModel(), threads: 1 },
+  });
+  const stop = new AbortController();
+  const log = updateLog();
+  const watching = watchCorpus(corpus, {
+    signal: stop.signal,
+    onUpdate: log.onUpdate,
+    debounceMs: 50,
+  });
+  try {
+    await log.next(1);
+    await Deno.writeTextFile(join(root, "notes.md"), "# Notes\n\nRotate the keys.\n");
+    const update = await log.next(2);
+    assert.deepEqual(update.paths, ["notes.md"], "the index's own writes are not events");
+    await sleep(1500);
+    assert.equal(log.updates.length, 2, "publishing does not start another update");
+    assert.equal((await corpus.status()).files, 6);
+  } finally {
+    stop.abort();
+    await watching;
+    await corpus.close();
+  }
+});
+
 /** Starts `wayfinder watch` and reads its JSON lines as they come. */
 function spawnWatch(root: string, env: Record<string, string>) {
   const child = new Deno.Command(Deno.execPath(), {

@@ -47,11 +47,11 @@ export async function watchCorpus(corpus: Corpus, options: WatchOptions = {}): P
   const lock = await acquireIndexLock(corpus.indexDir, corpus.root);
   let watcher: Deno.FsWatcher | undefined;
   const stop = () => watcher?.close();
+  const updates = new UpdateQueue(corpus, lock, options);
   try {
     if (signal?.aborted) return;
     watcher = Deno.watchFs(corpus.root, { recursive: true });
     signal?.addEventListener("abort", stop, { once: true });
-    const updates = new UpdateQueue(corpus, lock, options);
     // Events during the catch-up wait in the watcher and start the next update.
     const first = await updates.run("initial", []);
     // A first update that fails (no model, another model's index) would fail every time.
@@ -61,10 +61,11 @@ export async function watchCorpus(corpus: Corpus, options: WatchOptions = {}): P
       const paths = event.paths.filter((path) => !ignored(corpus, path));
       if (paths.length > 0) updates.request(paths.map((p) => relative(corpus.root, p)));
     }
-    await updates.drain();
   } finally {
     signal?.removeEventListener("abort", stop);
     stop();
+    // The lock outlives any update that is still writing (stopped: it aborts first).
+    await updates.drain();
     await lock.release();
   }
 }
