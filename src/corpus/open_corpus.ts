@@ -16,6 +16,7 @@ import {
   type IndexLock,
   openIndex,
   readManifest,
+  retainLexical,
   type StoredIndex,
 } from "../store/mod.ts";
 import {
@@ -270,15 +271,10 @@ class LocalCorpus implements Corpus {
         `No index for ${this.root}; run 'wayfinder index ${this.root}' first`,
       );
     }
-    // The full-text index is read lazily from the generation's folder, which is
-    // collected two publishes later; a caller may hold this index longer than that.
-    try {
-      index.lexical("", 1);
-    } catch {
-      // Damaged: reported when a lexical search asks for it.
-    }
-    this.#index = index;
-    return index;
+    // The generation's folder is collected two publishes later; a caller may hold
+    // this index (or a searcher over it) longer than that.
+    this.#index = await retainLexical(index);
+    return this.#index;
   }
 
   async close(): Promise<void> {

@@ -56,6 +56,7 @@ export {
   type StoredIndex,
 } from "./open_index.ts";
 export { type GenerationData, writeGeneration } from "./write_generation.ts";
+export { retainLexical } from "./retain_lexical.ts";
 export {
   clearRunFailure,
   clearRunProgress,
