@@ -21,19 +21,23 @@ export const indexCommand: Command = {
       ...EMBEDDER_SETTINGS,
       ...CHUNKING_SETTINGS,
       "rebuild",
+      "events",
     ],
   },
   targetPositional: 0,
   async run(config, context) {
     const corpus = await openCorpus(corpusRoot(config, context), corpusOptions(config, context));
     try {
+      const events = config.settings.events;
       const summary = await corpus.index({
         rebuild: config.settings.rebuild,
-        onProgress: progressLine(context),
+        // With --events, stderr carries only JSON lines (and a final error line).
+        onProgress: events ? undefined : progressLine(context),
+        onEvent: events ? (event) => context.stderr(JSON.stringify(event) + "\n") : undefined,
       });
       const { skipped: _skipped, ...rest } = summary;
       printResult(context, config.settings.output, rest, () => describe(summary));
-      for (const line of warnings(summary)) context.stderr(`${line}\n`);
+      if (!events) { for (const line of warnings(summary)) context.stderr(`${line}\n`); }
       return 0;
     } finally {
       await corpus.close();

@@ -8,11 +8,15 @@ import { mcpCommand } from "./mcp.ts";
 import { validateCommand } from "./validate.ts";
 import { getCommand } from "./get.ts";
 import { fitInputsCommand } from "./fit_inputs.ts";
+import { statusCommand } from "./status.ts";
+import { watchCommand } from "./watch.ts";
 
 export const COMMANDS: Record<string, Command> = {
   index: indexCommand,
   search: searchCommand,
   "fit-inputs": fitInputsCommand,
+  status: statusCommand,
+  watch: watchCommand,
   "compare-embeddings": compareEmbeddingsCommand,
   "model prepare": modelPrepareCommand,
   "model import": modelImportCommand,

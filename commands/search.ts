@@ -1,6 +1,7 @@
 import { hitJson, openCorpus, resultJson } from "../src/corpus/mod.ts";
 import type { SearchHit } from "../src/search/mod.ts";
 import { type Command, printJson, printJsonLine } from "./_command.ts";
+import { escapeLine, escapeText } from "./_escape.ts";
 import {
   corpusOptions,
   corpusRoot,
@@ -34,7 +35,7 @@ export const searchCommand: Command = {
           printJsonLine(context, { contextText: result.contextText });
         }
       } else if (result.contextText !== undefined) {
-        context.stdout(result.contextText);
+        context.stdout(escapeText(result.contextText));
       } else if (result.context) {
         if (result.context.length === 0) context.stderr("No matches.\n");
         for (const entry of result.context) {
@@ -54,15 +55,17 @@ export const searchCommand: Command = {
 
 function formatHit(hit: SearchHit): string {
   const c = hit.chunk;
-  const head = `${c.sourcePath}:${c.lineStart}-${c.lineEnd}  ${hit.similarity.toFixed(3)}  ${
-    c.symbol ?? c.type
+  const path = escapeLine(c.sourcePath);
+  const head = `${path}:${c.lineStart}-${c.lineEnd}  ${hit.similarity.toFixed(3)}  ${
+    escapeLine(c.symbol ?? c.type)
   }`;
   const p = hit.parent;
   const within = p
     ? `\n  in ${p.type}${
-      p.symbol ? ` ${p.symbol}` : ""
-    } (${c.sourcePath}:${p.lineStart}-${p.lineEnd})`
+      p.symbol ? ` ${escapeLine(p.symbol)}` : ""
+    } (${path}:${p.lineStart}-${p.lineEnd})`
     : "";
-  const body = c.content.replace(/\s+$/, "").split("\n").map((line) => `    ${line}`).join("\n");
+  const body = escapeText(c.content.replace(/\s+$/, "")).split("\n").map((line) => `    ${line}`)
+    .join("\n");
   return `${head}${within}\n${body}\n\n`;
 }

@@ -20,7 +20,7 @@
  */
 export * from "./corpus/mod.ts";
 export type { Chunk, Hit } from "./types.ts";
-export type { FitInputsReport, IndexProgress, IndexSummary } from "./pipeline/mod.ts";
+export type { FitInputsReport, IndexEvent, IndexProgress, IndexSummary } from "./pipeline/mod.ts";
 export {
   type FitBudget,
   type FitDiagnostic,

@@ -11,11 +11,27 @@ export interface ChunkFileOptions {
   minChars?: number;
 }
 
+/** Mean characters per line above which code is taken for minified. */
+const MINIFIED_LINE = 1000;
+
+/**
+ * Minified or generated code: lines far longer than anyone writes. Its
+ * syntax has no shape worth cutting along (a bundle of tiny statements would
+ * become hundreds of thousands of chunks), so it is chunked as text.
+ */
+function looksMinified(text: string): boolean {
+  if (text.length < MINIFIED_LINE) return false;
+  let lines = 1;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++;
+  return text.length / lines > MINIFIED_LINE;
+}
+
 /**
  * Chunks one file by its language: code with a loaded grammar by syntax,
  * Markdown by headings and blocks, anything else as text. A code file the
  * grammar cannot chunk (a parse failure, or no chunks from non-blank text)
- * falls back to text, so no file is silently dropped.
+ * falls back to text, so no file is silently dropped; so does minified code
+ * (lines over 1,000 characters on average).
  *
  * @param file The file to chunk.
  * @param language Its language id, as `detectLanguage` gives it.
@@ -45,7 +61,7 @@ export function chunkFile(
   const { maxChars, minChars } = options;
   if (language === "markdown") return chunkMarkdown(file, { maxChars });
   const asText = () => chunkText(file, { maxChars, language });
-  if (!chunker.supports(language)) return asText();
+  if (!chunker.supports(language) || looksMinified(file.content)) return asText();
   let chunks: Chunk[];
   try {
     chunks = chunker.chunk(file, language, { maxChars, minChars });

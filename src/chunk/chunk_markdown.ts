@@ -1,5 +1,5 @@
 import { marked, type Token, type Tokens } from "marked";
-import { parse as parseYaml } from "yaml";
+import { isMap, parseDocument } from "yaml";
 import type { Chunk, SourceFile } from "../types.ts";
 import { makeChunk } from "./make_chunk.ts";
 import { _budget, _fit, _lines, _pack, _size, type _Span } from "./chunk_text.ts";
@@ -214,8 +214,9 @@ function blocksOf(norm: string): Block[] {
 function isYamlMapping(text: string): boolean {
   if (text.trim() === "") return true;
   try {
-    const value = parseYaml(text);
-    return value !== null && typeof value === "object" && !Array.isArray(value);
+    // The syntax tree only: aliases are never expanded, so an alias bomb costs its own size.
+    const doc = parseDocument(text);
+    return doc.errors.length === 0 && isMap(doc.contents);
   } catch {
     return false;
   }

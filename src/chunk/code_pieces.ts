@@ -55,6 +55,9 @@ const IDENTIFIERS = new Set([
 
 const NAME_DEPTH = 3;
 
+/** Tokens that close a container's body. */
+const CLOSERS = new Set(["}", ")", "]", "end", "#endif", "fi", "done", "esac"]);
+
 function size(ctx: WalkContext, start: number, end: number): number {
   return countNonWhitespace(ctx.text.slice(start, end));
 }
@@ -81,7 +84,7 @@ function unwrap(node: Node, spec: LanguageSpec): Node | undefined {
  * the node after them, trailing punctuation and same-line comments the node
  * before, and Dart's detached bodies their signature.
  */
-function collectItems(children: readonly Node[], ctx: WalkContext): Item[] {
+function collectItems(children: readonly Node[], ctx: WalkContext, inBody = false): Item[] {
   const { spec, text } = ctx;
   const items: Item[] = [];
   const pending: Node[] = [];
@@ -104,7 +107,13 @@ function collectItems(children: readonly Node[], ctx: WalkContext): Item[] {
   for (const child of children) {
     const last = items.at(-1);
     if (!child.isNamed) {
+      // Punctuation ends what it follows on its line. A body's closing
+      // delimiter on a line of its own belongs to no member and is left out;
+      // any other stray token (error recovery) leads what follows.
       if (pending.length === 0 && last && sameLine(last, child)) extend(last, child);
+      else if (!(inBody && child === children.at(-1) && CLOSERS.has(child.type))) {
+        pending.push(child);
+      }
       continue;
     }
     const isComment = spec.comments.includes(child.type);
@@ -122,20 +131,23 @@ function collectItems(children: readonly Node[], ctx: WalkContext): Item[] {
     }
     // Comments and annotations before a node introduce it, even across a blank line
     // (a "// User methods" section comment belongs with what follows).
-    const leading = pending.splice(0);
-    const attachedStart = leading[0]?.startIndex ?? child.startIndex;
-    const declaration = unwrap(child, spec);
-    items.push({
-      start: attachedStart,
-      end: child.endIndex,
-      nodes: [...leading, child],
-      kind: declaration ? "declaration" : spec.imports.includes(child.type) ? "imports" : "other",
-      declaration,
-      rule: declaration ? spec.declarations[declaration.type] : undefined,
-    });
+    items.push(itemOf(pending.splice(0), child, spec));
   }
   flushPending();
   return items;
+}
+
+/** A named node as an item, led by the comments and annotations before it. */
+function itemOf(leading: Node[], child: Node, spec: LanguageSpec): Item {
+  const declaration = unwrap(child, spec);
+  return {
+    start: leading[0]?.startIndex ?? child.startIndex,
+    end: child.endIndex,
+    nodes: [...leading, child],
+    kind: declaration ? "declaration" : spec.imports.includes(child.type) ? "imports" : "other",
+    declaration,
+    rule: declaration ? spec.declarations[declaration.type] : undefined,
+  };
 }
 
 /** The text of an identifier-ish node, without generics. */
@@ -265,7 +277,7 @@ function declarationPieces(ctx: WalkContext, item: Item, scope: Scope): Piece[] 
   if (!body || size(ctx, item.start, item.end) <= ctx.minChars) return [leaf];
 
   const { members, headerEnd } = bodyLayout(ctx, node, body);
-  const inner = itemPieces(ctx, collectItems(members, ctx), {
+  const inner = itemPieces(ctx, collectItems(members, ctx, true), {
     symbol: rule.transparent ? scope.symbol : symbol,
     classLike: !rule.namespace,
   });
@@ -277,7 +289,19 @@ function declarationPieces(ctx: WalkContext, item: Item, scope: Scope): Piece[] 
     header.end = piece.end;
     absorbed++;
   }
-  return [header, ...inner.slice(absorbed)];
+  return [header, ...inner.slice(absorbed), ...tailPiece(ctx, item, body, leaf)];
+}
+
+/**
+ * What follows a split container's body inside its declaration (`} point;`
+ * in C, error recovery's leftovers): a piece of its own, unless it is just
+ * a closing token (Ruby's `end`) or the `;` after one, which no chunk needs.
+ */
+function tailPiece(ctx: WalkContext, item: Item, body: Node, leaf: Piece): Piece[] {
+  const tail = ctx.text.slice(body.endIndex, item.end);
+  if (/^(?:[)\]}]|end|#endif|fi|done|esac)?[;,]*$/.test(tail.trim())) return [];
+  const start = body.endIndex + tail.length - tail.trimStart().length;
+  return [{ ...leaf, start, end: item.end, nodes: [] }];
 }
 
 /** Joins small mergeable neighbours (imports, constants, fields) within budget. */
@@ -322,5 +346,26 @@ function itemPieces(ctx: WalkContext, items: readonly Item[], scope: Scope): Pie
  * between declarations. Oversized pieces are split later.
  */
 export function codePieces(ctx: WalkContext, root: Node): Piece[] {
-  return itemPieces(ctx, collectItems(kids(root), ctx), { classLike: false });
+  const items = withSkippedText(ctx.text, collectItems(kids(root), ctx));
+  return itemPieces(ctx, items, { classLike: false });
+}
+
+/**
+ * Adds the text error recovery skipped without a node (`"a` after an
+ * unterminated string) as items of its own, so no visible text is lost.
+ */
+function withSkippedText(text: string, items: Item[]): Item[] {
+  const out: Item[] = [];
+  let from = 0;
+  for (const item of [...items, { start: text.length, end: text.length } as Item]) {
+    const gap = text.slice(from, item.start);
+    const lead = gap.length - gap.trimStart().length;
+    const trimmed = gap.trim();
+    if (trimmed) {
+      out.push({ start: from + lead, end: from + lead + trimmed.length, nodes: [], kind: "other" });
+    }
+    if (item.end > item.start || item.start < text.length) out.push(item);
+    from = Math.max(from, item.end);
+  }
+  return out;
 }

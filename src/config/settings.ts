@@ -190,6 +190,21 @@ export const SETTINGS = {
     value: "N",
     help: "Chunk budget in non-whitespace characters",
   },
+  events: {
+    flag: "events",
+    type: "bool",
+    default: false,
+    help:
+      "Write one JSON event per line to stderr: started, file, batch, published, failed (for scripts)",
+  },
+  debounceMs: {
+    flag: "debounce-ms",
+    type: "int",
+    file: "watch.debounceMs",
+    default: 300,
+    value: "MS",
+    help: "Quiet time after a file event before watch updates the index",
+  },
   rebuild: {
     flag: "rebuild",
     type: "bool",

@@ -5,6 +5,7 @@
  */
 export {
   type Corpus,
+  type CorpusIndexOptions,
   type CorpusOptions,
   type CorpusSearchOptions,
   type CorpusSearchResult,
@@ -20,3 +21,5 @@ export {
   type RerankerSettings,
 } from "./open_models.ts";
 export { type HitJson, hitJson, type ResultJson, resultJson } from "./result_json.ts";
+export { type CorpusState, type CorpusStatus, type Staleness } from "./corpus_status.ts";
+export { watchCorpus, type WatchOptions, type WatchUpdate } from "./watch.ts";

@@ -1,4 +1,4 @@
-import { join, resolve } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { dataRootFrom } from "../config/mod.ts";
 import { WayfinderError } from "../error.ts";
 import { type Embedder, identityFingerprint, type Reranker } from "../embed/mod.ts";
@@ -7,6 +7,7 @@ import {
   fitCorpus,
   type FitInputsReport,
   indexCorpus,
+  type IndexEvent,
   type IndexProgress,
   type IndexSummary,
   KNOWLEDGE_INPUT_FORMAT,
@@ -21,8 +22,10 @@ import {
   assertSameModel,
   currentGeneration,
   indexDirFor,
+  type IndexLock,
   openIndex,
   readManifest,
+  retainLexical,
   type StoredIndex,
 } from "../store/mod.ts";
 import {
@@ -39,6 +42,7 @@ import {
   sourceReader,
 } from "../search/mod.ts";
 import { effectiveSettings, type IndexSettings, recordOf } from "./corpus_settings.ts";
+import { type CorpusStatus, corpusStatus } from "./corpus_status.ts";
 import {
   type EmbedderSettings,
   type Locations,
@@ -99,14 +103,28 @@ export interface CorpusSearchResult {
   notices: string[];
 }
 
+/** How one `corpus.index()` run reports and behaves. */
+export interface CorpusIndexOptions {
+  rebuild?: boolean;
+  onProgress?: (p: IndexProgress) => void;
+  /** started, file, batch, published, failed: one JSON-ready object each. */
+  onEvent?: (event: IndexEvent) => void;
+  /** The index lock, when the caller holds it (a watcher does). */
+  lock?: IndexLock;
+  /** Abandons the run before it publishes. */
+  signal?: AbortSignal;
+}
+
 /** One source tree and its index: the library's front door. */
 export interface Corpus {
   readonly root: string;
   readonly indexDir: string;
+  /** The data root; never indexed, even when it lies inside `root`. */
+  readonly dataDir: string;
   /** Brings the index up to date; unchanged files cost nothing. */
-  index(
-    options?: { rebuild?: boolean; onProgress?: (p: IndexProgress) => void },
-  ): Promise<IndexSummary>;
+  index(options?: CorpusIndexOptions): Promise<IndexSummary>;
+  /** ready, indexing, stale, failed or absent, and why; loads no model. */
+  status(): Promise<CorpusStatus>;
   /**
    * Walks, chunks and fits the tree as `index` does, with the same fitter and
    * the model's tokenizer, and reports how its embedding inputs fit the token
@@ -160,9 +178,15 @@ export async function openCorpus(root: string, options: CorpusOptions = {}): Pro
   if (!stat?.isDirectory) {
     throw new WayfinderError("io", `Cannot open '${absolute}': not a directory`);
   }
-  const indexDir = options.indexDir ??
-    indexDirFor(options.dataDir ?? dataRootFrom(Deno.env.toObject()), absolute);
-  return new LocalCorpus(absolute, indexDir, options);
+  const dataDir = resolve(options.dataDir ?? dataRootFrom(Deno.env.toObject()));
+  const indexDir = resolve(options.indexDir ?? indexDirFor(dataDir, absolute));
+  if (indexDir === absolute || absolute.startsWith(indexDir + sep)) {
+    throw new WayfinderError(
+      "usage",
+      `Cannot keep the index of ${absolute} in '${indexDir}': it holds the tree itself; choose another --index-dir`,
+    );
+  }
+  return new LocalCorpus(absolute, indexDir, dataDir, options);
 }
 
 /** The corpus behind `openCorpus`; keeps the embedder, reranker and live index between calls. */
@@ -177,12 +201,11 @@ class LocalCorpus implements Corpus {
   constructor(
     readonly root: string,
     readonly indexDir: string,
+    readonly dataDir: string,
     readonly options: CorpusOptions,
   ) {}
 
-  async index(
-    run: { rebuild?: boolean; onProgress?: (p: IndexProgress) => void } = {},
-  ): Promise<IndexSummary> {
+  async index(run: CorpusIndexOptions = {}): Promise<IndexSummary> {
     const settings = await this.#settings(run.rebuild ? null : undefined);
     const { knowledge } = settings.index;
     if (knowledge) settings.embedder.inputFormat = KNOWLEDGE_INPUT_FORMAT;
@@ -196,6 +219,10 @@ class LocalCorpus implements Corpus {
       longInput: settings.embedder.longInput ?? "reject",
       rebuild: run.rebuild,
       onProgress: run.onProgress,
+      onEvent: run.onEvent,
+      lock: run.lock,
+      signal: run.signal,
+      excludeDirs: [this.dataDir, this.indexDir],
       settings: recordOf(settings),
       knowledge,
     });
@@ -213,10 +240,21 @@ class LocalCorpus implements Corpus {
     });
   }
 
+  status(): Promise<CorpusStatus> {
+    return corpusStatus({
+      root: this.root,
+      indexDir: this.indexDir,
+      excludeDirs: [this.dataDir, this.indexDir],
+      chosen: this.#chosen(),
+      locations: this.options.locations,
+    });
+  }
+
   async search(query: string, options: CorpusSearchOptions = {}): Promise<CorpusSearchResult> {
     const text = query.trim();
     if (!text) throw new WayfinderError("usage", "Cannot search: the query is empty");
     const searcher = await this.searcher(options);
+    const tooLong = (options.mode ?? "dense") === "lexical" ? [] : await this.#queryFits(text);
     const request = {
       query: text,
       limit: options.limit ?? 10,
@@ -227,6 +265,7 @@ class LocalCorpus implements Corpus {
     const response: CorpusSearchResult = index.manifest.settings?.knowledge
       ? { query: text, ...await searchKnowledge(searcher, index, request, options.policy ?? {}) }
       : { query: text, ...pick(await searcher.search(request), "matches", "notices") };
+    response.notices.unshift(...tooLong);
     if (options.contextChars !== undefined) {
       const passages = response.context?.map((entry) => entry.passage) ?? response.matches;
       response.contextText = buildContext(passages, {
@@ -274,8 +313,10 @@ class LocalCorpus implements Corpus {
         `No index for ${this.root}; run 'wayfinder index ${this.root}' first`,
       );
     }
-    this.#index = index;
-    return index;
+    // The generation's folder is collected two publishes later; a caller may hold
+    // this index (or a searcher over it) longer than that.
+    this.#index = await retainLexical(index);
+    return this.#index;
   }
 
   async close(): Promise<void> {
@@ -285,11 +326,16 @@ class LocalCorpus implements Corpus {
     for (const thing of owned.reverse()) await thing.close();
   }
 
-  /** The embedder, checked against the index's model, as a memoised query embedding function. */
-  async #queryEmbedder(index: StoredIndex): Promise<(query: string) => Promise<Float32Array>> {
+  /** The embedder for an index: its recorded settings and input format under the caller's choices. */
+  #embedderOf(index: StoredIndex): Promise<Embedder> {
     const settings = effectiveSettings(this.#chosen(), index.manifest.settings, false);
     settings.embedder.inputFormat = index.manifest.inputFormat;
-    const embedder = await this.#embedderFor(settings.embedder);
+    return this.#embedderFor(settings.embedder);
+  }
+
+  /** The embedder, checked against the index's model, as a memoised query embedding function. */
+  async #queryEmbedder(index: StoredIndex): Promise<(query: string) => Promise<Float32Array>> {
+    const embedder = await this.#embedderOf(index);
     assertSameModel(
       index.manifest,
       embedder.identity,
@@ -303,6 +349,25 @@ class LocalCorpus implements Corpus {
       }
       return this.#queries.get(query)!;
     };
+  }
+
+  /**
+   * Applies the model's long-input rule to a query before it is embedded,
+   * with a message about the query rather than about input #0.
+   * @returns A notice when the query was cut.
+   */
+  async #queryFits(query: string): Promise<string[]> {
+    const embedder = await this.#embedderOf(await this.open());
+    const { maxTokens, longInput, name } = embedder.identity;
+    const tokens = await embedder.countTokens(query, "query");
+    if (tokens <= maxTokens) return [];
+    if (longInput === "reject") {
+      throw new WayfinderError(
+        "long_input",
+        `Cannot search: the query is ${tokens} tokens, more than the ${maxTokens} that model '${name}' takes; shorten it or search with --mode lexical`,
+      );
+    }
+    return [`The query was cut to its first ${maxTokens} of ${tokens} tokens for the model`];
   }
 
   /** The caller's explicit settings. */

@@ -53,7 +53,7 @@ export interface RerankerSettings {
 }
 
 /** The repository this module belongs to: its `models/` is the library's default model folder. */
-const REPOSITORY = fileURLToPath(new URL("../..", import.meta.url));
+export const REPOSITORY = fileURLToPath(new URL("../..", import.meta.url));
 
 /** Where default models and grammars are looked for. */
 export interface Locations {

@@ -11,6 +11,8 @@ export interface SourceSettings {
   include?: string[];
   exclude?: string[];
   maxFileBytes?: number;
+  /** Folders never walked, such as the data and index folders when they lie inside the root. */
+  excludeDirs?: string[];
 }
 
 /** How a source file becomes embedding inputs. */
@@ -30,6 +32,7 @@ export function walkSources(settings: SourceSettings): Promise<WalkResult> {
     include: settings.include,
     exclude: settings.exclude,
     maxFileBytes: settings.maxFileBytes,
+    excludeDirs: settings.excludeDirs,
   });
 }
 

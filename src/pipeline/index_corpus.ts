@@ -1,5 +1,5 @@
-import xxhash from "xxhash-wasm";
 import type { Chunk, SourceFile } from "../types.ts";
+import { WayfinderError } from "../error.ts";
 import type { WalkResult } from "../walk/mod.ts";
 import type { CodeChunker } from "../chunk/mod.ts";
 import { assertFits, type UnfitPassage } from "../fit/mod.ts";
@@ -7,6 +7,7 @@ import { type Embedder, identityFingerprint } from "../embed/mod.ts";
 import {
   acquireIndexLock,
   assertSameModel,
+  type IndexLock,
   openIndex,
   type RecordedSettings,
   type StoredIndex,
@@ -14,6 +15,9 @@ import {
 } from "../store/mod.ts";
 import { embeddingInput, INPUT_FORMAT, KNOWLEDGE_INPUT_FORMAT } from "./embedding_input.ts";
 import { chunkSource, walkSources } from "./chunk_source.ts";
+import { eventEmitter, type IndexEvent, type IndexEventInput } from "./index_events.ts";
+import { startJournal } from "./run_journal.ts";
+import { contentHasher } from "./tree_changes.ts";
 
 /** Bumped when chunking changes, so unchanged files are re-chunked (their vectors still reused by id). */
 export const CHUNKER_VERSION = 2;
@@ -40,6 +44,14 @@ export interface IndexOptions {
   settings?: RecordedSettings;
   /** An OKF bundle: concepts become passages with their metadata; reserved files are skipped. */
   knowledge?: boolean;
+  /** One JSON-ready event per step: started, file, batch, published, failed. */
+  onEvent?: (event: IndexEvent) => void;
+  /** The corpus lock, when the caller holds it already (a watcher holds it while it runs). */
+  lock?: IndexLock;
+  /** Stops the run between files and batches; nothing is published then. */
+  signal?: AbortSignal;
+  /** Folders never walked, such as the data and index folders when they lie inside the root. */
+  excludeDirs?: string[];
 }
 
 export interface IndexProgress {
@@ -79,11 +91,29 @@ interface FileRecord {
  */
 export async function indexCorpus(options: IndexOptions): Promise<IndexSummary> {
   const started = performance.now();
-  const lock = await acquireIndexLock(options.indexDir);
+  const emit = eventEmitter(options.onEvent);
+  let lock: IndexLock | undefined;
   try {
-    return await update(options, started);
+    lock = options.lock ? undefined : await acquireIndexLock(options.indexDir, options.root);
+  } catch (error) {
+    // Busy: another run owns the index and its journal, so nothing is recorded.
+    emit({
+      event: "failed",
+      code: error instanceof WayfinderError ? error.code : "internal",
+      message: (error as Error).message,
+    });
+    throw error;
+  }
+  const journal = startJournal({ ...options, emit });
+  try {
+    const summary = await update({ ...options, onProgress: journal.progress, emit }, started);
+    await journal.succeeded(summary);
+    return summary;
+  } catch (error) {
+    throw await journal.failed(error);
   } finally {
-    await lock.release();
+    await journal.close();
+    await lock?.release();
   }
 }
 
@@ -104,12 +134,15 @@ interface Plan {
   unfit: UnfitPassage[];
 }
 
-async function update(options: IndexOptions, started: number): Promise<IndexSummary> {
+/** Options inside a run: events already stamped and journaled. */
+type RunOptions = IndexOptions & { emit: (event: IndexEventInput) => void };
+
+async function update(options: RunOptions, started: number): Promise<IndexSummary> {
   const { embedder, root } = options;
   const fingerprint = identityFingerprint(embedder.identity);
   let previous: StoredIndex | null = options.rebuild ? null : await openIndex(options.indexDir);
   if (previous) assertSameModel(previous.manifest, embedder.identity, fingerprint, root);
-  if (previous && previous.manifest.chunkerVersion !== CHUNKER_VERSION) {
+  if (previous && chunkingChanged(previous, options)) {
     previous = forgetFileRecords(previous);
   }
   const plan = await planUpdate(options, previous);
@@ -121,6 +154,7 @@ async function update(options: IndexOptions, started: number): Promise<IndexSumm
     return summary(0, 0, null);
   }
   const { embedded, truncated } = await embedMissing(options, plan);
+  options.signal?.throwIfAborted();
   const total = plan.walked.files.length;
   options.onProgress?.({
     phase: "write",
@@ -150,11 +184,11 @@ async function update(options: IndexOptions, started: number): Promise<IndexSumm
  * a changed one is chunked again; a chunk whose id the previous generation
  * holds keeps its vector.
  */
-async function planUpdate(options: IndexOptions, previous: StoredIndex | null): Promise<Plan> {
+async function planUpdate(options: RunOptions, previous: StoredIndex | null): Promise<Plan> {
   const report = (progress: IndexProgress) => options.onProgress?.(progress);
   report({ phase: "walk", filesDone: 0, filesTotal: 0, chunksDone: 0, chunksTotal: 0 });
   const walked = await walkSources(options);
-  const { h64ToString } = await xxhash();
+  const hashOf = await contentHasher();
   const previousFiles: Record<string, FileRecord> = previous?.manifest.files ?? {};
   const previousChunks = new Map<string, number>();
   previous?.chunks.forEach((chunk, i) => previousChunks.set(chunk.id, i));
@@ -173,7 +207,8 @@ async function planUpdate(options: IndexOptions, previous: StoredIndex | null): 
   };
   const total = walked.files.length;
   for (const [n, file] of walked.files.entries()) {
-    const hash = h64ToString(file.content);
+    options.signal?.throwIfAborted();
+    const hash = hashOf(file.content);
     const before = previousFiles[file.path];
     let fileChunks: Chunk[];
     if (before && before.hash === hash && previous) {
@@ -181,6 +216,8 @@ async function planUpdate(options: IndexOptions, previous: StoredIndex | null): 
     } else {
       plan.changed++;
       fileChunks = await chunkOne(file, options, plan.unfit);
+      const status = before ? "changed" : "added";
+      options.emit({ event: "file", path: file.path, status, chunks: fileChunks.length });
     }
     plan.files[file.path] = { hash, bytes: file.bytes, chunkIds: fileChunks.map((c) => c.id) };
     for (const chunk of fileChunks) {
@@ -197,11 +234,21 @@ async function planUpdate(options: IndexOptions, previous: StoredIndex | null): 
     }
     report({ phase: "chunk", filesDone: n + 1, filesTotal: total, chunksDone: 0, chunksTotal: 0 });
   }
-  if (previous && plan.toEmbed.length > 0) reuseByInput(plan, previous, h64ToString);
-  plan.deleted = Object.keys(previousFiles).filter((path) => !(path in plan.files)).length;
+  if (previous && plan.toEmbed.length > 0) reuseByInput(plan, previous, hashOf);
+  countDropped(options, plan, previous);
+  return plan;
+}
+
+/** Counts the files and chunks the update drops, reporting each dropped or skipped file. */
+function countDropped(options: RunOptions, plan: Plan, previous: StoredIndex | null): void {
+  const deleted = Object.keys(previous?.manifest.files ?? {}).filter((p) => !(p in plan.files));
+  plan.deleted = deleted.length;
+  for (const path of deleted) options.emit({ event: "file", path, status: "deleted" });
+  for (const { path, reason } of plan.walked.skipped) {
+    options.emit({ event: "file", path, status: "skipped", reason });
+  }
   const keptIds = new Set(plan.chunks.map((c) => c.id));
   plan.removed = previous ? previous.chunks.filter((c) => !keptIds.has(c.id)).length : 0;
-  return plan;
 }
 
 /**
@@ -224,7 +271,7 @@ function reuseByInput(plan: Plan, previous: StoredIndex, hash: (text: string) =>
 
 /** Fits and embeds the chunks the plan lacks vectors for; says how many inputs were embedded and truncated. */
 async function embedMissing(
-  options: IndexOptions,
+  options: RunOptions,
   plan: Plan,
 ): Promise<{ embedded: number; truncated: number }> {
   const { embedder } = options;
@@ -244,6 +291,7 @@ async function embedMissing(
   const total = plan.walked.files.length;
   const batch = 128; // progress granularity; the embedder batches internally
   for (let start = 0; start < toEmbed.length; start += batch) {
+    options.signal?.throwIfAborted();
     const slice = toEmbed.slice(start, start + batch);
     const embedded = await embedder.embedDocuments(slice.map((_, n) => inputs[start + n]!));
     slice.forEach((_, n) => {
@@ -255,6 +303,11 @@ async function embedMissing(
       filesTotal: total,
       chunksDone: Math.min(start + batch, toEmbed.length),
       chunksTotal: toEmbed.length,
+    });
+    options.emit({
+      event: "batch",
+      done: Math.min(start + batch, toEmbed.length),
+      total: toEmbed.length,
     });
   }
   return { embedded: toEmbed.length, truncated };
@@ -298,6 +351,17 @@ async function chunkOne(
   const fitted = await chunkSource(file, options);
   for (const { unfit: passage } of fitted) if (passage) unfit.push(passage);
   return fitted.flatMap((f) => f.fragments);
+}
+
+/**
+ * Whether the stored chunks were cut differently from how this run would cut
+ * them (another chunker version or chunk budget): then every file is re-chunked.
+ */
+function chunkingChanged(previous: StoredIndex, options: IndexOptions): boolean {
+  const recorded = previous.manifest.settings?.maxChunkChars;
+  return previous.manifest.chunkerVersion !== CHUNKER_VERSION ||
+    (recorded !== undefined && options.maxChunkChars !== undefined &&
+      recorded !== options.maxChunkChars);
 }
 
 /** After a chunker change, forget per-file records so every file is re-chunked; vectors stay reusable by id. */

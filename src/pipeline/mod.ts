@@ -17,3 +17,12 @@ export {
 } from "./embedding_input.ts";
 export { fitCorpus, type FitCorpusOptions, type FitInputsReport } from "./fit_corpus.ts";
 export { fitChunks, type FittedChunk, tokenBudget } from "./fit_chunks.ts";
+export type {
+  BatchEvent,
+  FailedEvent,
+  FileEvent,
+  IndexEvent,
+  PublishedEvent,
+  StartedEvent,
+} from "./index_events.ts";
+export { type TreeChanges, treeChanges } from "./tree_changes.ts";

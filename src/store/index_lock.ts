@@ -58,7 +58,8 @@ export async function acquireIndexLock(
     token: crypto.randomUUID(),
   };
   try {
-    await Deno.mkdir(indexDir, { recursive: true });
+    // Owner-only: an index holds the text of private files.
+    await Deno.mkdir(indexDir, { recursive: true, mode: 0o700 });
   } catch (error) {
     throw new WayfinderError("io", `Cannot index ${root}: ${(error as Error).message}`, {
       cause: error,
@@ -92,4 +93,23 @@ export async function acquireIndexLock(
       if (ours()) await Deno.remove(path).catch(() => {});
     },
   };
+}
+
+/** Who holds an index's lock, and whether that process still runs. */
+export interface LockHolder {
+  pid: number;
+  since: string;
+  alive: boolean;
+}
+
+/** The lock's holder, or null when nobody holds it; never waits, never takes it. */
+export function readIndexLock(indexDir: string): LockHolder | null {
+  const held = readRecord(join(indexDir, "lock"));
+  if (held === null) return null;
+  return { pid: held.pid, since: held.since, alive: isAlive(held.pid) };
+}
+
+/** True when a process with this pid runs: a progress file from a dead writer is stale. */
+export function processAlive(pid: number): boolean {
+  return isAlive(pid);
 }

@@ -34,7 +34,13 @@
  */
 export { tokenizeCode } from "./code_tokenizer.ts";
 export { indexDirFor } from "./index_dir.ts";
-export { acquireIndexLock, type IndexLock } from "./index_lock.ts";
+export {
+  acquireIndexLock,
+  type IndexLock,
+  type LockHolder,
+  processAlive,
+  readIndexLock,
+} from "./index_lock.ts";
 export type { LexicalFilter } from "./lexical_filter.ts";
 export type { LexicalHit } from "./lexical_index.ts";
 export {
@@ -53,3 +59,15 @@ export {
   type StoredIndex,
 } from "./open_index.ts";
 export { type GenerationData, writeGeneration } from "./write_generation.ts";
+export { retainLexical } from "./retain_lexical.ts";
+export {
+  clearRunFailure,
+  clearRunProgress,
+  readRunFailure,
+  readRunProgress,
+  recordRunFailure,
+  RUN_FILES,
+  type RunFailure,
+  type RunProgress,
+  writeRunProgress,
+} from "./run_state.ts";

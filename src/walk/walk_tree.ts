@@ -46,6 +46,12 @@ export interface WalkOptions {
    * @default 1048576 (1 MiB)
    */
   maxFileBytes?: number;
+  /**
+   * Folders never entered, by path (compared as real paths): the data and
+   * index folders when they lie inside the root, so an index never holds itself.
+   * @default []
+   */
+  excludeDirs?: string[];
 }
 
 /** What {@link walkTree} found. */
@@ -86,6 +92,8 @@ interface _Walk {
   namedInclude?: (rel: string) => boolean;
   exclude?: (rel: string) => boolean;
   maxFileBytes: number;
+  /** Real paths of folders never entered. */
+  excludeDirs: ReadonlySet<string>;
   realRoot: string;
   /** Real paths of directories already walked: each is walked once. */
   walked: Set<string>;
@@ -138,6 +146,7 @@ export async function walkTree(root: string, options: WalkOptions = {}): Promise
     namedInclude: compileGlobs(cleanGlobs(options.include).filter(namesDefaultExclude)),
     exclude: compileGlobs(options.exclude),
     maxFileBytes: options.maxFileBytes ?? 1048576,
+    excludeDirs: new Set(await Promise.all((options.excludeDirs ?? []).map(_realOrAbsolute))),
     realRoot,
     walked: new Set(),
     deferred: [],
@@ -224,6 +233,7 @@ async function _visit(walk: _Walk, entry: Deno.DirEntry, child: _Dir): Promise<v
   };
   if (target.kind === "dir") {
     if (ignoredBy(child.rules, child.rel, true) || walk.exclude?.(child.rel)) return;
+    if (walk.excludeDirs.has(target.real)) return;
     if (target.problem) return skip(target.problem);
     const dir = { ...child, real: target.real };
     if (entry.isSymlink) walk.deferred.push(dir);
@@ -304,6 +314,11 @@ async function _readAll(walk: _Walk): Promise<SourceFile[]> {
     }
   }
   return files.sort((a, b) => _compare(a.path, b.path));
+}
+
+/** A folder's real path, or its absolute path while it does not exist yet. */
+async function _realOrAbsolute(path: string): Promise<string> {
+  return await Deno.realPath(path).catch(() => resolve(path));
 }
 
 function _inside(path: string, root: string): boolean {

@@ -1,0 +1,79 @@
+import { type CorpusStatus, openCorpus } from "../src/corpus/mod.ts";
+import { type Command, printResult } from "./_command.ts";
+import { escapeLine } from "./_escape.ts";
+import { corpusOptions, corpusRoot, EMBEDDER_SETTINGS, INDEX_SETTINGS } from "./_wiring.ts";
+
+/** `wayfinder status <root>`: the index's state, read from disk; loads no model. */
+export const statusCommand: Command = {
+  spec: {
+    name: "status",
+    summary:
+      "Report the index's state (ready, indexing, stale, failed, absent) without loading a model",
+    positionals: ["root"],
+    settings: [
+      ...INDEX_SETTINGS,
+      ...EMBEDDER_SETTINGS,
+      "include",
+      "exclude",
+      "maxFileBytes",
+      "maxChunkChars",
+    ],
+  },
+  targetPositional: 0,
+  async run(config, context) {
+    const corpus = await openCorpus(corpusRoot(config, context), corpusOptions(config, context));
+    try {
+      const status = await corpus.status();
+      printResult(context, config.settings.output, status, () => describe(status));
+      // A report: every state is a successful answer.
+      return 0;
+    } finally {
+      await corpus.close();
+    }
+  },
+};
+
+/** At most this many paths per list in text. */
+const LISTED = 5;
+
+function list(paths: string[]): string {
+  const shown = paths.slice(0, LISTED).map(escapeLine).join(", ");
+  const more = paths.length > LISTED ? `, and ${paths.length - LISTED} more` : "";
+  return paths.length === 0 ? "0" : `${paths.length} (${shown}${more})`;
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
+function describe(s: CorpusStatus): string {
+  const lines = [`${s.state}  ${escapeLine(s.root)}`];
+  const row = (name: string, value: string) => lines.push(`  ${name.padEnd(9)}${value}`);
+  row("index", `${s.indexDir} (${s.generation ?? "no generation"}, ${megabytes(s.diskBytes)})`);
+  if (s.generation) {
+    row("updated", s.updatedAt ?? "?");
+    row("content", `${s.files} files, ${s.chunks} chunks`);
+  }
+  if (s.model) {
+    const m = s.model;
+    row("model", `${m.name} (${m.provider}, ${m.dimensions} dims, ${m.sha256.slice(0, 12)})`);
+  }
+  if (s.progress) {
+    const p = s.progress;
+    row(
+      "progress",
+      `${p.phase}: files ${p.filesDone}/${p.filesTotal}, chunks ${p.chunksDone}/${p.chunksTotal} ` +
+        `(pid ${p.pid}, since ${p.startedAt})`,
+    );
+  }
+  if (s.failure) row("failure", `${s.failure.at}: ${escapeLine(s.failure.message)}`);
+  if (s.stale) {
+    row("changed", list(s.stale.changed));
+    row("added", list(s.stale.added));
+    row("deleted", list(s.stale.deleted));
+    for (const reason of s.stale.reasons) row("reason", escapeLine(reason));
+  }
+  if (s.lock && !s.progress) row("lock", `held by pid ${s.lock.pid} since ${s.lock.since}`);
+  if (s.state === "absent") row("hint", `run 'wayfinder index ${s.root}'`);
+  return lines.join("\n") + "\n";
+}

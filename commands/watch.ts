@@ -1,0 +1,76 @@
+import { openCorpus, watchCorpus, type WatchUpdate } from "../src/corpus/mod.ts";
+import { type Command, type CommandContext, printJsonLine } from "./_command.ts";
+import { escapeLine } from "./_escape.ts";
+import { corpusOptions, corpusRoot, EMBEDDER_SETTINGS, INDEX_SETTINGS } from "./_wiring.ts";
+
+/** `wayfinder watch <root>`: keep the index fresh as files change, until SIGINT or SIGTERM. */
+export const watchCommand: Command = {
+  spec: {
+    name: "watch",
+    summary:
+      "Keep the index fresh: update it incrementally on file changes until interrupted (SIGINT/SIGTERM)",
+    positionals: ["root"],
+    settings: [
+      ...INDEX_SETTINGS,
+      ...EMBEDDER_SETTINGS,
+      "include",
+      "exclude",
+      "maxFileBytes",
+      "maxChunkChars",
+      "debounceMs",
+    ],
+  },
+  targetPositional: 0,
+  async run(config, context) {
+    const corpus = await openCorpus(corpusRoot(config, context), corpusOptions(config, context));
+    const stop = new AbortController();
+    const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
+    const onSignal = () => stop.abort();
+    for (const signal of signals) Deno.addSignalListener(signal, onSignal);
+    try {
+      await watchCorpus(corpus, {
+        debounceMs: config.settings.debounceMs,
+        signal: stop.signal,
+        onUpdate: reporter(context, config.settings.output),
+      });
+      context.stderr("Stopped watching.\n");
+      return 0;
+    } finally {
+      for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
+      await corpus.close();
+    }
+  },
+};
+
+/** One line per update that did something (or failed); saves that changed nothing stay quiet. */
+function reporter(
+  context: CommandContext,
+  output: "text" | "json" | "jsonl",
+): (update: WatchUpdate) => void {
+  return (update) => {
+    const { summary, error } = update;
+    if (summary?.current && update.trigger === "change") return;
+    const event = error ? "failed" : update.trigger === "initial" ? "watching" : "updated";
+    const time = new Date().toISOString();
+    if (output !== "text") {
+      const { skipped: _skipped, ...rest } = summary ?? {};
+      const failure = error ? { code: error.code, message: error.message } : {};
+      printJsonLine(context, { event, time, paths: update.paths, ...rest, ...failure });
+      return;
+    }
+    const clock = time.slice(11, 19);
+    context.stdout(`${clock} ${event}: ${error ? escapeLine(error.message) : counts(update)}\n`);
+  };
+}
+
+function counts(update: WatchUpdate): string {
+  const s = update.summary!;
+  if (s.current) return `${s.root} (index current, ${s.files.seen} files)`;
+  const what = `${s.files.changed} changed, ${s.files.deleted} deleted, ` +
+    `${s.embeddedChunks} chunks embedded, ${s.removedChunks} removed in ${s.elapsedMs} ms`;
+  const paths = update.paths.length > 0
+    ? ` (${update.paths.slice(0, 3).map(escapeLine).join(", ")}` +
+      `${update.paths.length > 3 ? ", …" : ""})`
+    : "";
+  return update.trigger === "initial" ? `${s.root}, ${what}` : `${what}${paths}`;
+}

@@ -1,0 +1,179 @@
+/**
+ * The state of a corpus's index, read from disk without loading a model or
+ * embedding anything: ready, indexing (with the writer's progress), stale
+ * (and why), failed (with the error) or absent.
+ */
+import { join } from "node:path";
+import { WayfinderError } from "../error.ts";
+import {
+  CHUNKER_VERSION,
+  INPUT_FORMAT,
+  KNOWLEDGE_INPUT_FORMAT,
+  treeChanges,
+} from "../pipeline/mod.ts";
+import {
+  currentGeneration,
+  type IndexManifest,
+  processAlive,
+  readIndexLock,
+  readManifest,
+  readRunFailure,
+  readRunProgress,
+  type RunFailure,
+  type RunProgress,
+} from "../store/mod.ts";
+import { effectiveSettings, type IndexSettings } from "./corpus_settings.ts";
+import { modelDifference } from "./model_difference.ts";
+import type { EmbedderSettings, Locations } from "./open_models.ts";
+
+export type CorpusState = "ready" | "indexing" | "stale" | "failed" | "absent";
+
+/** Why an index no longer matches its tree or its settings. */
+export interface Staleness {
+  /** Paths relative to the root, sorted. */
+  changed: string[];
+  added: string[];
+  deleted: string[];
+  /** Differences other than files: model, chunking, format. */
+  reasons: string[];
+}
+
+/** What `corpus.status()` and `wayfinder status` report. */
+export interface CorpusStatus {
+  state: CorpusState;
+  root: string;
+  indexDir: string;
+  /** The live generation, when there is one. */
+  generation: string | null;
+  /** When the live generation was written (ISO). */
+  updatedAt: string | null;
+  files: number;
+  chunks: number;
+  model: { name: string; provider: string; sha256: string; dimensions: number } | null;
+  /** Bytes the index folder holds on disk (live and previous generation included). */
+  diskBytes: number;
+  /** Present when the tree or the settings moved on since the live generation. */
+  stale?: Staleness;
+  /** The running writer's last report, while one runs. */
+  progress?: RunProgress;
+  /** The last failed run, until a later run succeeds. */
+  failure?: RunFailure;
+  /** The process holding the index lock (an index run or a watcher). */
+  lock?: { pid: number; since: string };
+}
+
+/** What the status is computed from: the corpus and the caller's explicit settings. */
+export interface StatusInput {
+  root: string;
+  indexDir: string;
+  excludeDirs: string[];
+  chosen: { embedder: EmbedderSettings; index: IndexSettings };
+  locations?: Locations;
+}
+
+/** Computes the state of a corpus's index. @throws {WayfinderError} `io` when it cannot be read. */
+export async function corpusStatus(input: StatusInput): Promise<CorpusStatus> {
+  const { root, indexDir } = input;
+  const [progress, failure] = await Promise.all([
+    readRunProgress(indexDir),
+    readRunFailure(indexDir),
+  ]);
+  const holder = readIndexLock(indexDir);
+  let manifest: IndexManifest | null = null;
+  let formatProblem: string | undefined;
+  try {
+    manifest = await readManifest(indexDir);
+  } catch (error) {
+    if (!(error instanceof WayfinderError && error.code === "stale_index")) throw error;
+    formatProblem = error.message;
+  }
+  const status: CorpusStatus = {
+    state: "ready",
+    ...describe(root, indexDir, manifest, await currentGeneration(indexDir).catch(() => null)),
+    diskBytes: await diskBytes(indexDir),
+  };
+  if (holder?.alive) status.lock = { pid: holder.pid, since: holder.since };
+  if (progress && processAlive(progress.pid)) status.progress = progress;
+  if (failure) status.failure = failure;
+  if (formatProblem) {
+    status.stale = { changed: [], added: [], deleted: [], reasons: [formatProblem] };
+  } else if (manifest) status.stale = await staleness(input, manifest);
+  status.state = stateOf(status, manifest !== null || formatProblem !== undefined);
+  return status;
+}
+
+function stateOf(status: CorpusStatus, exists: boolean): CorpusState {
+  if (status.progress) return "indexing";
+  if (status.failure) return "failed";
+  if (!exists) return "absent";
+  return status.stale ? "stale" : "ready";
+}
+
+function describe(
+  root: string,
+  indexDir: string,
+  manifest: IndexManifest | null,
+  generation: string | null,
+) {
+  const identity = manifest?.identity;
+  return {
+    root,
+    indexDir,
+    generation: manifest ? generation : null,
+    updatedAt: manifest?.createdAt ?? null,
+    files: manifest ? Object.keys(manifest.files).length : 0,
+    chunks: manifest?.chunkCount ?? 0,
+    model: identity
+      ? {
+        name: identity.name,
+        provider: identity.provider,
+        sha256: identity.sha256,
+        dimensions: identity.dimensions,
+      }
+      : null,
+  };
+}
+
+/** The staleness of a live index, or undefined when it matches its tree and settings. */
+async function staleness(
+  input: StatusInput,
+  manifest: IndexManifest,
+): Promise<Staleness | undefined> {
+  const settings = effectiveSettings(input.chosen, manifest.settings, false);
+  const reasons: string[] = [];
+  if (manifest.chunkerVersion !== CHUNKER_VERSION) {
+    reasons.push(`chunker version ${manifest.chunkerVersion ?? "?"} → ${CHUNKER_VERSION}`);
+  }
+  const format = manifest.settings?.knowledge ? KNOWLEDGE_INPUT_FORMAT : INPUT_FORMAT;
+  if (manifest.inputFormat !== undefined && manifest.inputFormat !== format) {
+    reasons.push(`embedding input format ${manifest.inputFormat} → ${format}`);
+  }
+  const recordedChars = manifest.settings?.maxChunkChars;
+  if (recordedChars !== undefined && recordedChars !== settings.index.maxChunkChars) {
+    reasons.push(`maxChunkChars ${recordedChars} → ${settings.index.maxChunkChars}`);
+  }
+  reasons.push(...await modelDifference(manifest.identity, settings.embedder, input.locations));
+  const changes = await treeChanges(input.root, manifest.files, {
+    include: settings.index.include,
+    exclude: settings.index.exclude,
+    maxFileBytes: settings.index.maxFileBytes,
+    excludeDirs: input.excludeDirs,
+  });
+  const moved = changes.changed.length + changes.added.length + changes.deleted.length;
+  return moved === 0 && reasons.length === 0 ? undefined : { ...changes, reasons };
+}
+
+/** Total size of the files under a folder; 0 when it does not exist. */
+async function diskBytes(dir: string): Promise<number> {
+  let total = 0;
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory) total += await diskBytes(path);
+      else if (entry.isFile) total += (await Deno.stat(path).catch(() => ({ size: 0 }))).size;
+    }
+  } catch {
+    // Gone or unreadable: counts as empty.
+  }
+  return total;
+}

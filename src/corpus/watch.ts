@@ -1,0 +1,137 @@
+/**
+ * Keeps a corpus's index fresh while files change: native file events,
+ * debounced, each quiet moment one incremental update through the open
+ * corpus (so the model stays loaded). Holds the index lock for as long as it
+ * watches, so no other writer races it.
+ */
+import { relative, sep } from "node:path";
+import { WayfinderError } from "../error.ts";
+import type { IndexSummary } from "../pipeline/mod.ts";
+import { acquireIndexLock, type IndexLock } from "../store/mod.ts";
+import type { Corpus } from "./open_corpus.ts";
+
+/** One update: what triggered it and how it ended. */
+export interface WatchUpdate {
+  /** "initial" for the catch-up at start, "change" for updates on file events. */
+  trigger: "initial" | "change";
+  /** Root-relative paths whose events led to this update (empty for the initial one). */
+  paths: string[];
+  /** The update's summary; `current` when nothing had changed and nothing was published. */
+  summary?: IndexSummary;
+  /** Why the update failed; the previous generation stays live and watching goes on. */
+  error?: WayfinderError;
+}
+
+export interface WatchOptions {
+  /** Quiet time before an update, so a rename-then-write is one update. @default 300 */
+  debounceMs?: number;
+  /** Stops watching; an update in flight is abandoned before it publishes. */
+  signal?: AbortSignal;
+  /** Called after every update, including ones that found nothing to do. */
+  onUpdate?: (update: WatchUpdate) => void;
+}
+
+/** Event kinds that mean content may have changed; reads (`access`) do not. */
+const CHANGES = new Set<Deno.FsEvent["kind"]>(["any", "create", "modify", "remove", "rename"]);
+
+/**
+ * Watches `corpus.root` until `signal` aborts, updating the index after each
+ * burst of changes. Resolves once stopped, with the lock released.
+ *
+ * @throws {WayfinderError} `busy` when another process holds the index lock;
+ *   the first update's error when that fails (later failures are reported
+ *   through `onUpdate` and watching goes on).
+ */
+export async function watchCorpus(corpus: Corpus, options: WatchOptions = {}): Promise<void> {
+  const { signal } = options;
+  const lock = await acquireIndexLock(corpus.indexDir, corpus.root);
+  let watcher: Deno.FsWatcher | undefined;
+  const stop = () => watcher?.close();
+  const updates = new UpdateQueue(corpus, lock, options);
+  try {
+    if (signal?.aborted) return;
+    watcher = Deno.watchFs(corpus.root, { recursive: true });
+    signal?.addEventListener("abort", stop, { once: true });
+    // Events during the catch-up wait in the watcher and start the next update.
+    const first = await updates.run("initial", []);
+    // A first update that fails (no model, another model's index) would fail every time.
+    if (first?.error) throw first.error;
+    for await (const event of watcher) {
+      if (!CHANGES.has(event.kind)) continue;
+      const paths = event.paths.filter((path) => !ignored(corpus, path));
+      if (paths.length > 0) updates.request(paths.map((p) => relative(corpus.root, p)));
+    }
+  } finally {
+    signal?.removeEventListener("abort", stop);
+    stop();
+    // The lock outlives any update that is still writing (stopped: it aborts first).
+    await updates.drain();
+    await lock.release();
+  }
+}
+
+/** Paths whose changes never touch the index: the index and data folders, and `.git`. */
+function ignored(corpus: Corpus, path: string): boolean {
+  const within = (dir: string) => path === dir || path.startsWith(dir + sep);
+  if (within(corpus.indexDir) || within(corpus.dataDir)) return true;
+  return relative(corpus.root, path).split(sep).includes(".git");
+}
+
+/** Runs one update at a time; requests during the quiet time or a running update coalesce. */
+class UpdateQueue {
+  #pending = new Set<string>();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #running: Promise<void> | null = null;
+
+  constructor(
+    readonly corpus: Corpus,
+    readonly lock: IndexLock,
+    readonly options: WatchOptions,
+  ) {}
+
+  request(paths: string[]): void {
+    for (const path of paths) this.#pending.add(path);
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.#start(), this.options.debounceMs ?? 300);
+  }
+
+  /** Waits for the update in flight; pending requests are dropped (we are stopping). */
+  async drain(): Promise<void> {
+    clearTimeout(this.#timer);
+    while (this.#running) await this.#running;
+  }
+
+  #start(): void {
+    if (this.options.signal?.aborted) return;
+    if (this.#running) {
+      // Re-checked when the running update ends.
+      return;
+    }
+    const paths = [...this.#pending].sort();
+    this.#pending.clear();
+    this.#running = this.run("change", paths).then(() => {
+      this.#running = null;
+      if (this.#pending.size > 0) this.request([]);
+    });
+  }
+
+  /** One update, reported through `onUpdate`; undefined when stopped meanwhile. */
+  async run(trigger: WatchUpdate["trigger"], paths: string[]): Promise<WatchUpdate | undefined> {
+    const { signal, onUpdate } = this.options;
+    let update: WatchUpdate;
+    try {
+      update = { trigger, paths, summary: await this.corpus.index({ lock: this.lock, signal }) };
+    } catch (error) {
+      if (signal?.aborted) return undefined;
+      const wrapped = error instanceof WayfinderError
+        ? error
+        : new WayfinderError("internal", (error as Error)?.message ?? String(error), {
+          cause: error,
+        });
+      update = { trigger, paths, error: wrapped };
+    }
+    // A failed catch-up is thrown by the caller, not reported twice.
+    if (!(update.error && trigger === "initial")) onUpdate?.(update);
+    return update;
+  }
+}

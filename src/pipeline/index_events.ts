@@ -1,0 +1,80 @@
+/**
+ * Events an index run reports as it goes, one JSON object each, for scripts
+ * and agent runners (`index --events`). Every event carries `event` and `time`.
+ */
+
+/** The run took the lock and starts walking. */
+export interface StartedEvent {
+  event: "started";
+  time: string;
+  root: string;
+  index: string;
+}
+
+/** A file was (re)chunked, dropped or skipped. Unchanged files are not reported. */
+export interface FileEvent {
+  event: "file";
+  time: string;
+  path: string;
+  status: "added" | "changed" | "deleted" | "skipped";
+  /** Chunks the file now has (added, changed). */
+  chunks?: number;
+  /** Why it was skipped (`too_large`, `binary`, …). */
+  reason?: string;
+}
+
+/** A batch of passages was embedded. */
+export interface BatchEvent {
+  event: "batch";
+  time: string;
+  done: number;
+  total: number;
+}
+
+/** The run ended well: a generation was published, or the index was already current. */
+export interface PublishedEvent {
+  event: "published";
+  time: string;
+  /** The new generation, or null when nothing changed and nothing was written. */
+  generation: string | null;
+  current: boolean;
+  files: { seen: number; changed: number; deleted: number; skipped: number };
+  embeddedChunks: number;
+  reusedChunks: number;
+  removedChunks: number;
+  elapsedMs: number;
+}
+
+/** The run failed; the previous generation stays live. */
+export interface FailedEvent {
+  event: "failed";
+  time: string;
+  /** The error code (`io`, `long_input`, `busy`, `aborted`, …). */
+  code: string;
+  message: string;
+}
+
+export type IndexEvent = StartedEvent | FileEvent | BatchEvent | PublishedEvent | FailedEvent;
+
+/** An event without its time; the emitter stamps it. */
+export type IndexEventInput = IndexEvent extends infer E
+  ? E extends IndexEvent ? Omit<E, "time"> : never
+  : never;
+
+/**
+ * Stamps events with the time and hands them on; a no-op without a listener.
+ * A listener that throws (its pipe closed) is dropped: events are a report,
+ * never a reason for the index run to fail.
+ */
+export function eventEmitter(
+  listener: ((event: IndexEvent) => void) | undefined,
+): (event: IndexEventInput) => void {
+  let live = listener;
+  return (event) => {
+    try {
+      live?.({ ...event, time: new Date().toISOString() } as IndexEvent);
+    } catch {
+      live = undefined;
+    }
+  };
+}

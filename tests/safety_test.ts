@@ -1,0 +1,126 @@
+/**
+ * What an index may hold and where: nothing from outside the root, never
+ * itself, in owner-only folders; and text output that a terminal shows
+ * rather than obeys.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
+
+const SERVICES = join(REPO, "fixtures", "corpus", "services");
+
+/** Every byte under a folder, as text, for grepping an index for what it must not hold. */
+async function allText(dir: string): Promise<string> {
+  let text = "";
+  for await (const entry of Deno.readDir(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) text += await allText(path);
+    else if (entry.isFile) text += new TextDecoder().decode(await Deno.readFile(path));
+  }
+  return text;
+}
+
+Deno.test("content from outside the root never reaches the index", async () => {
+  const outside = await Deno.makeTempDir();
+  await Deno.writeTextFile(join(outside, "secret.txt"), "TOPSECRET-MARKER outside the root\n");
+  const root = await copyTree(SERVICES);
+  await Deno.symlink(join(outside, "secret.txt"), join(root, "leak.txt"));
+  await Deno.symlink(outside, join(root, "elsewhere"));
+  await Deno.writeTextFile(join(root, "notes.md"), "See [the secret](../secret.txt).\n");
+  const dataDir = await Deno.makeTempDir();
+  const env = { WAYFINDER_DATA_DIR: dataDir, WAYFINDER_EMBEDDING_MODEL: tinyModel() };
+  const run = await wayfinder(["index", root, "--include", "**", "--output", "json"], env);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(JSON.parse(run.stdout).files.skipped, 2, "both links are skipped");
+  assert.ok(!(await allText(dataDir)).includes("TOPSECRET-MARKER"));
+});
+
+Deno.test("the data and index folders are created owner-only", async () => {
+  const root = await copyTree(SERVICES);
+  const dataDir = join(await Deno.makeTempDir(), "fresh", "data");
+  const env = { WAYFINDER_DATA_DIR: dataDir, WAYFINDER_EMBEDDING_MODEL: tinyModel() };
+  const run = await wayfinder(["index", root, "--output", "json"], env);
+  assert.equal(run.code, 0, run.stderr);
+  const indexDir = JSON.parse(run.stdout).index;
+  for (const dir of [dataDir, join(dataDir, "indexes"), indexDir]) {
+    assert.equal((await Deno.stat(dir)).mode! & 0o777, 0o700, dir);
+  }
+});
+
+Deno.test("search text output escapes control characters in paths and passages", async () => {
+  const root = await Deno.makeTempDir();
+  const name = "evil\x1b[31mred.md";
+  const passage =
+    "Rotate the quasarkey \x1b]0;pwned\x07 now\r\nthen \x1b[2J clear \u202eesrever\r\n";
+  await Deno.writeTextFile(join(root, name), `# Keys\r\n\r\n${passage}`);
+  const env = {
+    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
+    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
+  };
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+
+  const text = await wayfinder(["search", root, "quasarkey", "--mode", "lexical"], env);
+  assert.equal(text.code, 0, text.stderr);
+  // deno-lint-ignore no-control-regex
+  assert.doesNotMatch(text.stdout, /[\x1b\x07\r\u202e]/);
+  assert.match(text.stdout, /^evil\\x1b\[31mred\.md:3-4 /);
+  assert.match(
+    text.stdout,
+    /quasarkey \\x1b\]0;pwned\\x07 now\n {4}then \\x1b\[2J clear \\u202eesrever/,
+  );
+
+  const context = await wayfinder(
+    ["search", root, "quasarkey", "--mode", "lexical", "--context-chars", "500"],
+    env,
+  );
+  // deno-lint-ignore no-control-regex
+  assert.doesNotMatch(context.stdout, /[\x1b\x07\u202e]/);
+
+  // JSON carries the text as it is: JSON escaping is enough there.
+  const json = await wayfinder(
+    ["search", root, "quasarkey", "--mode", "lexical", "-o", "json"],
+    env,
+  );
+  const hit = JSON.parse(json.stdout).matches[0].chunk;
+  assert.equal(hit.sourcePath, name);
+  assert.equal(hit.content, passage.trimEnd());
+});
+
+Deno.test("an index folder in the tree is never indexed; the tree itself is refused", async () => {
+  const root = await copyTree(SERVICES);
+  const env = {
+    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
+    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
+  };
+  const itself = await wayfinder(["index", root, "--index-dir", root], env);
+  assert.equal(itself.code, 2);
+  assert.match(
+    itself.stderr,
+    /^wayfinder: Cannot keep the index of .* choose another --index-dir\n$/,
+  );
+
+  const inside = join(root, ".index");
+  for (const round of [1, 2]) {
+    const run = await wayfinder(["index", root, "--index-dir", inside, "-o", "json"], env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(JSON.parse(run.stdout).files.seen, 5, `round ${round}`);
+    if (round === 2) assert.equal(JSON.parse(run.stdout).current, true);
+  }
+
+  await Deno.remove(inside, { recursive: true });
+
+  // A data folder inside the tree, as wayfinder.json may name it.
+  await Deno.writeTextFile(join(root, "wayfinder.json"), JSON.stringify({ dataDir: ".wayfinder" }));
+  const { WAYFINDER_DATA_DIR: _, ...noData } = env;
+  for (const round of [1, 2]) {
+    const run = await wayfinder(["index", root, "-o", "json"], noData);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(
+      JSON.parse(run.stdout).files.seen,
+      6,
+      `round ${round}: the tree and wayfinder.json`,
+    );
+    if (round === 2) assert.equal(JSON.parse(run.stdout).current, true);
+  }
+  assert.ok((await Deno.stat(join(root, ".wayfinder", "indexes"))).isDirectory);
+});

@@ -1,0 +1,181 @@
+/**
+ * `status` and `index --events`: every state read from disk without loading
+ * a model, and the event stream scripts read. Real index, tiny model.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type Embedder, openCorpus } from "../src/mod.ts";
+import { LlamaEmbedder } from "../src/embed/mod.ts";
+import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
+
+const SERVICES = join(REPO, "fixtures", "corpus", "services");
+/** One line over the tiny model's 512 tokens that no split can shorten. */
+
+async function setup() {
+  const root = await copyTree(SERVICES);
+  const env = {
+    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
+    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
+  };
+  const status = async (...flags: string[]) => {
+    const run = await wayfinder(["status", root, "--output", "json", ...flags], env);
+    assert.equal(run.code, 0, run.stderr);
+    return JSON.parse(run.stdout);
+  };
+  return { root, env, status };
+}
+
+Deno.test("status reports absent, ready and stale with what changed, exit 0 each time", async () => {
+  const { root, env, status } = await setup();
+  const absent = await wayfinder(["status", root], env);
+  assert.equal(absent.code, 0);
+  assert.match(absent.stdout, /^absent {2}/);
+
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  const ready = await status();
+  assert.equal(ready.state, "ready");
+  assert.equal(ready.files, 5);
+  assert.ok(ready.chunks > 50);
+  assert.equal(ready.model.name, "wayfinder-tiny-test");
+  assert.match(ready.generation, /^gen-/);
+  assert.ok(ready.diskBytes > 10_000, String(ready.diskBytes));
+  assert.ok(Date.now() - Date.parse(ready.updatedAt) < 120_000);
+
+  await Deno.writeTextFile(join(root, "auth_service.dart"), "// rewritten\n", { append: true });
+  await Deno.writeTextFile(join(root, "notes.txt"), "new notes\n");
+  await Deno.remove(join(root, "payment_service.dart"));
+  const stale = await status();
+  assert.equal(stale.state, "stale");
+  assert.deepEqual(stale.stale.changed, ["auth_service.dart"]);
+  assert.deepEqual(stale.stale.added, ["notes.txt"]);
+  assert.deepEqual(stale.stale.deleted, ["payment_service.dart"]);
+  assert.deepEqual(stale.stale.reasons, []);
+
+  const missing = await wayfinder(["status", join(root, "no-such-folder")], env);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /^wayfinder: Cannot open '.*no-such-folder': not a directory\n$/);
+
+  const text = await wayfinder(["status", root], env);
+  assert.match(text.stdout, /^stale {2}/);
+  assert.match(text.stdout, /changed {2}1 \(auth_service\.dart\)/);
+});
+
+Deno.test("status names another model from its manifest without loading it", async () => {
+  const { root, env, status } = await setup();
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  // Garbage weights with a manifest that matches their size: loading them would fail.
+  const dir = await Deno.makeTempDir();
+  const model = join(dir, "other.gguf");
+  await Deno.writeFile(model, new Uint8Array(1000).fill(7));
+  await Deno.writeTextFile(
+    join(dir, "other.manifest.json"),
+    JSON.stringify({ name: "other-model", sha256: "ab".repeat(32), bytes: 1000 }),
+  );
+  const other = await status("--model", model);
+  assert.equal(other.state, "stale");
+  assert.deepEqual(other.stale.reasons, [
+    "model wayfinder-tiny-test → other-model (other weights)",
+  ]);
+  const policy = await status("--long-input", "truncate", "--max-chunk-chars", "700");
+  assert.deepEqual(policy.stale.reasons, [
+    "maxChunkChars 1500 → 700",
+    "longInput reject → truncate",
+  ]);
+  const broken = join(dir, "missing.gguf");
+  const missing = await status("--model", broken);
+  assert.match(missing.stale.reasons[0], /^model missing: .*missing\.gguf/);
+});
+
+Deno.test("status reports a failed run until a later run succeeds, and a damaged format as stale", async () => {
+  const { root, env, status } = await setup();
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  // Another long-input policy than the index was built with: the run fails inside the writer.
+  await Deno.writeTextFile(join(root, "new.dart"), "void added() {}\n");
+  const failedRun = await wayfinder(["index", root, "--long-input", "truncate"], env);
+  assert.equal(failedRun.code, 2);
+  const failed = await status();
+  assert.equal(failed.state, "failed");
+  assert.equal(failed.failure.code, "stale_index");
+  assert.match(failed.failure.message, /--rebuild/);
+  assert.equal(failed.files, 5, "the previous generation is still the live one");
+
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  assert.equal((await status()).state, "ready");
+
+  const live = (await Deno.readTextFile(join(failed.indexDir, "current"))).trim();
+  const manifest = join(failed.indexDir, live, "manifest.json");
+  const json = JSON.parse(await Deno.readTextFile(manifest));
+  await Deno.writeTextFile(manifest, JSON.stringify({ ...json, formatVersion: 99 }));
+  const format = await status();
+  assert.equal(format.state, "stale");
+  assert.match(format.stale.reasons[0], /built by format 99/);
+});
+
+Deno.test("status reports indexing with the running writer's progress", async () => {
+  const root = await copyTree(SERVICES);
+  const dataDir = await Deno.makeTempDir();
+  const real = await LlamaEmbedder.create({ modelPath: tinyModel(), threads: 1 });
+  const observer = await openCorpus(root, { dataDir, embedder: { model: tinyModel() } });
+  const seen: string[] = [];
+  // An embedder that looks at the status from outside while the writer waits on it.
+  const watching: Embedder = {
+    identity: real.identity,
+    countTokens: (text, kind) => real.countTokens(text, kind),
+    embedQuery: (text) => real.embedQuery(text),
+    async embedDocuments(texts) {
+      for (let i = 0; i < 250 && seen.length === 0; i++) {
+        const status = await observer.status();
+        if (status.state === "indexing") seen.push(`${status.progress!.phase} ${status.lock?.pid}`);
+        else await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return real.embedDocuments(texts);
+    },
+    close: () => Promise.resolve(),
+  };
+  const writer = await openCorpus(root, { dataDir, embedder: watching });
+  try {
+    await writer.index();
+    assert.equal(seen.length, 1, "status saw the run");
+    assert.match(seen[0]!, new RegExp(`^(walk|chunk|embed) ${Deno.pid}$`));
+    const after = await observer.status();
+    assert.equal(after.state, "ready");
+    assert.equal(after.progress, undefined, "the progress file is gone");
+  } finally {
+    await real.close();
+  }
+});
+
+Deno.test("index --events writes started, file, batch and published; failed on error", async () => {
+  const { root, env } = await setup();
+  const parse = (stderr: string) =>
+    stderr.trim().split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+  const first = await wayfinder(["index", root, "--events"], env);
+  assert.equal(first.code, 0, first.stderr);
+  const events = parse(first.stderr);
+  assert.equal(events.length, first.stderr.trim().split("\n").length, "stderr is only events");
+  assert.equal(events[0].event, "started");
+  assert.equal(events.at(-1).event, "published");
+  assert.match(events.at(-1).generation, /^gen-/);
+  assert.equal(events.filter((e) => e.event === "file" && e.status === "added").length, 5);
+  const batches = events.filter((e) => e.event === "batch");
+  assert.ok(batches.length >= 1);
+  assert.equal(batches.at(-1).done, batches.at(-1).total);
+  for (const e of events) assert.ok(!Number.isNaN(Date.parse(e.time)), JSON.stringify(e));
+
+  await Deno.writeTextFile(join(root, "auth_service.dart"), "// edited\n", { append: true });
+  const second = parse((await wayfinder(["index", root, "--events"], env)).stderr);
+  assert.deepEqual(
+    second.filter((e) => e.event === "file").map((e) => `${e.status} ${e.path}`),
+    ["changed auth_service.dart"],
+  );
+  const current = parse((await wayfinder(["index", root, "--events"], env)).stderr);
+  assert.deepEqual(current.map((e) => e.event), ["started", "published"]);
+  assert.equal(current[1].current, true);
+
+  const failing = await wayfinder(["index", root, "--events", "--long-input", "truncate"], env);
+  assert.equal(failing.code, 2);
+  const failed = parse(failing.stderr).at(-1);
+  assert.equal(failed.event, "failed");
+  assert.equal(failed.code, "stale_index");
+  assert.match(failing.stderr.trim().split("\n").at(-1)!, /^wayfinder: /);
+});

@@ -1,0 +1,228 @@
+/**
+ * `watch`: native file events, debounced into incremental updates through
+ * one open corpus; unchanged saves publish nothing; SIGTERM and SIGINT stop
+ * it cleanly with the lock released. Real tree-sitter, real index, tiny model.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type Corpus, openCorpus, watchCorpus, type WatchUpdate } from "../src/mod.ts";
+import { copyTree, MAIN, REPO, tinyModel } from "./_run.ts";
+
+const SERVICES = join(REPO, "fixtures", "corpus", "services");
+
+/** Collects updates and lets a test wait for the next one. */
+function updateLog() {
+  const updates: WatchUpdate[] = [];
+  let wake: (() => void) | null = null;
+  return {
+    updates,
+    onUpdate(update: WatchUpdate) {
+      updates.push(update);
+      wake?.();
+    },
+    async next(count: number, timeoutMs = 20_000): Promise<WatchUpdate> {
+      const deadline = Date.now() + timeoutMs;
+      while (updates.length < count) {
+        assert.ok(Date.now() < deadline, `no update #${count} within ${timeoutMs} ms`);
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 100);
+        });
+      }
+      return updates[count - 1]!;
+    },
+  };
+}
+
+async function live(corpus: Corpus): Promise<string> {
+  return (await Deno.readTextFile(join(corpus.indexDir, "current"))).trim();
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+Deno.test("watchCorpus() coalesces a rename-then-write, skips unchanged saves and drops deleted files", async () => {
+  const root = await copyTree(SERVICES);
+  const corpus = await openCorpus(root, {
+    dataDir: await Deno.makeTempDir(),
+    embedder: { model: tinyModel(), threads: 1 },
+  });
+  const stop = new AbortController();
+  const log = updateLog();
+  const watching = watchCorpus(corpus, { signal: stop.signal, onUpdate: log.onUpdate });
+  try {
+    const first = await log.next(1);
+    assert.equal(first.trigger, "initial");
+    assert.ok(first.summary!.embeddedChunks > 0);
+    const afterFirst = await live(corpus);
+
+    // An editor's save: write a temporary file, then rename it over the original.
+    const target = join(root, "auth_service.dart");
+    const text = await Deno.readTextFile(target);
+    await Deno.writeTextFile(`${target}.tmp`, text + "\n// refreshes the session cookie\n");
+    await Deno.rename(`${target}.tmp`, target);
+    const edit = await log.next(2);
+    assert.equal(edit.error, undefined);
+    assert.equal(edit.summary!.files.changed, 1, "one update for the rename and the write");
+    assert.ok(edit.paths.includes("auth_service.dart"), edit.paths.join());
+    assert.ok(edit.summary!.reusedChunks > 0, "the update is incremental");
+    const afterEdit = await live(corpus);
+    assert.notEqual(afterEdit, afterFirst);
+    const hits = await corpus.search("session cookie", { mode: "lexical", limit: 1 });
+    assert.equal(hits.matches[0]!.chunk.sourcePath, "auth_service.dart");
+
+    // Same bytes written again: an update runs, finds nothing, publishes nothing.
+    await Deno.writeTextFile(target, await Deno.readTextFile(target));
+    const unchanged = await log.next(3);
+    assert.equal(unchanged.summary!.current, true);
+    assert.equal(await live(corpus), afterEdit, "no generation for an unchanged save");
+
+    await Deno.remove(join(root, "payment_service.dart"));
+    const removal = await log.next(4);
+    assert.equal(removal.summary!.files.deleted, 1);
+    assert.equal(log.updates.length, 4, "one update per burst");
+  } finally {
+    stop.abort();
+    await watching;
+    await corpus.close();
+  }
+  await assert.rejects(Deno.stat(join(corpus.indexDir, "lock")), Deno.errors.NotFound);
+});
+
+Deno.test("watchCorpus() survives files created and deleted while it reads them", async () => {
+  const root = await copyTree(SERVICES);
+  const corpus = await openCorpus(root, {
+    dataDir: await Deno.makeTempDir(),
+    embedder: { model: tinyModel(), threads: 1 },
+  });
+  const stop = new AbortController();
+  const log = updateLog();
+  const watching = watchCorpus(corpus, {
+    signal: stop.signal,
+    onUpdate: log.onUpdate,
+    debounceMs: 20,
+  });
+  try {
+    await log.next(1);
+    // Short-lived files, some of them vanishing between the walk and the read.
+    for (let i = 0; i < 60; i++) {
+      const path = join(root, `scratch-${i % 7}.ts`);
+      await Deno.writeTextFile(path, `export const scratch${i} = ${i};\n`);
+      if (i % 3 !== 0) await Deno.remove(path);
+      await sleep(5);
+    }
+    for (let i = 0; i < 7; i++) await Deno.remove(join(root, `scratch-${i}.ts`)).catch(() => {});
+    // Wait until the tree is quiet and the last update has run.
+    let seen = -1;
+    while (seen !== log.updates.length) {
+      seen = log.updates.length;
+      await sleep(800);
+    }
+    assert.deepEqual(log.updates.filter((u) => u.error).map((u) => u.error!.message), []);
+    const status = await corpus.status();
+    assert.equal(status.state, "ready", JSON.stringify(status.stale));
+    assert.equal(status.files, 5);
+  } finally {
+    stop.abort();
+    await watching;
+    await corpus.close();
+  }
+});
+
+Deno.test("watchCorpus() with its data folder inside the tree does not wake itself", async () => {
+  const root = await copyTree(SERVICES);
+  const corpus = await openCorpus(root, {
+    dataDir: join(root, ".wayfinder"),
+    embedder: { model: tinyModel(), threads: 1 },
+  });
+  const stop = new AbortController();
+  const log = updateLog();
+  const watching = watchCorpus(corpus, {
+    signal: stop.signal,
+    onUpdate: log.onUpdate,
+    debounceMs: 50,
+  });
+  try {
+    await log.next(1);
+    await Deno.writeTextFile(join(root, "notes.md"), "# Notes\n\nRotate the keys.\n");
+    const update = await log.next(2);
+    assert.deepEqual(update.paths, ["notes.md"], "the index's own writes are not events");
+    await sleep(1500);
+    assert.equal(log.updates.length, 2, "publishing does not start another update");
+    assert.equal((await corpus.status()).files, 6);
+  } finally {
+    stop.abort();
+    await watching;
+    await corpus.close();
+  }
+});
+
+/** Starts `wayfinder watch` and reads its JSON lines as they come. */
+function spawnWatch(root: string, env: Record<string, string>) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--quiet",
+      MAIN,
+      "watch",
+      root,
+      "--output",
+      "jsonl",
+      "--debounce-ms",
+      "100",
+    ],
+    env: { NO_COLOR: "1", WAYFINDER_THREADS: "1", ...env },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  return {
+    child,
+    async nextEvent(): Promise<Record<string, unknown>> {
+      while (!buffer.includes("\n")) {
+        const { value, done } = await lines.read();
+        if (done) throw new Error(`watch ended early; buffered: ${buffer}`);
+        buffer += value;
+      }
+      const at = buffer.indexOf("\n");
+      const line = buffer.slice(0, at);
+      buffer = buffer.slice(at + 1);
+      return JSON.parse(line);
+    },
+    async finish() {
+      lines.releaseLock();
+      await child.stdout.cancel().catch(() => {});
+      const stderr = await new Response(child.stderr).text();
+      return { status: await child.status, stderr };
+    },
+  };
+}
+
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  Deno.test(`wayfinder watch stops cleanly on ${signal} and releases its lock`, async () => {
+    const root = await copyTree(SERVICES);
+    const dataDir = await Deno.makeTempDir();
+    const watch = spawnWatch(root, {
+      WAYFINDER_DATA_DIR: dataDir,
+      WAYFINDER_EMBEDDING_MODEL: tinyModel(),
+    });
+    const first = await watch.nextEvent();
+    assert.equal(first.event, "watching");
+    const [indexDir] = await Array.fromAsync(Deno.readDir(join(dataDir, "indexes")));
+    const lock = join(dataDir, "indexes", indexDir!.name, "lock");
+    assert.ok((await Deno.stat(lock)).isFile, "the watcher holds the lock");
+
+    await Deno.writeTextFile(join(root, "notes.md"), "# Notes\n\nRotate the signing keys.\n");
+    const update = await watch.nextEvent();
+    assert.equal(update.event, "updated");
+    assert.deepEqual(update.paths, ["notes.md"]);
+
+    watch.child.kill(signal);
+    const { status, stderr } = await watch.finish();
+    assert.equal(status.code, 0, stderr);
+    assert.match(stderr, /Stopped watching/);
+    await assert.rejects(Deno.stat(lock), Deno.errors.NotFound);
+  });
+}
