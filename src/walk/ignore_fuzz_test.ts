@@ -123,7 +123,14 @@ Deno.test({
           await Deno.remove(root, { recursive: true });
         }
       }),
-      { numRuns: RUNS },
+      {
+        numRuns: RUNS,
+        // Found by this test: a deeper file re-including a folder a shallower one excludes.
+        examples: [[{
+          files: ["deep/a/x.ts", "x.ts"],
+          ignores: [{ dir: "deep", text: "!*/\n*.log\n" }, { dir: "", text: "deep/*/\n*.log\n" }],
+        }]],
+      },
     );
   },
 });

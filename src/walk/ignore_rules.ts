@@ -55,9 +55,25 @@ export function ignoredBy(
   let by: IgnoredBy | undefined;
   for (const { base, ig, builtIn } of rules) {
     const sub = base === "" ? rel : rel.slice(base.length + 1);
-    const result = ig.test(isDirectory ? `${sub}/` : sub);
+    const result = testOwn(ig, isDirectory ? `${sub}/` : sub);
     if (result.ignored) by = builtIn ? "defaults" : "ignore_file";
     else if (result.unignored) by = undefined;
   }
   return by;
+}
+
+type Verdict = { ignored: boolean; unignored: boolean };
+
+/**
+ * One file's verdict on the path itself, parents not re-tested. The walker
+ * enters only folders the layered rules keep, and `ignore` would re-apply a
+ * shallower file's exclusion of a folder that a deeper file re-includes
+ * (`deep/*\/` at the root, `!*\/` in `deep/`), which git does not. Uses the
+ * pinned `ignore` 7's per-path test; falls back to `test()` without it.
+ */
+function testOwn(ig: Ignore, path: string): Verdict {
+  const own = (ig as unknown as {
+    _rules?: { test?: (path: string, checkUnignored: boolean, mode: string) => Verdict };
+  })._rules;
+  return typeof own?.test === "function" ? own.test(path, true, "regex") : ig.test(path);
 }
