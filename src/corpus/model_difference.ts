@@ -57,3 +57,20 @@ async function configuredWeights(
   if (!manifest?.sha256 || manifest.bytes !== size) return null;
   return { name: manifest.name, sha256: manifest.sha256 };
 }
+
+/**
+ * Whether the configured embedder is known, without loading it, to be the
+ * one the index was built with: the same provider and policy, and for a GGUF
+ * the SHA-256 its manifest records. Unknown (no manifest) is not the same.
+ */
+export async function sameEmbedder(
+  built: ModelIdentity,
+  embedder: EmbedderSettings,
+  locations: Locations = {},
+): Promise<boolean> {
+  if ((await modelDifference(built, embedder, locations)).length > 0) return false;
+  const provider = embedder.provider ?? "llama";
+  if (provider !== "llama") return built.sha256 === `${provider}:${embedder.model}`;
+  const weights = await configuredWeights(embedder, locations);
+  return typeof weights === "object" && weights !== null && weights.sha256 === built.sha256;
+}

@@ -4,6 +4,7 @@ import { WayfinderError } from "../error.ts";
 import { type Embedder, identityFingerprint, type Reranker } from "../embed/mod.ts";
 import {
   embeddingInput,
+  eventEmitter,
   fitCorpus,
   type FitInputsReport,
   indexCorpus,
@@ -11,6 +12,7 @@ import {
   type IndexProgress,
   type IndexSummary,
   KNOWLEDGE_INPUT_FORMAT,
+  treeChanges,
 } from "../pipeline/mod.ts";
 import {
   type ContextEntry,
@@ -42,6 +44,7 @@ import {
   sourceReader,
 } from "../search/mod.ts";
 import { effectiveSettings, type IndexSettings, recordOf } from "./corpus_settings.ts";
+import { sameEmbedder } from "./model_difference.ts";
 import { type CorpusStatus, corpusStatus } from "./corpus_status.ts";
 import {
   type EmbedderSettings,
@@ -195,6 +198,8 @@ class LocalCorpus implements Corpus {
   #reranker: Promise<PassageScorer> | null = null;
   #index: StoredIndex | null = null;
   #owned: { close(): Promise<void> }[] = [];
+  /** The last freshness check, per generation. */
+  #fresh: { generation: string; at: number; notices: string[] } | null = null;
   /** Query vectors by text: runs and repeated questions embed a query once. */
   #queries = new Map<string, Promise<Float32Array>>();
 
@@ -206,6 +211,11 @@ class LocalCorpus implements Corpus {
   ) {}
 
   async index(run: CorpusIndexOptions = {}): Promise<IndexSummary> {
+    // A current index needs no model: the hash walk `status` does says so.
+    if (!run.rebuild && !run.lock) {
+      const current = await this.#currentSummary(run);
+      if (current) return current;
+    }
     const settings = await this.#settings(run.rebuild ? null : undefined);
     const { knowledge } = settings.index;
     if (knowledge) settings.embedder.inputFormat = KNOWLEDGE_INPUT_FORMAT;
@@ -265,7 +275,7 @@ class LocalCorpus implements Corpus {
     const response: CorpusSearchResult = index.manifest.settings?.knowledge
       ? { query: text, ...await searchKnowledge(searcher, index, request, options.policy ?? {}) }
       : { query: text, ...pick(await searcher.search(request), "matches", "notices") };
-    response.notices.unshift(...tooLong);
+    response.notices.unshift(...tooLong, ...await this.#freshness(index));
     if (options.contextChars !== undefined) {
       const passages = response.context?.map((entry) => entry.passage) ?? response.matches;
       response.contextText = buildContext(passages, {
@@ -324,6 +334,65 @@ class LocalCorpus implements Corpus {
     this.#owned = [];
     this.#embedder = this.#reranker = null;
     for (const thing of owned.reverse()) await thing.close();
+  }
+
+  /**
+   * The summary of a run that would change nothing, or null: the tree, the
+   * model and the settings all match the live generation and no run failed.
+   */
+  async #currentSummary(run: CorpusIndexOptions): Promise<IndexSummary | null> {
+    const started = performance.now();
+    const status = await this.status();
+    if (status.state !== "ready") return null;
+    const manifest = await readManifest(this.indexDir);
+    const { embedder } = await this.#settings();
+    const known = manifest &&
+      await sameEmbedder(manifest.identity, embedder, this.options.locations);
+    if (!known) return null;
+    const emit = eventEmitter(run.onEvent);
+    emit({ event: "started", root: this.root, index: this.indexDir });
+    const summary: IndexSummary = {
+      root: this.root,
+      index: this.indexDir,
+      files: { seen: status.files, changed: 0, deleted: 0, skipped: 0 },
+      skipped: [],
+      embeddedChunks: 0,
+      reusedChunks: status.chunks,
+      removedChunks: 0,
+      truncatedChunks: 0,
+      elapsedMs: Math.round(performance.now() - started),
+      current: true,
+      generation: null,
+    };
+    const { skipped: _skipped, root: _root, index: _index, ...published } = summary;
+    emit({ event: "published", ...published });
+    return summary;
+  }
+
+  /**
+   * A notice when files changed since the live generation (the hash walk
+   * `status` does), checked at most every two seconds per generation so a
+   * server answering many queries walks the tree rarely.
+   */
+  async #freshness(index: StoredIndex): Promise<string[]> {
+    const cached = this.#fresh;
+    if (cached?.generation === index.generation && performance.now() - cached.at < 2000) {
+      return cached.notices;
+    }
+    const { index: walk } = await this.#settings();
+    const changes = await treeChanges(this.root, index.manifest.files, {
+      include: walk.include,
+      exclude: walk.exclude,
+      maxFileBytes: walk.maxFileBytes,
+      excludeDirs: [this.dataDir, this.indexDir],
+    });
+    const { changed, added, deleted } = changes;
+    const notices = changed.length + added.length + deleted.length === 0 ? [] : [
+      `the index is behind the tree (${changed.length} changed, ${added.length} added, ` +
+      `${deleted.length} deleted since it was built); run 'wayfinder index ${this.root}'`,
+    ];
+    this.#fresh = { generation: index.generation, at: performance.now(), notices };
+    return notices;
   }
 
   /** The embedder for an index: its recorded settings and input format under the caller's choices. */

@@ -26,3 +26,4 @@ export type {
   StartedEvent,
 } from "./index_events.ts";
 export { type TreeChanges, treeChanges } from "./tree_changes.ts";
+export { eventEmitter } from "./index_events.ts";
