@@ -17,6 +17,7 @@ export const indexCommand: Command = {
       "exclude",
       "maxFileBytes",
       "maxChunkChars",
+      "vectorQuantization",
       "rebuild",
       "knowledge",
     ],

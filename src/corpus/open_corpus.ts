@@ -289,10 +289,11 @@ class LocalCorpus implements Corpus {
 
   /** The caller's explicit settings. */
   #chosen(): { embedder: EmbedderSettings; index: IndexSettings } {
-    const { embedder, include, exclude, maxFileBytes, maxChunkChars, knowledge } = this.options;
+    const { embedder, include, exclude, maxFileBytes, maxChunkChars, knowledge, quantization } =
+      this.options;
     return {
       embedder: isEmbedder(embedder) ? {} : { ...embedder },
-      index: { include, exclude, maxFileBytes, maxChunkChars, knowledge },
+      index: { include, exclude, maxFileBytes, maxChunkChars, knowledge, quantization },
     };
   }
 

@@ -1,5 +1,5 @@
 import xxhash from "xxhash-wasm";
-import type { Chunk, SourceFile } from "../types.ts";
+import type { Chunk, Quantization, SourceFile } from "../types.ts";
 import { detectLanguage, type WalkResult, walkTree } from "../walk/mod.ts";
 import { chunkFile, type CodeChunker, splitToFit } from "../chunk/mod.ts";
 import { assertFits, fitInputs } from "../fit/mod.ts";
@@ -36,6 +36,8 @@ export interface IndexOptions {
   settings?: RecordedSettings;
   /** An OKF bundle: concepts become passages with their metadata; reserved files are skipped. */
   knowledge?: boolean;
+  /** Vector codes to keep for a fast first pass of dense search. @default "none" */
+  quantization?: Quantization;
 }
 
 export interface IndexProgress {
@@ -110,7 +112,12 @@ async function update(options: IndexOptions, started: number): Promise<IndexSumm
   const summary = (embedded: number, truncated: number, generation: string | null) =>
     summarise(options, plan, { embedded, truncated, generation, started });
   const { changed, deleted, toEmbed, removed } = plan;
-  if (previous && changed === 0 && deleted === 0 && toEmbed.length === 0 && removed === 0) {
+  const quantization = options.quantization ?? "none";
+  const sameCodes = (previous?.manifest.quantization ?? "none") === quantization;
+  if (
+    previous && sameCodes && changed === 0 && deleted === 0 && toEmbed.length === 0 &&
+    removed === 0
+  ) {
     return summary(0, 0, null);
   }
   const { embedded, truncated } = await embedMissing(options, plan);
@@ -131,6 +138,7 @@ async function update(options: IndexOptions, started: number): Promise<IndexSumm
       inputFormat: options.knowledge ? KNOWLEDGE_INPUT_FORMAT : INPUT_FORMAT,
       settings: options.settings,
       files: plan.files,
+      quantization,
     },
     chunks: plan.chunks,
     vectors: plan.vectors as Float32Array[],
