@@ -1,7 +1,7 @@
 /**
  * The int8 first pass as WebAssembly SIMD: JavaScript has no 8-bit vector
  * arithmetic, and a scalar int8 loop measured slower here than the float32
- * scan it is meant to replace. The module is 130 bytes, written out below
+ * scan it is meant to replace. The module is 224 bytes, written out below
  * with the text format beside each instruction:
  *
  *   (func (export "dot") (param $codes $query $out $rows $dims i32)
