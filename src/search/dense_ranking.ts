@@ -87,7 +87,8 @@ function binaryScores(q: QuantizedVectors, dimensions: number, query: Float32Arr
 /**
  * Ranks rows by cosine with `query`: an exact scan of every float row, or,
  * when the index keeps codes, a scan of the codes whose best candidates are
- * then rescored exactly, so scores and order among them are exact.
+ * then rescored exactly, so scores and order among them are exact. An index
+ * so small that the candidates would be half of it is scanned exactly.
  */
 export function denseRanking(
   index: DenseVectors,
@@ -95,7 +96,8 @@ export function denseRanking(
   depth: number,
 ): DenseRanking {
   const { vectors, dimensions, quantized } = index;
-  if (!quantized) {
+  const rows = dimensions === 0 ? 0 : vectors.length / dimensions;
+  if (!quantized || 2 * poolSize(quantized.kind, depth, rows) >= rows) {
     const exact = denseScores(vectors, dimensions, query);
     return { top: topK(exact, depth), score: (row) => exact[row]! };
   }
@@ -103,15 +105,21 @@ export function denseRanking(
   const approximate = quantized.kind === "int8"
     ? int8Scores(quantized, dimensions, query)
     : binaryScores(quantized, dimensions, query);
-  const pool = topK(approximate, poolSize(quantized.kind, depth, approximate.length));
-  // Rounded like the exact scan's Float32Array, so both paths give equal scores.
-  const exact = (row: number) => Math.fround(rowDot(vectors, dimensions, row, query));
-  const rescored = new Map<number, number>();
-  for (const row of pool) rescored.set(row, exact(row));
-  const top = pool.sort((a, b) => rescored.get(b)! - rescored.get(a)! || a - b).slice(0, depth);
+  // In row order, so equal exact scores rank by row as the exact scan ranks them.
+  const pool = Int32Array.from(topK(approximate, poolSize(quantized.kind, depth, rows))).sort();
+  // A Float32Array, so scores round as the exact scan's do.
+  const exact = new Float32Array(pool.length);
+  for (let i = 0; i < pool.length; i++) exact[i] = rowDot(vectors, dimensions, pool[i]!, query);
+  const scores = new Map<number, number>();
+  const top = topK(exact, depth).map((i) => {
+    scores.set(pool[i]!, exact[i]!);
+    return pool[i]!;
+  });
   const score = (row: number) => {
-    let value = rescored.get(row);
-    if (value === undefined) rescored.set(row, value = exact(row));
+    let value = scores.get(row);
+    if (value === undefined) {
+      scores.set(row, value = Math.fround(rowDot(vectors, dimensions, row, query)));
+    }
     return value;
   };
   return { top, score };

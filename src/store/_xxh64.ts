@@ -56,3 +56,25 @@ export async function _xxh64File(path: string): Promise<{ hash: string; bytes: n
   }
   return { hash: hasher.digest(), bytes };
 }
+
+/**
+ * A file read whole into one buffer of its size, each slice hashed while it
+ * is still in cache: one pass instead of a read and then a hash, and no
+ * intermediate copies (`Deno.readFile` measured twice as slow on 150 MB).
+ */
+export async function _readHashed(
+  path: string,
+  hash = true,
+): Promise<{ bytes: Uint8Array; hash: string }> {
+  const hasher = hash ? await _hasher() : { update() {}, digest: () => "" };
+  using file = await Deno.open(path, { read: true });
+  const bytes = new Uint8Array((await file.stat()).size);
+  let filled = 0;
+  while (filled < bytes.length) {
+    const n = await file.read(bytes.subarray(filled, Math.min(filled + SLICE * 2, bytes.length)));
+    if (n === null) break;
+    hasher.update(bytes.subarray(filled, filled + n));
+    filled += n;
+  }
+  return { bytes: bytes.subarray(0, filled), hash: hasher.digest() };
+}

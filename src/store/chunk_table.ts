@@ -2,13 +2,14 @@
  * `chunks.bin`: every chunk's metadata in compact columns, without its text
  * (that lives in `text.bin`, read per hit). Little-endian:
  *
- *   "WFCH" · u32 format · u32 rows · u32 0
+ *   "WFCH" · u32 format · u32 rows · u32 flags (1: ids are sha1 hex, stored as 20 raw bytes)
  *   f64[rows + 1]  byte offset of each chunk's content in text.bin; the last is its size
  *   u32[rows] × 7  lineStart, lineEnd, startOffset, endOffset, and type, language and path
  *                  as indexes into the first three lists below
  *   u8[rows]       1 when the chunk has a symbol, 2 when it has a parent (padded to 4)
  *   7 × (u32 count, u32 byte length, UTF-8 NUL-separated strings): types, languages, paths,
- *       then per row: ids, symbols, parents, metadata as JSON
+ *       then per row: ids, symbols, parents, metadata as JSON; with flag 1 the ids are instead
+ *       u32 count, u32 byte length, 20 bytes per row
  */
 import type { Chunk } from "../types.ts";
 
@@ -18,6 +19,32 @@ const HEADER = 16;
 const NUMBERS = ["lineStart", "lineEnd", "startOffset", "endOffset"] as const;
 const DICTIONARIES = ["type", "language", "sourcePath"] as const;
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const SHA1_HEX = /^[0-9a-f]{40}$/;
+const HEX_ASCII = new TextEncoder().encode("0123456789abcdef");
+
+/** Stable ids are sha1 hex: as raw bytes they take half the space. */
+function packIds(ids: string[]): Uint8Array {
+  const out = new Uint8Array(20 * ids.length);
+  ids.forEach((id, row) => {
+    for (let i = 0; i < 20; i++) out[row * 20 + i] = parseInt(id.slice(2 * i, 2 * i + 2), 16);
+  });
+  return out;
+}
+
+/** Raw ids back to hex: spelled out as ASCII in one buffer and decoded at once, not concatenated. */
+function unpackIds(bytes: Uint8Array): string[] {
+  const rows = bytes.length / 20;
+  if (rows === 0) return [];
+  const ascii = new Uint8Array(rows * 41 - 1);
+  for (let row = 0; row < rows; row++) {
+    for (let i = 0; i < 20; i++) {
+      const byte = bytes[row * 20 + i]!;
+      ascii[row * 41 + 2 * i] = HEX_ASCII[byte >> 4]!;
+      ascii[row * 41 + 2 * i + 1] = HEX_ASCII[byte & 15]!;
+    }
+  }
+  return new TextDecoder().decode(ascii).split("\0");
+}
 
 /** The decoded table: columns as typed arrays, strings split once. */
 export interface ChunkTable {
@@ -68,7 +95,9 @@ export class ChunkTableBuilder {
   encode(): Uint8Array {
     const rows = this.#flags.length;
     const lists = [...this.#dictionaries.map((d) => [...d.keys()]), ...this.#strings];
-    const encoded = lists.map((list) => {
+    const packed = rows > 0 && this.#strings[0]!.every((id) => SHA1_HEX.test(id));
+    const encoded = lists.map((list, i) => {
+      if (packed && i === 3) return packIds(list);
       if (list.some((value) => value.includes("\0"))) {
         throw new Error("Cannot write chunk metadata: a string holds a NUL character");
       }
@@ -77,7 +106,7 @@ export class ChunkTableBuilder {
     const fixed = HEADER + 8 * (rows + 1) + 4 * 7 * rows + Math.ceil(rows / 4) * 4;
     const out = new Uint8Array(fixed + encoded.reduce((sum, bytes) => sum + 8 + bytes.length, 0));
     const view = new DataView(out.buffer);
-    [MAGIC, FORMAT, rows, 0].forEach((value, i) => view.setUint32(4 * i, value, true));
+    [MAGIC, FORMAT, rows, packed ? 1 : 0].forEach((value, i) => view.setUint32(4 * i, value, true));
     let at = HEADER;
     for (const offset of this.#offsets) view.setFloat64((at += 8) - 8, offset, true);
     for (const column of [...this.#numbers, ...this.#ids]) {
@@ -137,12 +166,16 @@ function sections(bytes: Uint8Array) {
         (v) => Uint32Array.from(v),
       ),
     u8s: (count: number) => bytes.subarray(take(count) - bytes.byteOffset, at),
-    list(): string[] {
+    list(packed = false): string[] {
       const [count, length] = [
         view.getUint32(take(8) - bytes.byteOffset, true),
         view.getUint32(at - 4, true),
       ];
       const start = take(length) - bytes.byteOffset;
+      if (packed) {
+        if (length !== 20 * count) throw new Error("its ids are damaged");
+        return unpackIds(bytes.subarray(start, at));
+      }
       // Counted, because no strings and one empty string are the same bytes.
       const values = count === 0 ? [] : decoder.decode(bytes.subarray(start, at)).split("\0");
       if (values.length !== count) throw new Error("a string list is damaged");
@@ -167,7 +200,8 @@ export function decodeChunkTable(bytes: Uint8Array): ChunkTable {
   const ids = DICTIONARIES.map(() => s.u32s(rows));
   const flags = s.u8s(Math.ceil(rows / 4) * 4).subarray(0, rows);
   const values = DICTIONARIES.map(() => s.list());
-  const [chunkIds, symbols, parents, metadata] = [s.list(), s.list(), s.list(), s.list()];
+  const packed = (s.view.getUint32(12, true) & 1) === 1;
+  const [chunkIds, symbols, parents, metadata] = [s.list(packed), s.list(), s.list(), s.list()];
   if (s.end() !== bytes.length || chunkIds!.length !== rows || metadata!.length !== rows) {
     throw new Error("it is damaged");
   }

@@ -6,12 +6,14 @@ import {
   COLUMNS,
   decodeLexical,
   type Dictionary,
-  encodeLexical,
+  encodeLexicalData,
   FIELDS,
   type LexicalData,
-  PostingsWriter,
   readPostings,
 } from "./lexical_format.ts";
+import { PostingsPool } from "./postings_pool.ts";
+
+const F = FIELDS.length;
 import { topRows } from "./top_rows.ts";
 
 /** A lexical hit: the chunk's row in the generation and its BM25F score. */
@@ -46,7 +48,9 @@ const WEIGHTS = [1, 3, 1];
 export class LexicalBuilder {
   #rows = 0;
   #lengths: number[][] = FIELDS.map(() => []);
-  #postings = FIELDS.map(() => new Map<string, PostingsWriter>());
+  /** Per field, each term's list in the pool. */
+  #postings = FIELDS.map(() => new Map<string, number>());
+  #pool = new PostingsPool();
   #counts = new Map<string, number>();
   #columns = COLUMNS.map(() => ({ index: new Map<string, number>(), ids: [] as number[] }));
 
@@ -62,8 +66,8 @@ export class LexicalBuilder {
       const lists = this.#postings[field]!;
       for (const [term, count] of counts) {
         let list = lists.get(term);
-        if (list === undefined) lists.set(term, list = new PostingsWriter());
-        list.add(row, count);
+        if (list === undefined) lists.set(term, list = this.#pool.list());
+        this.#pool.add(list, row, count);
       }
     });
     COLUMNS.forEach((column, c) => {
@@ -85,13 +89,22 @@ export class LexicalBuilder {
       const { index, ids } = this.#columns[c]!;
       columns[column] = { values: [...index.keys()], ids: Uint32Array.from(ids) };
     });
-    return encodeLexical({
-      rows,
-      lengths,
-      terms,
-      columns,
-      postings: terms.flatMap((term) => postings.map((lists) => lists.get(term))),
-    });
+    const pool = this.#pool;
+    const starts = new Uint32Array(F * terms.length + 1);
+    terms.forEach((term, t) =>
+      postings.forEach((lists, f) => {
+        const list = lists.get(term);
+        starts[t * F + f + 1] = starts[t * F + f]! + (list === undefined ? 0 : pool.size(list));
+      })
+    );
+    const bytes = new Uint8Array(starts[starts.length - 1]!);
+    terms.forEach((term, t) =>
+      postings.forEach((lists, f) => {
+        const list = lists.get(term);
+        if (list !== undefined) pool.copy(list, bytes, starts[t * F + f]!);
+      })
+    );
+    return encodeLexicalData({ rows, lengths, terms, columns, starts, postings: bytes });
   }
 }
 

@@ -145,3 +145,19 @@ Deno.test("openIndex() refuses a current that names a missing generation", async
     await rejects(openIndex(dir), staleMatching(/'current' names no generation/));
   });
 });
+
+Deno.test("openIndex() round-trips sha1 ids, stored as raw bytes, and other ids alike", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const data = syntheticGeneration(4, 8);
+    const hex = data.chunks.map((c, i) => ({ ...c, id: `${i}`.repeat(40).slice(0, 40) }));
+    hex[1]!.id = "0123456789abcdef0123456789abcdef01234567";
+    await writeGeneration(dir, { ...data, chunks: hex });
+    deepEqual((await openIndex(dir))!.chunks.map((c) => c.id), hex.map((c) => c.id));
+    hex[2]!.id = "not-hex";
+    await writeGeneration(dir, { ...data, chunks: hex });
+    deepEqual((await openIndex(dir))!.chunks.map((c) => c.id), hex.map((c) => c.id));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -124,7 +124,8 @@ export async function writeGeneration(indexDir: string, data: GenerationData): P
       chunkCount: count,
       checksums: await writeFiles(genDir, data, row),
     };
-    await _writeSynced(join(genDir, FILES.manifest), JSON.stringify(manifest, null, 2) + "\n");
+    // Compact: a large index's manifest lists every chunk id, indentation would add a fifth.
+    await _writeSynced(join(genDir, FILES.manifest), JSON.stringify(manifest) + "\n");
     await _syncDir(genDir);
     await _syncDir(indexDir);
     const temp = join(indexDir, `current.tmp-${process.pid}`);
