@@ -88,7 +88,8 @@ function binaryScores(q: QuantizedVectors, dimensions: number, query: Float32Arr
  * Ranks rows by cosine with `query`: an exact scan of every float row, or,
  * when the index keeps codes, a scan of the codes whose best candidates are
  * then rescored exactly, so scores and order among them are exact. An index
- * so small that the candidates would be half of it is scanned exactly.
+ * so small that the candidates would be a quarter of it is scanned exactly:
+ * the first pass only pays when it rules out most rows.
  */
 export function denseRanking(
   index: DenseVectors,
@@ -97,7 +98,7 @@ export function denseRanking(
 ): DenseRanking {
   const { vectors, dimensions, quantized } = index;
   const rows = dimensions === 0 ? 0 : vectors.length / dimensions;
-  if (!quantized || 2 * poolSize(quantized.kind, depth, rows) >= rows) {
+  if (!quantized || 4 * poolSize(quantized.kind, depth, rows) >= rows) {
     const exact = denseScores(vectors, dimensions, query);
     return { top: topK(exact, depth), score: (row) => exact[row]! };
   }
