@@ -117,6 +117,7 @@ export function corpusOptions(config: Config, context: CommandContext): CorpusOp
     exclude: chosen(config, "exclude"),
     maxFileBytes: chosen(config, "maxFileBytes"),
     maxChunkChars: chosen(config, "maxChunkChars"),
+    quantization: chosen(config, "vectorQuantization"),
     knowledge: s.knowledge,
     locations: locationsOf(context),
   };

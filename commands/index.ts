@@ -20,6 +20,7 @@ export const indexCommand: Command = {
       ...INDEX_SETTINGS,
       ...EMBEDDER_SETTINGS,
       ...CHUNKING_SETTINGS,
+      "vectorQuantization",
       "rebuild",
       "events",
     ],

@@ -47,3 +47,21 @@ export interface Hit {
   /** Cosine similarity for dense search; the fused or lexical score otherwise. */
   similarity: number;
 }
+
+/** Whether and how an index also keeps its vectors in a compact code for a fast first pass. */
+export type Quantization = "none" | "int8" | "binary";
+
+/**
+ * An index's vectors in compact codes: dense search scores these first and
+ * rescores the best candidates exactly with the float vectors.
+ */
+export interface QuantizedVectors {
+  kind: Exclude<Quantization, "none">;
+  /**
+   * int8: `rows × dimensions` signed bytes, row r's value d ≈ `codes[r·dims + d] × scales[r]`;
+   * binary: `rows × ceil(dimensions / 8)` bytes, bit `d % 8` of byte `d / 8` set when value d > 0.
+   */
+  codes: Int8Array | Uint8Array;
+  /** int8 only: each row's scale. */
+  scales?: Float32Array;
+}

@@ -205,6 +205,15 @@ export const SETTINGS = {
     value: "MS",
     help: "Quiet time after a file event before watch updates the index",
   },
+  vectorQuantization: {
+    flag: "quantization",
+    type: "choice",
+    choices: ["none", "int8", "binary"],
+    env: "WAYFINDER_QUANTIZATION",
+    file: "index.quantization",
+    help:
+      "Also keep int8 or binary vector codes: dense search scans them first, then rescores exactly (default: the index's, else none)",
+  },
   rebuild: {
     flag: "rebuild",
     type: "bool",

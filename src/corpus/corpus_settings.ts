@@ -1,4 +1,5 @@
 import type { RecordedSettings } from "../store/mod.ts";
+import type { Quantization } from "../types.ts";
 import type { EmbedderSettings } from "./open_models.ts";
 
 /** What to index. Unset fields come from the index's record, then these defaults. */
@@ -13,6 +14,8 @@ export interface IndexSettings {
   maxChunkChars?: number;
   /** Index as an OKF knowledge bundle. @default whether the root index.md declares okf_version */
   knowledge?: boolean;
+  /** Vector codes kept for a fast first pass of dense search. @default "none" */
+  quantization?: Quantization;
 }
 
 const INDEX_DEFAULTS = { include: [], exclude: [], maxFileBytes: 1_048_576, maxChunkChars: 1500 };
@@ -48,6 +51,7 @@ export function effectiveSettings(
     maxFileBytes: pick(i.maxFileBytes, recorded?.maxFileBytes, INDEX_DEFAULTS.maxFileBytes),
     maxChunkChars: pick(i.maxChunkChars, recorded?.maxChunkChars, INDEX_DEFAULTS.maxChunkChars),
     knowledge: pick(i.knowledge, recorded?.knowledge, looksLikeBundle),
+    quantization: pick(i.quantization, recorded?.quantization, "none" as Quantization),
   };
   return { embedder, index };
 }

@@ -345,10 +345,10 @@ class LocalCorpus implements Corpus {
     const status = await this.status();
     if (status.state !== "ready") return null;
     const manifest = await readManifest(this.indexDir);
-    const { embedder } = await this.#settings();
-    const known = manifest &&
-      await sameEmbedder(manifest.identity, embedder, this.options.locations);
-    if (!known) return null;
+    const { embedder, index } = await this.#settings();
+    // Other vector codes asked for mean a new generation, even with nothing to embed.
+    if (!manifest || (manifest.quantization ?? "none") !== index.quantization) return null;
+    if (!await sameEmbedder(manifest.identity, embedder, this.options.locations)) return null;
     const emit = eventEmitter(run.onEvent);
     emit({ event: "started", root: this.root, index: this.indexDir });
     const summary: IndexSummary = {
@@ -441,10 +441,11 @@ class LocalCorpus implements Corpus {
 
   /** The caller's explicit settings. */
   #chosen(): { embedder: EmbedderSettings; index: IndexSettings } {
-    const { embedder, include, exclude, maxFileBytes, maxChunkChars, knowledge } = this.options;
+    const { embedder, include, exclude, maxFileBytes, maxChunkChars, knowledge, quantization } =
+      this.options;
     return {
       embedder: isEmbedder(embedder) ? {} : { ...embedder },
-      index: { include, exclude, maxFileBytes, maxChunkChars, knowledge },
+      index: { include, exclude, maxFileBytes, maxChunkChars, knowledge, quantization },
     };
   }
 

@@ -1,4 +1,4 @@
-import type { Chunk, SourceFile } from "../types.ts";
+import type { Chunk, Quantization, SourceFile } from "../types.ts";
 import { WayfinderError } from "../error.ts";
 import type { WalkResult } from "../walk/mod.ts";
 import type { CodeChunker } from "../chunk/mod.ts";
@@ -52,6 +52,8 @@ export interface IndexOptions {
   signal?: AbortSignal;
   /** Folders never walked, such as the data and index folders when they lie inside the root. */
   excludeDirs?: string[];
+  /** Vector codes to keep for a fast first pass of dense search. @default "none" */
+  quantization?: Quantization;
 }
 
 export interface IndexProgress {
@@ -150,7 +152,12 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
   const summary = (embedded: number, truncated: number, generation: string | null) =>
     summarise(options, plan, { embedded, truncated, generation, started });
   const { changed, deleted, toEmbed, removed } = plan;
-  if (previous && changed === 0 && deleted === 0 && toEmbed.length === 0 && removed === 0) {
+  const quantization = options.quantization ?? "none";
+  const sameCodes = (previous?.manifest.quantization ?? "none") === quantization;
+  if (
+    previous && sameCodes && changed === 0 && deleted === 0 && toEmbed.length === 0 &&
+    removed === 0
+  ) {
     return summary(0, 0, null);
   }
   const { embedded, truncated } = await embedMissing(options, plan);
@@ -172,6 +179,7 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
       inputFormat: options.knowledge ? KNOWLEDGE_INPUT_FORMAT : INPUT_FORMAT,
       settings: options.settings,
       files: plan.files,
+      quantization,
     },
     chunks: plan.chunks,
     vectors: plan.vectors as Float32Array[],

@@ -10,12 +10,7 @@ export function denseScores(
   dimensions: number,
   query: Float32Array,
 ): Float32Array {
-  if (query.length !== dimensions) {
-    throw new WayfinderError(
-      "stale_index",
-      `Cannot search: the query vector has ${query.length} dimensions, the index has ${dimensions}`,
-    );
-  }
+  checkQuery(query, dimensions);
   const rows = dimensions === 0 ? 0 : Math.floor(vectors.length / dimensions);
   const scores = new Float32Array(rows);
   for (let row = 0, base = 0; row < rows; row++, base += dimensions) {
@@ -37,4 +32,14 @@ export function rowDot(
   const base = row * dimensions;
   for (let d = 0; d < dimensions; d++) dot += vectors[base + d] * query[d];
   return dot;
+}
+
+/** Refuses a query vector of another model's width. */
+export function checkQuery(query: Float32Array, dimensions: number): void {
+  if (query.length !== dimensions) {
+    throw new WayfinderError(
+      "stale_index",
+      `Cannot search: the query vector has ${query.length} dimensions, the index has ${dimensions}`,
+    );
+  }
 }

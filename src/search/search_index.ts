@@ -1,8 +1,8 @@
 import { WayfinderError } from "../error.ts";
-import type { Chunk, Hit } from "../types.ts";
-import { denseScores, rowDot } from "./dense_scores.ts";
+import type { Chunk, Hit, QuantizedVectors } from "../types.ts";
+import { denseRanking } from "./dense_ranking.ts";
+import { rowDot } from "./dense_scores.ts";
 import { matchFilter, type SearchFilter } from "./match_filter.ts";
-import { topK } from "./top_k.ts";
 import type { ParentContext } from "./expand.ts";
 
 /**
@@ -14,6 +14,8 @@ export interface SearchableIndex {
   /** n × dimensions, row-major, each row L2-normalised. */
   vectors: Float32Array;
   dimensions: number;
+  /** Compact codes of the vectors: dense search scans these first, then rescores exactly. */
+  quantized?: QuantizedVectors;
   /** BM25 over the chunks, best first; required by "lexical" and "hybrid" modes. */
   lexical?(query: string, limit: number): { index: number; score: number }[];
 }
@@ -119,14 +121,13 @@ function rank(
     };
   }
   const vector = needVector(queryVector, mode);
-  const dense = denseScores(index.vectors, index.dimensions, vector);
-  const denseTop = topK(dense, depth);
+  const { top: denseTop, score: dense } = denseRanking(index, vector, depth);
   if (mode === "dense") {
     return {
       candidates: denseTop.map((row) => ({
         row,
-        similarity: dense[row],
-        scores: { dense: dense[row] },
+        similarity: dense(row),
+        scores: { dense: dense(row) },
       })),
       complete: depth >= rows,
     };
@@ -144,13 +145,13 @@ function rank(
     fused.set(h.index, (fused.get(h.index) ?? 0) + 1 / (rrfK + i + 1));
     lexicalScore.set(h.index, h.score);
   });
-  const order = ranked([...fused.keys()], (row) => fused.get(row)!, (row) => dense[row]!)
+  const order = ranked([...fused.keys()], (row) => fused.get(row)!, dense)
     .slice(0, depth);
   return {
     candidates: order.map((row) => ({
       row,
       similarity: fused.get(row)!,
-      scores: { dense: dense[row], lexical: lexicalScore.get(row), fused: fused.get(row)! },
+      scores: { dense: dense(row), lexical: lexicalScore.get(row), fused: fused.get(row)! },
     })),
     complete: depth >= rows,
   };

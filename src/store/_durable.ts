@@ -1,10 +1,5 @@
 /** Small helpers for crash-safe writes: data reaches the disk before it is published. */
-import { createHash } from "node:crypto";
-
-/** Hex SHA-256 of bytes: the checksums a manifest records and `openIndex` verifies. */
-export function _sha256(data: Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
-}
+import { _hasher, type Hasher } from "./_xxh64.ts";
 
 /** Writes a new file (it must not exist) and fsyncs it. */
 export async function _writeSynced(path: string, data: Uint8Array | string): Promise<void> {
@@ -16,6 +11,68 @@ export async function _writeSynced(path: string, data: Uint8Array | string): Pro
     await file.sync();
   } finally {
     file.close();
+  }
+}
+
+/**
+ * A new file written in order through a buffer, hashed as it goes (xxh64, the
+ * checksum the manifest records) and fsynced on `close`: a generation's data
+ * files are streamed out rather than assembled in memory first.
+ */
+export class _HashedWriter {
+  #buffer = new Uint8Array(1 << 20);
+  #used = 0;
+  #written = 0;
+
+  private constructor(private readonly file: Deno.FsFile, private readonly hasher: Hasher) {}
+
+  /** Creates `path`, which must not exist. */
+  static async create(path: string): Promise<_HashedWriter> {
+    const file = await Deno.open(path, { write: true, createNew: true });
+    return new _HashedWriter(file, await _hasher());
+  }
+
+  /** Bytes written so far, buffered ones included. */
+  get size(): number {
+    return this.#written + this.#used;
+  }
+
+  async write(bytes: Uint8Array): Promise<void> {
+    if (this.#used + bytes.length > this.#buffer.length) await this.#flush();
+    if (bytes.length > this.#buffer.length) return await this.#out(bytes);
+    this.#buffer.set(bytes, this.#used);
+    this.#used += bytes.length;
+  }
+
+  /** Flushes, fsyncs and closes the file; returns its xxh64. */
+  async close(): Promise<string> {
+    try {
+      await this.#flush();
+      await this.file.sync();
+    } finally {
+      this.file.close();
+    }
+    return this.hasher.digest();
+  }
+
+  /** Closes without caring about the content (a failed write is being abandoned). */
+  abandon(): void {
+    try {
+      this.file.close();
+    } catch {
+      // Already closed.
+    }
+  }
+
+  async #flush(): Promise<void> {
+    await this.#out(this.#buffer.subarray(0, this.#used));
+    this.#used = 0;
+  }
+
+  async #out(bytes: Uint8Array): Promise<void> {
+    this.hasher.update(bytes);
+    for (let done = 0; done < bytes.length;) done += await this.file.write(bytes.subarray(done));
+    this.#written += bytes.length;
   }
 }
 

@@ -130,12 +130,20 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 export function encodeLexical(
   data: Omit<LexicalData, "starts" | "postings"> & { postings: (PostingsWriter | undefined)[] },
 ): Uint8Array {
+  const starts = new Uint32Array(data.postings.length + 1);
+  data.postings.forEach((p, i) => starts[i + 1] = starts[i]! + (p?.length ?? 0));
+  const postings = new Uint8Array(starts[starts.length - 1]!);
+  data.postings.forEach((p, i) => p && postings.set(p.bytes.subarray(0, p.length), starts[i]));
+  return encodeLexicalData({ ...data, starts, postings });
+}
+
+/** Serialises an index whose postings are already laid out. */
+export function encodeLexicalData(data: LexicalData): Uint8Array {
   const lists = [data.terms, ...COLUMNS.map((c) => data.columns[c].values)];
   const listBytes = lists.map((list) => encoder.encode(list.join("\0")));
-  const postingsBytes = data.postings.reduce((sum, p) => sum + (p?.length ?? 0), 0);
-  const u32s = 2 * F * data.rows + F * data.terms.length + 1;
+  const u32s = 2 * F * data.rows + data.starts.length;
   const size = HEADER + 4 * u32s + listBytes.reduce((sum, l) => sum + 8 + l.length, 0) + 4 +
-    postingsBytes;
+    data.postings.length;
   const out = new Uint8Array(size);
   const view = new DataView(out.buffer);
   out.set(encoder.encode(MAGIC));
@@ -146,12 +154,7 @@ export function encodeLexical(
   };
   [LEXICAL_FORMAT, data.rows, data.terms.length].forEach(u32);
   data.lengths.forEach(u32);
-  let start = 0;
-  for (const p of data.postings) {
-    u32(start);
-    start += p?.length ?? 0;
-  }
-  u32(start);
+  data.starts.forEach(u32);
   for (const column of COLUMNS) data.columns[column].ids.forEach(u32);
   const put = (bytes: Uint8Array) => {
     out.set(bytes, at);
@@ -162,8 +165,8 @@ export function encodeLexical(
     u32(listBytes[i]!.length);
     put(listBytes[i]!);
   });
-  u32(postingsBytes);
-  for (const p of data.postings) if (p) put(p.bytes.subarray(0, p.length));
+  u32(data.postings.length);
+  put(data.postings);
   return out;
 }
 

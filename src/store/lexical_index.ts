@@ -6,12 +6,14 @@ import {
   COLUMNS,
   decodeLexical,
   type Dictionary,
-  encodeLexical,
+  encodeLexicalData,
   FIELDS,
   type LexicalData,
-  PostingsWriter,
   readPostings,
 } from "./lexical_format.ts";
+import { PostingsPool } from "./postings_pool.ts";
+
+const F = FIELDS.length;
 import { topRows } from "./top_rows.ts";
 
 /** A lexical hit: the chunk's row in the generation and its BM25F score. */
@@ -36,55 +38,81 @@ const K1 = 1.2;
 const B = [0.75, 0.5, 0.5];
 const WEIGHTS = [1, 3, 1];
 
-const fieldText = (chunk: Chunk): string[] => [chunk.content, chunk.symbol ?? "", chunk.sourcePath];
-
-/** Dictionary-encodes one string attribute of every chunk. */
-function dictionary(chunks: Chunk[], value: (chunk: Chunk) => string): Dictionary {
-  const index = new Map<string, number>();
-  const ids = Uint32Array.from(chunks, (chunk) => {
-    const v = value(chunk);
-    let id = index.get(v);
-    if (id === undefined) index.set(v, id = index.size);
-    return id;
-  });
-  return { values: [...index.keys()], ids };
-}
-
 /**
- * Builds the full-text index of a generation's chunks: each passage's
- * content, symbol and path tokenized by `tokenizeCode`, postings with
- * occurrence counts per field, field lengths, and each row's type, language
- * and path for filters. Rows are the chunks' positions.
+ * Builds the full-text index of a generation's chunks, fed one at a time so
+ * a writer can stream passages past it: each passage's content, symbol and
+ * path tokenized by `tokenizeCode`, postings with occurrence counts per
+ * field, field lengths, and each row's type, language and path for filters.
+ * Rows are the order of `add` calls.
  */
-export function buildLexical(chunks: Chunk[]): Uint8Array {
-  const rows = chunks.length;
-  const lengths = new Uint32Array(FIELDS.length * rows);
-  const postings = FIELDS.map(() => new Map<string, PostingsWriter>());
-  const counts = new Map<string, number>();
-  chunks.forEach((chunk, row) => {
-    fieldText(chunk).forEach((text, field) => {
+export class LexicalBuilder {
+  #rows = 0;
+  #lengths: number[][] = FIELDS.map(() => []);
+  /** Per field, each term's list in the pool. */
+  #postings = FIELDS.map(() => new Map<string, number>());
+  #pool = new PostingsPool();
+  #counts = new Map<string, number>();
+  #columns = COLUMNS.map(() => ({ index: new Map<string, number>(), ids: [] as number[] }));
+
+  /** Adds the next row; `content` may be passed when the caller already holds it. */
+  add(chunk: Chunk, content = chunk.content): void {
+    const row = this.#rows++;
+    const counts = this.#counts;
+    [content, chunk.symbol ?? "", chunk.sourcePath].forEach((text, field) => {
       const tokens = tokenizeCode(text);
-      lengths[field * rows + row] = tokens.length;
+      this.#lengths[field]!.push(tokens.length);
       counts.clear();
       for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
-      const lists = postings[field]!;
+      const lists = this.#postings[field]!;
       for (const [term, count] of counts) {
         let list = lists.get(term);
-        if (list === undefined) lists.set(term, list = new PostingsWriter());
-        list.add(row, count);
+        if (list === undefined) lists.set(term, list = this.#pool.list());
+        this.#pool.add(list, row, count);
       }
     });
-  });
-  const terms = [...new Set(postings.flatMap((lists) => [...lists.keys()]))].sort();
-  const columns = {} as Record<Column, Dictionary>;
-  for (const column of COLUMNS) columns[column] = dictionary(chunks, (chunk) => chunk[column]);
-  return encodeLexical({
-    rows,
-    lengths,
-    terms,
-    columns,
-    postings: terms.flatMap((term) => postings.map((lists) => lists.get(term))),
-  });
+    COLUMNS.forEach((column, c) => {
+      const { index, ids } = this.#columns[c]!;
+      let id = index.get(chunk[column]);
+      if (id === undefined) index.set(chunk[column], id = index.size);
+      ids.push(id);
+    });
+  }
+
+  /** The lexical file's bytes. */
+  encode(): Uint8Array {
+    const rows = this.#rows;
+    const lengths = Uint32Array.from(this.#lengths.flat());
+    const postings = this.#postings;
+    const terms = [...new Set(postings.flatMap((lists) => [...lists.keys()]))].sort();
+    const columns = {} as Record<Column, Dictionary>;
+    COLUMNS.forEach((column, c) => {
+      const { index, ids } = this.#columns[c]!;
+      columns[column] = { values: [...index.keys()], ids: Uint32Array.from(ids) };
+    });
+    const pool = this.#pool;
+    const starts = new Uint32Array(F * terms.length + 1);
+    terms.forEach((term, t) =>
+      postings.forEach((lists, f) => {
+        const list = lists.get(term);
+        starts[t * F + f + 1] = starts[t * F + f]! + (list === undefined ? 0 : pool.size(list));
+      })
+    );
+    const bytes = new Uint8Array(starts[starts.length - 1]!);
+    terms.forEach((term, t) =>
+      postings.forEach((lists, f) => {
+        const list = lists.get(term);
+        if (list !== undefined) pool.copy(list, bytes, starts[t * F + f]!);
+      })
+    );
+    return encodeLexicalData({ rows, lengths, terms, columns, starts, postings: bytes });
+  }
+}
+
+/** The full-text index of `chunks` (see `LexicalBuilder`). */
+export function buildLexical(chunks: Chunk[]): Uint8Array {
+  const builder = new LexicalBuilder();
+  for (const chunk of chunks) builder.add(chunk);
+  return builder.encode();
 }
 
 /** Index of the first element of sorted `words` that is not below `key`. */

@@ -1,8 +1,13 @@
 import type { ModelIdentity } from "../embed/mod.ts";
 import { WayfinderError } from "../error.ts";
+import type { Quantization } from "../types.ts";
 
-/** Version of the on-disk layout; bumped on any incompatible change. */
-export const FORMAT_VERSION = 1;
+/**
+ * Version of the on-disk layout; bumped on any incompatible change.
+ * 2: `chunks.json` became `chunks.bin` (compact metadata) and `text.bin`
+ * (passages, read per hit); checksums became xxh64, verified on every open.
+ */
+export const FORMAT_VERSION = 2;
 
 /** What the index knows about one source file, for incremental updates. */
 export interface FileRecord {
@@ -32,6 +37,8 @@ export interface RecordedSettings {
   maxChunkChars: number;
   /** An OKF bundle indexed as knowledge. */
   knowledge?: boolean;
+  /** The compact vector codes kept for a fast first pass of dense search. */
+  quantization?: Quantization;
 }
 
 /** `manifest.json` of one generation. */
@@ -53,7 +60,9 @@ export interface IndexManifest {
   /** The settings the index was built with; absent in indexes built before they were recorded. */
   settings?: RecordedSettings;
   files: Record<string, FileRecord>;
-  /** sha256 hex of each data file in the generation, by file name. */
+  /** The vector codes this generation holds besides the float vectors; absent is "none". */
+  quantization?: Quantization;
+  /** xxh64 (16 hex digits) of each data file in the generation, by file name. */
   checksums: Record<string, string>;
 }
 

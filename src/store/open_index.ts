@@ -1,12 +1,15 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
-import type { Chunk } from "../types.ts";
-import { _float32FromLE, _sha256 } from "./_durable.ts";
+import type { Chunk, QuantizedVectors } from "../types.ts";
+import { _float32FromLE } from "./_durable.ts";
+import { _readHashed, _xxh64File } from "./_xxh64.ts";
+import { chunkAt, type ChunkTable, decodeChunkTable } from "./chunk_table.ts";
 import type { LexicalFilter } from "./lexical_filter.ts";
-import { LEXICAL_FORMAT } from "./lexical_format.ts";
 import { type LexicalHit, type LexicalSearch, loadLexical } from "./lexical_index.ts";
 import { FORMAT_VERSION, type IndexManifest } from "./manifest.ts";
+import { CODE_FILES, codeBytes, codeFileBytes } from "./quantize.ts";
+import { lazyRows } from "./lazy_rows.ts";
+import { textReader } from "./text_file.ts";
 import { FILES, GENERATION_NAME } from "./write_generation.ts";
 
 /** The live generation of an index, loaded. */
@@ -16,11 +19,16 @@ export interface StoredIndex {
   /** Name of the loaded generation. */
   generation: string;
   manifest: IndexManifest;
-  /** Chunks in row order. */
+  /**
+   * Chunks in row order. Their metadata is in memory; each one's `content`
+   * is read from the generation's passages file when asked for.
+   */
   chunks: Chunk[];
   /** Row i (`dimensions` floats from `i * dimensions`) is the vector of `chunks[i]`. */
   vectors: Float32Array;
   dimensions: number;
+  /** The vectors' compact codes, when the index was built with a quantization. */
+  quantized?: QuantizedVectors;
   /**
    * BM25F full-text search over content, symbol and path, best first, of the
    * chunks `filter` keeps. The full-text index is read on the first call.
@@ -33,9 +41,9 @@ export interface StoredIndex {
 /** Options of `openIndex`. */
 export interface OpenOptions {
   /**
-   * Also verify the sha256 of chunks and vectors against the manifest, and of
-   * the full-text index when it is first read. Sizes and counts are always checked.
-   * @default false
+   * Verify every data file's xxh64 against the manifest (streamed; ~0.1 s
+   * per 100k chunks here). Sizes and counts are checked either way.
+   * @default true
    */
   verifyChecksums?: boolean;
 }
@@ -69,43 +77,80 @@ function parseManifest(dir: string, text: string): IndexManifest {
     const root = typeof manifest?.root === "string" ? manifest.root : "<root>";
     throw new WayfinderError(
       "stale_index",
-      `Cannot use index at ${dir}: built by format ${manifest?.formatVersion}, this wayfinder reads ${FORMAT_VERSION}; run 'wayfinder index ${root}'`,
+      `Cannot use index at ${dir}: built by format ${manifest?.formatVersion}, this wayfinder reads ${FORMAT_VERSION}; run 'wayfinder index ${root} --rebuild'`,
     );
   }
   return manifest;
 }
 
-/** What generations before lexical format 3 held instead of `FILES.lexical`. */
-const LEGACY_LEXICAL = "orama.json";
-
-/**
- * Reads a generation's lexical file, checked against `checksum` when given;
- * `fail` makes a one-line stale-index error.
- */
-function readLexical(
-  genDir: string,
-  fail: (reason: string) => WayfinderError,
-  checksum?: string,
-): LexicalSearch {
+/** Reads the lexical file of a generation; `fail` makes a one-line stale-index error. */
+function readLexical(genDir: string, fail: (reason: string) => WayfinderError): LexicalSearch {
   let bytes: Uint8Array;
   try {
     bytes = Deno.readFileSync(join(genDir, FILES.lexical));
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound && existsSync(join(genDir, LEGACY_LEXICAL))) {
-      throw fail(
-        `its full-text index (${LEGACY_LEXICAL}) predates lexical format ${LEXICAL_FORMAT}`,
-      );
-    }
     throw fail(`${FILES.lexical} is unreadable (${(error as Error).message})`);
-  }
-  if (checksum !== undefined && _sha256(bytes) !== checksum) {
-    throw fail(`${FILES.lexical} fails its checksum`);
   }
   try {
     return loadLexical(bytes);
   } catch (error) {
     throw fail(`${FILES.lexical} is unreadable (${(error as Error).message})`);
   }
+}
+
+/** One generation's files, read and checked against its manifest. */
+interface Checked {
+  genDir: string;
+  manifest: IndexManifest;
+  fail: (reason: string) => WayfinderError;
+  verify: boolean;
+}
+
+/** A data file read whole, of the size expected, its checksum verified. */
+async function readChecked(c: Checked, file: string, size?: number): Promise<Uint8Array> {
+  const { bytes, hash } = await _readHashed(join(c.genDir, file), c.verify);
+  if (size !== undefined && bytes.byteLength !== size) {
+    throw c.fail(`${file} holds ${bytes.byteLength} bytes, expected ${size}`);
+  }
+  if (c.verify && hash !== c.manifest.checksums[file]) throw c.fail(`${file} fails its checksum`);
+  return bytes;
+}
+
+/** A data file streamed through the hash and not kept: passages and postings are read later. */
+async function checkStreamed(c: Checked, file: string, size?: number): Promise<void> {
+  const path = join(c.genDir, file);
+  const { hash, bytes } = c.verify
+    ? await _xxh64File(path)
+    : { hash: "", bytes: (await Deno.stat(path)).size };
+  if (size !== undefined && bytes !== size) {
+    throw c.fail(`${file} holds ${bytes} bytes, expected ${size}`);
+  }
+  if (c.verify && hash !== c.manifest.checksums[file]) throw c.fail(`${file} fails its checksum`);
+}
+
+async function readTable(c: Checked): Promise<ChunkTable> {
+  let table: ChunkTable;
+  try {
+    table = decodeChunkTable(await readChecked(c, FILES.chunks));
+  } catch (error) {
+    if (error instanceof WayfinderError || error instanceof Deno.errors.NotFound) throw error;
+    throw c.fail(`${FILES.chunks} is unreadable (${(error as Error).message})`);
+  }
+  if (table.rows !== c.manifest.chunkCount) {
+    throw c.fail(`${FILES.chunks} holds ${table.rows} chunks, expected ${c.manifest.chunkCount}`);
+  }
+  return table;
+}
+
+async function readCodes(c: Checked): Promise<QuantizedVectors | undefined> {
+  const kind = c.manifest.quantization ?? "none";
+  if (kind === "none") return undefined;
+  const { chunkCount: rows, dimensions } = c.manifest;
+  const bytes = await readChecked(c, CODE_FILES[kind], codeFileBytes(kind, rows, dimensions));
+  const size = rows * codeBytes(kind, dimensions);
+  if (kind === "binary") return { kind, codes: bytes };
+  const codes = new Int8Array(bytes.buffer, bytes.byteOffset, size);
+  return { kind, codes, scales: _float32FromLE(bytes.subarray(size)) };
 }
 
 async function load(
@@ -115,49 +160,27 @@ async function load(
 ): Promise<StoredIndex> {
   const genDir = join(dir, generation);
   const manifest = parseManifest(dir, await Deno.readTextFile(join(genDir, FILES.manifest)));
-  const [chunkBytes, vectorBytes] = await Promise.all([
-    Deno.readFile(join(genDir, FILES.chunks)),
-    Deno.readFile(join(genDir, FILES.vectors)),
-  ]);
-  const { dimensions, chunkCount } = manifest;
   const fail = (reason: string) => stale(dir, reason, manifest.root);
-  if (vectorBytes.byteLength !== chunkCount * dimensions * 4) {
-    throw fail(
-      `${FILES.vectors} holds ${vectorBytes.byteLength} bytes, expected ${
-        chunkCount * dimensions * 4
-      }`,
-    );
-  }
-  if (options.verifyChecksums) {
-    for (
-      const [file, bytes] of [[FILES.chunks, chunkBytes], [FILES.vectors, vectorBytes]] as const
-    ) {
-      if (_sha256(bytes) !== manifest.checksums[file]) throw fail(`${file} fails its checksum`);
-    }
-  }
-  let chunks: Chunk[];
-  try {
-    chunks = JSON.parse(new TextDecoder().decode(chunkBytes)) as Chunk[];
-  } catch {
-    throw fail(`${FILES.chunks} is not JSON`);
-  }
-  if (!Array.isArray(chunks) || chunks.length !== chunkCount) {
-    throw fail(`${FILES.chunks} does not hold ${chunkCount} chunks`);
-  }
+  const c: Checked = { genDir, manifest, fail, verify: options.verifyChecksums ?? true };
+  const { dimensions, chunkCount } = manifest;
+  const vectors = _float32FromLE(await readChecked(c, FILES.vectors, chunkCount * dimensions * 4));
+  const table = await readTable(c);
+  await checkStreamed(c, FILES.text, table.textOffsets[chunkCount]);
+  await checkStreamed(c, FILES.lexical);
+  const quantized = await readCodes(c);
+  const readText = textReader(join(genDir, FILES.text), fail);
+  const chunks = lazyRows(chunkCount, (row) => chunkAt(table, row, readText));
   let search: LexicalSearch | undefined;
   return {
     dir,
     generation,
     manifest,
     chunks,
-    vectors: _float32FromLE(vectorBytes),
+    vectors,
     dimensions,
+    ...(quantized ? { quantized } : {}),
     lexical(query, limit, filter) {
-      search ??= readLexical(
-        genDir,
-        fail,
-        options.verifyChecksums ? manifest.checksums[FILES.lexical] : undefined,
-      );
+      search ??= readLexical(genDir, fail);
       try {
         return search(query, limit, filter);
       } catch (error) {

@@ -1,4 +1,4 @@
-import { deepEqual, equal, ok, rejects } from "node:assert/strict";
+import { deepEqual, equal, ok, rejects, throws } from "node:assert/strict";
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
 import { openIndex, type StoredIndex } from "./open_index.ts";
@@ -9,6 +9,14 @@ function staleMatching(pattern: RegExp) {
   return (error: unknown) =>
     error instanceof WayfinderError && error.code === "stale_index" && pattern.test(error.message);
 }
+
+/** One line, the file and reason named, the remedy given. */
+const oneLineStale = (reason: RegExp) =>
+  staleMatching(
+    new RegExp(
+      `^Cannot use index at [^\n]+: ${reason.source}; run 'wayfinder index /corpus --rebuild'$`,
+    ),
+  );
 
 async function withIndex(fn: (dir: string, genDir: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir();
@@ -39,7 +47,7 @@ Deno.test("openIndex() refuses an index of another format version", async () => 
     await rejects(
       openIndex(dir),
       staleMatching(
-        /^Cannot use index at .+: built by format 99, this wayfinder reads 1; run 'wayfinder index \/corpus'$/,
+        /^Cannot use index at .+: built by format 99, this wayfinder reads 2; run 'wayfinder index \/corpus --rebuild'$/,
       ),
     );
   });
@@ -52,24 +60,45 @@ Deno.test("openIndex() refuses truncated vectors", async () => {
   });
 });
 
-Deno.test("openIndex() refuses damaged chunks", async () => {
+Deno.test("openIndex() refuses a damaged chunk table even unverified", async () => {
   await withIndex(async (dir, genDir) => {
-    await Deno.writeTextFile(join(genDir, "chunks.json"), "[{");
-    await rejects(openIndex(dir), staleMatching(/chunks\.json is not JSON/));
+    await Deno.writeTextFile(join(genDir, "chunks.bin"), "[{");
+    await rejects(
+      openIndex(dir, { verifyChecksums: false }),
+      staleMatching(/chunks\.bin is unreadable \(it is truncated\)/),
+    );
   });
 });
 
-Deno.test("openIndex() with verifyChecksums detects flipped vector bits", async () => {
+for (const file of ["vectors.f32", "chunks.bin", "text.bin", "lexical.bin"]) {
+  Deno.test(`openIndex() detects one flipped byte of equal length in ${file}`, async () => {
+    await withIndex(async (dir, genDir) => {
+      const path = join(genDir, file);
+      const bytes = await Deno.readFile(path);
+      bytes[bytes.length >> 1]! ^= 0x01; // mid-file: sizes and formats alone cannot tell
+      await Deno.writeFile(path, bytes);
+      await rejects(openIndex(dir), oneLineStale(new RegExp(`${file} fails its checksum`)));
+    });
+  });
+}
+
+Deno.test("openIndex() reads a passage only when its content is asked for", async () => {
   await withIndex(async (dir, genDir) => {
-    const path = join(genDir, "vectors.f32");
-    const bytes = await Deno.readFile(path);
-    bytes[17]! ^= 1;
-    await Deno.writeFile(path, bytes);
-    equal((await openIndex(dir))!.chunks.length, 10); // sizes alone cannot tell
-    await rejects(
-      openIndex(dir, { verifyChecksums: true }),
-      staleMatching(/vectors\.f32 fails its checksum/),
-    );
+    const index = (await openIndex(dir))!;
+    const expected = syntheticGeneration(10, 8).chunks;
+    equal(index.chunks[3]!.content, expected[3]!.content);
+    await Deno.remove(join(genDir, "text.bin"));
+    equal(index.chunks[4]!.symbol, expected[4]!.symbol); // metadata is in memory
+    throws(() => index.chunks[5]!.content, oneLineStale(/text\.bin is unreadable \(.+\)/));
+  });
+});
+
+Deno.test("a stored chunk spreads and serialises with its content", async () => {
+  await withIndex(async (dir) => {
+    const chunk = (await openIndex(dir))!.chunks[2]!;
+    const expected = syntheticGeneration(10, 8).chunks[2]!;
+    deepEqual({ ...chunk }, expected);
+    deepEqual(JSON.parse(JSON.stringify(chunk)), expected);
   });
 });
 
@@ -83,49 +112,15 @@ function lexicalError(index: StoredIndex, ...args: Parameters<StoredIndex["lexic
   throw new Error("lexical() did not throw");
 }
 
-/** One line, the file and reason named, the remedy given. */
-const oneLineStale = (reason: RegExp) =>
-  staleMatching(
-    new RegExp(
-      `^Cannot use index at [^\n]+: ${reason.source}; run 'wayfinder index /corpus --rebuild'$`,
-    ),
-  );
-
 Deno.test("openIndex() reports a damaged full-text index when searched", async () => {
   await withIndex(async (dir, genDir) => {
     await Deno.writeTextFile(join(genDir, "lexical.bin"), "{");
-    const index = (await openIndex(dir))!;
+    const index = (await openIndex(dir, { verifyChecksums: false }))!;
     ok(
       oneLineStale(/lexical\.bin is unreadable \(not a wayfinder lexical file\)/)(
         lexicalError(index, "user", 3),
       ),
     );
-  });
-});
-
-Deno.test("openIndex() names the old full-text format of an index from before lexical format 3", async () => {
-  await withIndex(async (dir, genDir) => {
-    await Deno.remove(join(genDir, "lexical.bin"));
-    await Deno.writeTextFile(join(genDir, "orama.json"), "{}");
-    const index = (await openIndex(dir))!;
-    equal(index.chunks.length, 10); // dense search still works
-    ok(
-      oneLineStale(/its full-text index \(orama\.json\) predates lexical format 3/)(
-        lexicalError(index, "user", 3),
-      ),
-    );
-  });
-});
-
-Deno.test("openIndex() with verifyChecksums checks the full-text index when it is read", async () => {
-  await withIndex(async (dir, genDir) => {
-    const path = join(genDir, "lexical.bin");
-    const bytes = await Deno.readFile(path);
-    bytes[bytes.length - 1]! ^= 0x40; // a flipped bit in the last postings list, not searched here
-    await Deno.writeFile(path, bytes);
-    (await openIndex(dir))!.lexical("user", 3);
-    const checked = (await openIndex(dir, { verifyChecksums: true }))!;
-    ok(oneLineStale(/lexical\.bin fails its checksum/)(lexicalError(checked, "user", 3)));
   });
 });
 
@@ -149,4 +144,20 @@ Deno.test("openIndex() refuses a current that names a missing generation", async
     await Deno.writeTextFile(join(dir, "current"), "../../etc\n");
     await rejects(openIndex(dir), staleMatching(/'current' names no generation/));
   });
+});
+
+Deno.test("openIndex() round-trips sha1 ids, stored as raw bytes, and other ids alike", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const data = syntheticGeneration(4, 8);
+    const hex = data.chunks.map((c, i) => ({ ...c, id: `${i}`.repeat(40).slice(0, 40) }));
+    hex[1]!.id = "0123456789abcdef0123456789abcdef01234567";
+    await writeGeneration(dir, { ...data, chunks: hex });
+    deepEqual((await openIndex(dir))!.chunks.map((c) => c.id), hex.map((c) => c.id));
+    hex[2]!.id = "not-hex";
+    await writeGeneration(dir, { ...data, chunks: hex });
+    deepEqual((await openIndex(dir))!.chunks.map((c) => c.id), hex.map((c) => c.id));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

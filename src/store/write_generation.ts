@@ -3,9 +3,11 @@ import { join } from "node:path";
 import process from "node:process";
 import { WayfinderError } from "../error.ts";
 import type { Chunk } from "../types.ts";
-import { _float32ToLE, _sha256, _syncDir, _writeSynced } from "./_durable.ts";
-import { buildLexical } from "./lexical_index.ts";
+import { _syncDir, _writeSynced } from "./_durable.ts";
+import { FILES, GenerationWriter } from "./generation_writer.ts";
 import { FORMAT_VERSION, type IndexManifest, type IndexManifestInput } from "./manifest.ts";
+
+export { FILES };
 
 /** Everything one generation holds. */
 export interface GenerationData {
@@ -16,48 +18,29 @@ export interface GenerationData {
   vectors: Float32Array[] | Float32Array;
 }
 
-/** File names inside a generation directory. */
-export const FILES = {
-  manifest: "manifest.json",
-  chunks: "chunks.json",
-  lexical: "lexical.bin",
-  vectors: "vectors.f32",
-} as const;
-
 /** Generation directory names: `gen-<ms since epoch>-<random hex>`. */
 export const GENERATION_NAME = /^gen-\d+-[0-9a-f]+$/;
 
-function flatten(
+/** Row i's vector, checked against the chunk count and dimensions. */
+function rowsOf(
   vectors: Float32Array[] | Float32Array,
   count: number,
   dimensions: number,
-): Float32Array {
+): (row: number) => Float32Array {
+  const fail = (reason: string) => new WayfinderError("internal", `Cannot write index: ${reason}`);
   if (vectors instanceof Float32Array) {
     if (vectors.length !== count * dimensions) {
-      throw new WayfinderError(
-        "internal",
-        `Cannot write index: ${vectors.length} floats for ${count} chunks of ${dimensions} dimensions`,
-      );
+      throw fail(`${vectors.length} floats for ${count} chunks of ${dimensions} dimensions`);
     }
-    return vectors;
+    return (row) => vectors.subarray(row * dimensions, (row + 1) * dimensions);
   }
-  if (vectors.length !== count) {
-    throw new WayfinderError(
-      "internal",
-      `Cannot write index: ${vectors.length} vectors for ${count} chunks`,
-    );
-  }
-  const flat = new Float32Array(count * dimensions);
+  if (vectors.length !== count) throw fail(`${vectors.length} vectors for ${count} chunks`);
   vectors.forEach((vector, i) => {
     if (vector?.length !== dimensions) {
-      throw new WayfinderError(
-        "internal",
-        `Cannot write index: vector ${i} has ${vector?.length} dimensions, expected ${dimensions}`,
-      );
+      throw fail(`vector ${i} has ${vector?.length} dimensions, expected ${dimensions}`);
     }
-    flat.set(vector, i * dimensions);
   });
-  return flat;
+  return (row) => vectors[row]!;
 }
 
 async function readCurrent(indexDir: string): Promise<string | null> {
@@ -86,13 +69,35 @@ async function collectGarbage(indexDir: string, keep: Set<string>): Promise<void
   }
 }
 
+/** Streams every row through a `GenerationWriter`; returns the data files' checksums. */
+async function writeFiles(
+  genDir: string,
+  data: GenerationData,
+  row: (i: number) => Float32Array,
+): Promise<Record<string, string>> {
+  const { dimensions } = data.manifest.identity;
+  const writer = await GenerationWriter.create(
+    genDir,
+    dimensions,
+    data.manifest.quantization ?? "none",
+  );
+  try {
+    for (let i = 0; i < data.chunks.length; i++) await writer.add(data.chunks[i]!, row(i));
+    return await writer.finish();
+  } catch (error) {
+    writer.abandon();
+    throw error;
+  }
+}
+
 /**
- * Publishes a new generation of an index: writes chunks, full-text index and
- * vectors into a fresh `gen-*` directory, fsyncs them, then points `current`
- * at it with one atomic rename, the only commit point. A crash before the
- * rename leaves the previous generation live. Afterwards removes generations
- * older than the previous one and leftovers of interrupted writes.
- * The caller holds the index lock.
+ * Publishes a new generation of an index: streams passages, metadata,
+ * full-text index and vectors (and their codes, with a quantization) into a
+ * fresh `gen-*` directory, fsyncs them, then points `current` at it with one
+ * atomic rename, the only commit point. A crash before the rename leaves the
+ * previous generation live. Afterwards removes generations older than the
+ * previous one and leftovers of interrupted writes. The caller holds the
+ * index lock.
  *
  * @param indexDir The corpus's index directory; created if missing.
  * @param data Manifest fields, chunks and their vectors, in the same order.
@@ -103,22 +108,7 @@ async function collectGarbage(indexDir: string, keep: Set<string>): Promise<void
 export async function writeGeneration(indexDir: string, data: GenerationData): Promise<string> {
   const dimensions = data.manifest.identity.dimensions;
   const count = data.chunks.length;
-  const vectorBytes = _float32ToLE(flatten(data.vectors, count, dimensions));
-  const chunkBytes = new TextEncoder().encode(JSON.stringify(data.chunks));
-  const lexicalBytes = buildLexical(data.chunks);
-  const manifest: IndexManifest = {
-    formatVersion: FORMAT_VERSION,
-    ...data.manifest,
-    createdAt: data.manifest.createdAt ?? new Date().toISOString(),
-    dimensions,
-    chunkCount: count,
-    checksums: {
-      [FILES.chunks]: _sha256(chunkBytes),
-      [FILES.lexical]: _sha256(lexicalBytes),
-      [FILES.vectors]: _sha256(vectorBytes),
-    },
-  };
-
+  const row = rowsOf(data.vectors, count, dimensions);
   const name = `gen-${Date.now()}-${randomBytes(4).toString("hex")}`;
   const genDir = join(indexDir, name);
   let previous: string | null;
@@ -126,10 +116,16 @@ export async function writeGeneration(indexDir: string, data: GenerationData): P
     await Deno.mkdir(indexDir, { recursive: true });
     previous = await readCurrent(indexDir);
     await Deno.mkdir(genDir);
-    await _writeSynced(join(genDir, FILES.vectors), vectorBytes);
-    await _writeSynced(join(genDir, FILES.chunks), chunkBytes);
-    await _writeSynced(join(genDir, FILES.lexical), lexicalBytes);
-    await _writeSynced(join(genDir, FILES.manifest), JSON.stringify(manifest, null, 2) + "\n");
+    const manifest: IndexManifest = {
+      formatVersion: FORMAT_VERSION,
+      ...data.manifest,
+      createdAt: data.manifest.createdAt ?? new Date().toISOString(),
+      dimensions,
+      chunkCount: count,
+      checksums: await writeFiles(genDir, data, row),
+    };
+    // Compact: a large index's manifest lists every chunk id, indentation would add a fifth.
+    await _writeSynced(join(genDir, FILES.manifest), JSON.stringify(manifest) + "\n");
     await _syncDir(genDir);
     await _syncDir(indexDir);
     const temp = join(indexDir, `current.tmp-${process.pid}`);
@@ -139,6 +135,7 @@ export async function writeGeneration(indexDir: string, data: GenerationData): P
     await _syncDir(indexDir);
   } catch (error) {
     await Deno.remove(genDir, { recursive: true }).catch(() => {});
+    if (error instanceof WayfinderError) throw error;
     throw new WayfinderError(
       "io",
       `Cannot write index at ${indexDir}: ${(error as Error).message}`,

@@ -42,8 +42,9 @@ Deno.test("writeGeneration() round-trips chunks, vectors and manifest through op
     equal(index.manifest.fingerprint, "fp-16");
     ok(!Number.isNaN(Date.parse(index.manifest.createdAt)));
     deepEqual(Object.keys(index.manifest.checksums).sort(), [
-      "chunks.json",
+      "chunks.bin",
       "lexical.bin",
+      "text.bin",
       "vectors.f32",
     ]);
     equal((await Deno.stat(join(dir, name, "vectors.f32"))).size, 50 * 16 * 4);

@@ -73,3 +73,56 @@ export function syntheticGeneration(
     vectors,
   };
 }
+
+/** A seeded uniform random source in [0, 1). */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0 || 1;
+  return () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+}
+
+/** A random unit vector: normally distributed components (Box–Muller), normalised. */
+export function unitVector(dimensions: number, random: () => number): Float32Array {
+  const vector = new Float32Array(dimensions);
+  let norm = 0;
+  for (let d = 0; d < dimensions; d++) {
+    const x = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+    vector[d] = x;
+    norm += x * x;
+  }
+  norm = Math.sqrt(norm);
+  for (let d = 0; d < dimensions; d++) vector[d]! /= norm;
+  return vector;
+}
+
+/**
+ * Chunk `i` of a synthetic code base with passages of realistic size: 2–19
+ * comment lines of ten words (about 200–1,400 bytes, 800 on average), 25
+ * chunks per file, 40 files per folder.
+ */
+export function realisticChunk(i: number, random: () => number): Chunk {
+  const word = () => WORDS[Math.floor(random() * WORDS.length)]!;
+  const file = Math.floor(i / 25);
+  const sourcePath = `src/module_${Math.floor(file / 40)}/file_${file}.ts`;
+  const name = `${word()}${word()[0]!.toUpperCase()}${word().slice(1)}${i}`;
+  const lines = Array.from(
+    { length: 2 + Math.floor(random() * 18) },
+    () => `  // ${Array.from({ length: 10 }, word).join(" ")}`,
+  );
+  const content = `export function ${name}(input: string) {\n${
+    lines.join("\n")
+  }\n  return input;\n}\n`;
+  const line = (i % 25) * 24 + 1;
+  return {
+    id: `${i.toString(16).padStart(8, "0")}${"0".repeat(32)}`,
+    sourcePath,
+    lineStart: line,
+    lineEnd: line + lines.length + 2,
+    startOffset: (i % 25) * 1500,
+    endOffset: (i % 25) * 1500 + content.length,
+    type: "function",
+    language: "typescript",
+    symbol: name,
+    content,
+    metadata: {},
+  };
+}

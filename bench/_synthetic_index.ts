@@ -1,0 +1,86 @@
+/**
+ * Synthetic indexes for the scale benches: `rows` chunks of realistic size
+ * (`realisticChunk`) with random unit vectors, written once per shape and
+ * quantization under the bench folder and reused by later runs.
+ */
+import { join } from "node:path";
+import { readManifest, writeGeneration } from "../src/store/mod.ts";
+import {
+  realisticChunk,
+  seededRandom,
+  testIdentity,
+  unitVector,
+} from "../src/store/testdata/synthetic.ts";
+import type { GenerationData } from "../src/store/mod.ts";
+import type { Quantization } from "../src/types.ts";
+
+/** Where benches keep what they generate: `$WAYFINDER_BENCH_DIR`, else /tmp/wayfinder-bench. */
+export const BENCH_DIR = Deno.env.get("WAYFINDER_BENCH_DIR") ?? "/tmp/wayfinder-bench";
+
+/** The chunks and flat vectors of a synthetic index, deterministic in `seed`. */
+export function syntheticData(
+  rows: number,
+  dimensions: number,
+  quantization: Quantization = "none",
+  seed = 1,
+): GenerationData & { vectors: Float32Array } {
+  const random = seededRandom(seed);
+  const chunks = Array.from({ length: rows }, (_, i) => realisticChunk(i, random));
+  const vectors = new Float32Array(rows * dimensions);
+  for (let i = 0; i < rows; i++) vectors.set(unitVector(dimensions, random), i * dimensions);
+  const files: GenerationData["manifest"]["files"] = {};
+  for (const chunk of chunks) {
+    const file = files[chunk.sourcePath] ??= { hash: "synthetic", bytes: 0, chunkIds: [] };
+    file.chunkIds.push(chunk.id);
+  }
+  const manifest = {
+    root: "/synthetic",
+    identity: testIdentity(dimensions),
+    fingerprint: `synthetic-${dimensions}`,
+    files,
+    quantization,
+  };
+  return { manifest, chunks, vectors };
+}
+
+/** The index directory of a synthetic index, written on first use. */
+export async function syntheticIndex(
+  rows: number,
+  quantization: Quantization,
+  dimensions = 384,
+): Promise<string> {
+  const dir = join(BENCH_DIR, `synthetic-${rows}x${dimensions}-${quantization}`);
+  const manifest = await readManifest(dir).catch(() => null);
+  if (manifest?.chunkCount === rows) return dir;
+  await Deno.remove(dir, { recursive: true }).catch(() => {});
+  await writeGeneration(dir, syntheticData(rows, dimensions, quantization));
+  return dir;
+}
+
+/** `count` random unit query vectors, distinct from the index's. */
+export function queryVectors(count: number, dimensions = 384): Float32Array[] {
+  const random = seededRandom(99);
+  return Array.from({ length: count }, () => unitVector(dimensions, random));
+}
+
+/** Median of a list of numbers. */
+export function median(values: number[]): number {
+  const sorted = values.slice().sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** One result line: the value, its baseline and their ratio, against the target. */
+export function report(
+  target: string,
+  value: { label: string; amount: number; unit: string },
+  baseline: { label: string; amount: number },
+  goal: string,
+): void {
+  const ratio = value.amount / baseline.amount;
+  const fmt = (n: number) => n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
+  console.log(
+    `${target}: ${value.label} ${fmt(value.amount)} ${value.unit}, baseline ${baseline.label} ` +
+      `${fmt(baseline.amount)} ${value.unit}, ratio ${ratio.toFixed(2)} (${goal})`,
+  );
+}
