@@ -42,6 +42,7 @@ function pickCommand(args: string[]): { command: Command; rest: string[] } | nul
   return null;
 }
 
+// Over 60 lines: the one place that maps every outcome to an exit code.
 async function main(args: string[]): Promise<number> {
   // Set once the settings are resolved; errors before that have no stack worth showing.
   let debug = false;

@@ -1,7 +1,13 @@
 import { type CorpusStatus, openCorpus } from "../src/corpus/mod.ts";
 import { type Command, printResult } from "./_command.ts";
 import { escapeLine } from "./_escape.ts";
-import { corpusOptions, corpusRoot, EMBEDDER_SETTINGS, INDEX_SETTINGS } from "./_wiring.ts";
+import {
+  CHUNKING_SETTINGS,
+  corpusOptions,
+  corpusRoot,
+  EMBEDDER_SETTINGS,
+  INDEX_SETTINGS,
+} from "./_wiring.ts";
 
 /** `wayfinder status <root>`: the index's state, read from disk; loads no model. */
 export const statusCommand: Command = {
@@ -13,10 +19,7 @@ export const statusCommand: Command = {
     settings: [
       ...INDEX_SETTINGS,
       ...EMBEDDER_SETTINGS,
-      "include",
-      "exclude",
-      "maxFileBytes",
-      "maxChunkChars",
+      ...CHUNKING_SETTINGS,
     ],
   },
   targetPositional: 0,

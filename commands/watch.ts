@@ -1,7 +1,13 @@
 import { openCorpus, watchCorpus, type WatchUpdate } from "../src/corpus/mod.ts";
 import { type Command, type CommandContext, printJsonLine } from "./_command.ts";
 import { escapeLine } from "./_escape.ts";
-import { corpusOptions, corpusRoot, EMBEDDER_SETTINGS, INDEX_SETTINGS } from "./_wiring.ts";
+import {
+  CHUNKING_SETTINGS,
+  corpusOptions,
+  corpusRoot,
+  EMBEDDER_SETTINGS,
+  INDEX_SETTINGS,
+} from "./_wiring.ts";
 
 /** `wayfinder watch <root>`: keep the index fresh as files change, until SIGINT or SIGTERM. */
 export const watchCommand: Command = {
@@ -13,10 +19,7 @@ export const watchCommand: Command = {
     settings: [
       ...INDEX_SETTINGS,
       ...EMBEDDER_SETTINGS,
-      "include",
-      "exclude",
-      "maxFileBytes",
-      "maxChunkChars",
+      ...CHUNKING_SETTINGS,
       "debounceMs",
     ],
   },

@@ -134,6 +134,7 @@ function defaultGrammarDir(): string {
  * assert.deepEqual(chunks.map((c) => c.symbol), ["A", "A.run"]);
  * ```
  */
+// Over 60 lines: the chunker's closures share the loaded grammars and one parser.
 export async function createCodeChunker(options: CodeChunkerOptions = {}): Promise<CodeChunker> {
   const grammarDir = options.grammarDir ?? defaultGrammarDir();
   runtime.ready ??= initRuntime(grammarDir).catch((error) => {

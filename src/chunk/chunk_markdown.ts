@@ -65,6 +65,7 @@ const FRONT_MATTER = /^(\uFEFF)?---[ \t]*\n(?:[\s\S]*?\n)?(?:---|\.\.\.)[ \t]*(?
  * @returns the chunks in file order
  * @throws {WayfinderError} `usage` for a bad budget
  */
+// Over 60 lines: one pass over the blocks with the section stack it maintains.
 export function chunkMarkdown(file: SourceFile, options: MarkdownOptions = {}): Chunk[] {
   const budget = _budget(options.maxChars);
   // marked turns CRLF and CR into LF; work on that text and map back.

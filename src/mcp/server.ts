@@ -16,7 +16,6 @@ import { validateProject } from "../okf/mod.ts";
 import { renderSearch } from "./render.ts";
 import { readRange } from "./read_range.ts";
 import type { Roots } from "./roots.ts";
-import { statusOf } from "./status.ts";
 
 /** Limits that keep one call from flooding an agent's context or the machine. */
 export const LIMITS = { limit: 100, contextChars: 100_000, lines: 2_000 } as const;
@@ -195,7 +194,7 @@ function registerStatus(server: McpServer, roots: Roots): void {
     inputSchema: ROOT_INPUT,
   }, (args: RootArgs) =>
     answer(async () => {
-      const status = await statusOf(roots.pick(args.root));
+      const status = await roots.pick(args.root).status();
       return { text: `${status.root}: ${status.state}`, data: status };
     }));
   for (const corpus of roots.all) {
@@ -208,7 +207,7 @@ function registerStatus(server: McpServer, roots: Roots): void {
         contents: [{
           uri,
           mimeType: "application/json",
-          text: JSON.stringify(await statusOf(corpus)),
+          text: JSON.stringify(await corpus.status()),
         }],
       }),
     );

@@ -164,6 +164,7 @@ async function _ioStep<T>(what: string, step: () => Promise<T>): Promise<T> {
 class _DownloadFailure extends Error {}
 
 /** Streams `spec.url` into a temp file beside `to`, verifies it, then renames it over `to`. */
+// Over 60 lines: one streaming loop with its progress, size and hash checks reads best whole.
 async function _download(spec: ModelSpec, to: string, options: PrepareModelOptions): Promise<void> {
   const fetchFn = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 60_000;

@@ -48,6 +48,7 @@ function bad(what: string, reason: string): never {
  * Parses safetensors bytes; tensor data stays in `bytes` until asked for.
  * @throws WayfinderError("input") when the header is malformed.
  */
+// Over 60 lines: a header parser whose checks follow the format's fields in order.
 export function parseSafetensors(bytes: Uint8Array, what = "file"): Safetensors {
   if (bytes.length < 8) bad(what, "file is shorter than its header");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
