@@ -242,6 +242,8 @@ class LocalCorpus implements Corpus {
 
   async fitInputs(): Promise<FitInputsReport> {
     const settings = await this.#settings();
+    // The same embedder identity as index and search use, since this corpus keeps one loaded.
+    if (settings.index.knowledge) settings.embedder.inputFormat = KNOWLEDGE_INPUT_FORMAT;
     return await fitCorpus({
       root: this.root,
       embedder: await this.#embedderFor(settings.embedder),
