@@ -4,12 +4,14 @@
  */
 import { resolve } from "node:path";
 import { chosen, type Config, originOf, type SettingKey } from "../src/config/mod.ts";
-import type {
-  CorpusOptions,
-  CorpusSearchOptions,
-  EmbedderSettings,
-  Locations,
-  RerankerSettings,
+import {
+  type Corpus,
+  type CorpusOptions,
+  type CorpusSearchOptions,
+  type EmbedderSettings,
+  type Locations,
+  openCorpus,
+  type RerankerSettings,
 } from "../src/corpus/mod.ts";
 import { parseGoverning } from "../src/okf/mod.ts";
 import type { CommandContext } from "./_command.ts";
@@ -68,6 +70,20 @@ export const SEARCH_SETTINGS = [
   "governing",
   "expandLinks",
 ] as const satisfies readonly SettingKey[];
+
+/** Opens the corpus the settings name, hands it to `use`, and closes it whatever happens. */
+export async function withCorpus<T>(
+  config: Config,
+  context: CommandContext,
+  use: (corpus: Corpus) => Promise<T>,
+): Promise<T> {
+  const corpus = await openCorpus(corpusRoot(config, context), corpusOptions(config, context));
+  try {
+    return await use(corpus);
+  } finally {
+    await corpus.close();
+  }
+}
 
 /** The corpus root argument, resolved against the working directory. */
 export function corpusRoot(config: Config, context: CommandContext, position = 0): string {

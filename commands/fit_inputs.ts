@@ -1,13 +1,6 @@
-import { openCorpus } from "../src/corpus/mod.ts";
 import type { FitInputsReport } from "../src/pipeline/mod.ts";
 import { type Command, printResult } from "./_command.ts";
-import {
-  CHUNKING_SETTINGS,
-  corpusOptions,
-  corpusRoot,
-  EMBEDDER_SETTINGS,
-  INDEX_SETTINGS,
-} from "./_wiring.ts";
+import { CHUNKING_SETTINGS, EMBEDDER_SETTINGS, INDEX_SETTINGS, withCorpus } from "./_wiring.ts";
 
 /** `wayfinder fit-inputs <root>`: how the tree's embedding inputs fit the model's token budget. */
 export const fitInputsCommand: Command = {
@@ -25,14 +18,9 @@ export const fitInputsCommand: Command = {
   },
   targetPositional: 0,
   async run(config, context) {
-    const corpus = await openCorpus(corpusRoot(config, context), corpusOptions(config, context));
-    try {
-      const report = await corpus.fitInputs();
-      printResult(context, config.settings.output, report, () => describe(report));
-      return report.unfit.length > 0 ? 1 : 0;
-    } finally {
-      await corpus.close();
-    }
+    const report = await withCorpus(config, context, (corpus) => corpus.fitInputs());
+    printResult(context, config.settings.output, report, () => describe(report));
+    return report.unfit.length > 0 ? 1 : 0;
   },
 };
 

@@ -1,14 +1,7 @@
-import { openCorpus } from "../src/corpus/mod.ts";
 import type { IndexSummary } from "../src/pipeline/mod.ts";
 import { type Command, printResult } from "./_command.ts";
 import { progressLine } from "./_progress.ts";
-import {
-  CHUNKING_SETTINGS,
-  corpusOptions,
-  corpusRoot,
-  EMBEDDER_SETTINGS,
-  INDEX_SETTINGS,
-} from "./_wiring.ts";
+import { CHUNKING_SETTINGS, EMBEDDER_SETTINGS, INDEX_SETTINGS, withCorpus } from "./_wiring.ts";
 
 /** `wayfinder index <root>`: build or update the index of a source tree. */
 export const indexCommand: Command = {
@@ -27,22 +20,18 @@ export const indexCommand: Command = {
   },
   targetPositional: 0,
   async run(config, context) {
-    const corpus = await openCorpus(corpusRoot(config, context), corpusOptions(config, context));
-    try {
-      const events = config.settings.events;
-      const summary = await corpus.index({
+    const events = config.settings.events;
+    const summary = await withCorpus(config, context, (corpus) =>
+      corpus.index({
         rebuild: config.settings.rebuild,
         // With --events, stderr carries only JSON lines (and a final error line).
         onProgress: events ? undefined : progressLine(context),
         onEvent: events ? (event) => context.stderr(JSON.stringify(event) + "\n") : undefined,
-      });
-      const { skipped: _skipped, ...rest } = summary;
-      printResult(context, config.settings.output, rest, () => describe(summary));
-      if (!events) { for (const line of warnings(summary)) context.stderr(`${line}\n`); }
-      return 0;
-    } finally {
-      await corpus.close();
-    }
+      }));
+    const { skipped: _skipped, ...rest } = summary;
+    printResult(context, config.settings.output, rest, () => describe(summary));
+    if (!events) { for (const line of warnings(summary)) context.stderr(`${line}\n`); }
+    return 0;
   },
 };
 

@@ -1,14 +1,13 @@
-import { hitJson, openCorpus, resultJson } from "../src/corpus/mod.ts";
+import { hitJson, resultJson } from "../src/corpus/mod.ts";
 import type { SearchHit } from "../src/search/mod.ts";
 import { type Command, printJson, printJsonLine } from "./_command.ts";
 import { escapeLine, escapeText } from "./_escape.ts";
 import {
-  corpusOptions,
-  corpusRoot,
   EMBEDDER_SETTINGS,
   INDEX_SETTINGS,
   SEARCH_SETTINGS,
   searchOptions,
+  withCorpus,
 } from "./_wiring.ts";
 
 /** `wayfinder search <root> <query>`: rank the indexed passages against a question. */
@@ -22,34 +21,33 @@ export const searchCommand: Command = {
   targetPositional: 0,
   async run(config, context) {
     const query = config.positionals.slice(1).join(" ");
-    const corpus = await openCorpus(corpusRoot(config, context), corpusOptions(config, context));
-    try {
-      const result = await corpus.search(query, searchOptions(config));
-      for (const notice of result.notices) context.stderr(`note: ${notice}\n`);
-      const output = config.settings.output;
-      if (output === "json") {
-        printJson(context, resultJson(result));
-      } else if (output === "jsonl") {
-        for (const hit of result.matches) printJsonLine(context, hitJson(hit));
-        if (result.contextText !== undefined) {
-          printJsonLine(context, { contextText: result.contextText });
-        }
-      } else if (result.contextText !== undefined) {
-        context.stdout(escapeText(result.contextText));
-      } else if (result.context) {
-        if (result.context.length === 0) context.stderr("No matches.\n");
-        for (const entry of result.context) {
-          const via = entry.viaPath ? ` (for ${entry.viaPath})` : "";
-          context.stdout(`[${entry.reason}${via}] ${formatHit(entry.passage)}`);
-        }
-      } else {
-        if (result.matches.length === 0) context.stderr("No matches.\n");
-        for (const hit of result.matches) context.stdout(formatHit(hit));
+    const result = await withCorpus(
+      config,
+      context,
+      (corpus) => corpus.search(query, searchOptions(config)),
+    );
+    for (const notice of result.notices) context.stderr(`note: ${notice}\n`);
+    const output = config.settings.output;
+    if (output === "json") {
+      printJson(context, resultJson(result));
+    } else if (output === "jsonl") {
+      for (const hit of result.matches) printJsonLine(context, hitJson(hit));
+      if (result.contextText !== undefined) {
+        printJsonLine(context, { contextText: result.contextText });
       }
-      return 0;
-    } finally {
-      await corpus.close();
+    } else if (result.contextText !== undefined) {
+      context.stdout(escapeText(result.contextText));
+    } else if (result.context) {
+      if (result.context.length === 0) context.stderr("No matches.\n");
+      for (const entry of result.context) {
+        const via = entry.viaPath ? ` (for ${entry.viaPath})` : "";
+        context.stdout(`[${entry.reason}${via}] ${formatHit(entry.passage)}`);
+      }
+    } else {
+      if (result.matches.length === 0) context.stderr("No matches.\n");
+      for (const hit of result.matches) context.stdout(formatHit(hit));
     }
+    return 0;
   },
 };
 

@@ -1,13 +1,7 @@
-import { type CorpusStatus, openCorpus } from "../src/corpus/mod.ts";
+import type { CorpusStatus } from "../src/corpus/mod.ts";
 import { type Command, printResult } from "./_command.ts";
 import { escapeLine } from "./_escape.ts";
-import {
-  CHUNKING_SETTINGS,
-  corpusOptions,
-  corpusRoot,
-  EMBEDDER_SETTINGS,
-  INDEX_SETTINGS,
-} from "./_wiring.ts";
+import { CHUNKING_SETTINGS, EMBEDDER_SETTINGS, INDEX_SETTINGS, withCorpus } from "./_wiring.ts";
 
 /** `wayfinder status <root>`: the index's state, read from disk; loads no model. */
 export const statusCommand: Command = {
@@ -24,15 +18,10 @@ export const statusCommand: Command = {
   },
   targetPositional: 0,
   async run(config, context) {
-    const corpus = await openCorpus(corpusRoot(config, context), corpusOptions(config, context));
-    try {
-      const status = await corpus.status();
-      printResult(context, config.settings.output, status, () => describe(status));
-      // A report: every state is a successful answer.
-      return 0;
-    } finally {
-      await corpus.close();
-    }
+    const status = await withCorpus(config, context, (corpus) => corpus.status());
+    printResult(context, config.settings.output, status, () => describe(status));
+    // A report: every state is a successful answer.
+    return 0;
   },
 };
 
