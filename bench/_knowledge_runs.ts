@@ -11,19 +11,16 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openCorpus, type SearchMode } from "../src/mod.ts";
 import { writeFiles } from "./_peer_index.ts";
-import { type QueryOutcome, scoreQuery, squash, summarize, type Summary } from "./_peer_score.ts";
+import {
+  type QueryOutcome,
+  scoreQuery,
+  squash,
+  summarize,
+  type Summary,
+  type SupportQuery,
+} from "./_peer_score.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/protocols", import.meta.url));
-
-interface SupportQuery {
-  id: string;
-  query: string;
-  split: string;
-  group?: string;
-  history?: boolean;
-  scope?: string[];
-  support: { path: string; contains: string }[];
-}
 
 interface Protocol {
   asOf: string;

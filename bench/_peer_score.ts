@@ -4,6 +4,20 @@
  * and then summed or averaged over the answerable queries.
  */
 
+/** A path+fragment judged question of embedding_comparison or okf_retrieval. */
+export interface SupportQuery {
+  id: string;
+  query: string;
+  split: string;
+  group?: string;
+  /** True for a question about superseded procedure. */
+  history?: boolean;
+  /** Path prefixes the caller restricts the search to. */
+  scope?: string[];
+  /** What supports an answer: a path and a fragment its passage must contain. */
+  support: { path: string; contains: string }[];
+}
+
 /** Outcome of one answerable query. */
 export interface QueryOutcome {
   id: string;

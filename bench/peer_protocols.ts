@@ -49,6 +49,7 @@ import {
   squash,
   summarize,
   type Summary,
+  type SupportQuery,
 } from "./_peer_score.ts";
 
 /** The peer's protocol fixtures, vendored (see fixtures/ATTRIBUTION.md). */
@@ -58,24 +59,6 @@ type Mode = typeof MODES[number];
 /** Our mode names as the peer's tables call them. */
 type PeerName = "dense" | "bm25" | "hybrid";
 const PEER_NAME: Record<Mode, PeerName> = { dense: "dense", lexical: "bm25", hybrid: "hybrid" };
-
-interface Support {
-  path: string;
-  contains: string;
-}
-
-/** A judged question of embedding_comparison or okf_retrieval. */
-interface SupportQuery {
-  id: string;
-  query: string;
-  split: string;
-  group?: string;
-  /** True for a question about superseded procedure. */
-  history?: boolean;
-  /** Path prefixes the caller restricts the search to. */
-  scope?: string[];
-  support: Support[];
-}
 
 /**
  * "plain": our search as it ranks. "lifecycle": the same, restricted by our

@@ -218,7 +218,6 @@ class LocalCorpus implements Corpus {
     }
     const settings = await this.#settings(run.rebuild ? null : undefined);
     const { knowledge } = settings.index;
-    if (knowledge) settings.embedder.inputFormat = KNOWLEDGE_INPUT_FORMAT;
     const embedder = await this.#embedderFor(settings.embedder);
     const summary = await indexCorpus({
       root: this.root,
@@ -242,8 +241,6 @@ class LocalCorpus implements Corpus {
 
   async fitInputs(): Promise<FitInputsReport> {
     const settings = await this.#settings();
-    // The same embedder identity as index and search use, since this corpus keeps one loaded.
-    if (settings.index.knowledge) settings.embedder.inputFormat = KNOWLEDGE_INPUT_FORMAT;
     return await fitCorpus({
       root: this.root,
       embedder: await this.#embedderFor(settings.embedder),
@@ -455,7 +452,10 @@ class LocalCorpus implements Corpus {
   async #settings(recorded?: null) {
     const manifest = recorded === null ? null : await readManifest(this.indexDir);
     const index = await Deno.readTextFile(join(this.root, "index.md")).catch(() => "");
-    return effectiveSettings(this.#chosen(), manifest?.settings, declaresOkf(index));
+    const settings = effectiveSettings(this.#chosen(), manifest?.settings, declaresOkf(index));
+    // The text embedded is part of the model's identity: one corpus keeps one embedder for it.
+    if (settings.index.knowledge) settings.embedder.inputFormat = KNOWLEDGE_INPUT_FORMAT;
+    return settings;
   }
 
   #embedderFor(settings: EmbedderSettings): Promise<Embedder> {

@@ -1,5 +1,5 @@
 import type { SearchableIndex, Searcher, SearchHit, SearchRequest } from "../search/mod.ts";
-import { isReservedFile } from "./concept.ts";
+import { type ConceptMeta, isReservedFile } from "./concept.ts";
 import {
   checkGoverning,
   conceptOf,
@@ -33,6 +33,22 @@ export function policyFilter(policy: KnowledgePolicy): (chunk: SearchHit["chunk"
   };
 }
 
+/** The concepts of each index by path, read once: a search looks them up, never scans for them. */
+const conceptsByIndex = new WeakMap<SearchableIndex, Map<string, ConceptMeta>>();
+
+function conceptsOf(index: SearchableIndex): Map<string, ConceptMeta> {
+  let concepts = conceptsByIndex.get(index);
+  if (!concepts) {
+    concepts = new Map();
+    for (const chunk of index.chunks) {
+      const concept = conceptOf(chunk);
+      if (concept) concepts.set(concept.path, concept);
+    }
+    conceptsByIndex.set(index, concepts);
+  }
+  return concepts;
+}
+
 /** Hits with the first (best) passage of each concept, up to `limit`. */
 function bestPerConcept(hits: SearchHit[], limit: number): SearchHit[] {
   const seen = new Set<string>();
@@ -55,12 +71,8 @@ export async function searchKnowledge(
   request: SearchRequest,
   policy: KnowledgePolicy,
 ): Promise<KnowledgeAnswer> {
-  const concepts = new Set<string>();
-  for (const chunk of index.chunks) {
-    const path = conceptOf(chunk)?.path;
-    if (path !== undefined) concepts.add(path);
-  }
-  checkGoverning(policy.governing ?? {}, concepts);
+  const concepts = conceptsOf(index);
+  checkGoverning(policy.governing ?? {}, new Set(concepts.keys()));
   const filter = { ...request.filter, accept: policyFilter(policy) };
   let found = { matches: [] as SearchHit[], notices: [] as string[] };
   // One passage per concept: widen the pool until `limit` concepts are found or nothing is left.
@@ -87,7 +99,7 @@ interface Around {
   index: SearchableIndex;
   query: string;
   policy: KnowledgePolicy;
-  concepts: Set<string>;
+  concepts: Map<string, ConceptMeta>;
   notices: string[];
 }
 
@@ -97,7 +109,6 @@ async function contextAround(matches: SearchHit[], a: Around): Promise<ContextEn
   const around = { ...a.policy, pathPrefixes: undefined };
   const eligible = eligibility(around);
   const accept = policyFilter(around);
-  const conceptAt = (path: string) => a.index.chunks.map(conceptOf).find((c) => c?.path === path);
   const bestOf = async (path: string) =>
     (await a.searcher.search({ query: a.query, limit: 1, filter: { paths: [path], accept } }))
       .matches[0];
@@ -109,7 +120,7 @@ async function contextAround(matches: SearchHit[], a: Around): Promise<ContextEn
     const path = match.chunk.sourcePath;
     const upper = a.policy.governing?.[path];
     if (upper !== undefined) {
-      const concept = conceptAt(upper);
+      const concept = a.concepts.get(upper);
       const passage = concept && eligible(concept) ? await bestOf(upper) : undefined;
       if (passage) add({ reason: "governing", path: upper, viaPath: path, passage });
       else a.notices.push(`governing source ${upper} of ${path} is excluded by the policy`);
