@@ -39,8 +39,9 @@ export const watchCommand: Command = {
       context.stderr("Stopped watching.\n");
       return 0;
     } finally {
-      for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
+      // Listeners stay until the models are closed: a signal during cleanup must not kill it.
       await corpus.close();
+      for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
     }
   },
 };
