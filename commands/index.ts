@@ -1,5 +1,5 @@
-import type { IndexSummary } from "../src/pipeline/mod.ts";
-import { type Command, printResult } from "./_command.ts";
+import type { IndexEvent, IndexSummary } from "../src/pipeline/mod.ts";
+import { type Command, type CommandContext, printResult } from "./_command.ts";
 import { progressLine } from "./_progress.ts";
 import { CHUNKING_SETTINGS, EMBEDDER_SETTINGS, INDEX_SETTINGS, withCorpus } from "./_wiring.ts";
 
@@ -26,7 +26,9 @@ export const indexCommand: Command = {
         rebuild: config.settings.rebuild,
         // With --events, stderr carries only JSON lines (and a final error line).
         onProgress: events ? undefined : progressLine(context),
-        onEvent: events ? (event) => context.stderr(JSON.stringify(event) + "\n") : undefined,
+        onEvent: events
+          ? (event) => context.stderr(JSON.stringify(event) + "\n")
+          : announceSearchable(context),
       }));
     const { skipped: _skipped, ...rest } = summary;
     printResult(context, config.settings.output, rest, () => describe(summary));
@@ -34,6 +36,21 @@ export const indexCommand: Command = {
     return 0;
   },
 };
+
+/** One line when the first partial generation is out: the index answers before embedding ends. */
+function announceSearchable(context: CommandContext): (event: IndexEvent) => void {
+  let told = false;
+  return (event) => {
+    if (event.event !== "partial" || told) return;
+    told = true;
+    const { covered, total } = event.dense;
+    const clear = context.stderrIsTerminal ? "\r\x1b[2K" : "";
+    context.stderr(
+      `${clear}Searchable now: ${total} chunks lexically, ${covered} densely; ` +
+        `embedding the rest\n`,
+    );
+  };
+}
 
 function describe(summary: IndexSummary): string {
   if (summary.current) return `Index for ${summary.root} is current; nothing to update.\n`;

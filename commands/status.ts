@@ -46,6 +46,7 @@ function describe(s: CorpusStatus): string {
     row("updated", s.updatedAt ?? "?");
     row("content", `${s.files} files, ${s.chunks} chunks`);
   }
+  if (s.dense) row("dense", `${s.dense.covered} of ${s.dense.total} chunks embedded`);
   if (s.model) {
     const m = s.model;
     row("model", `${m.name} (${m.provider}, ${m.dimensions} dims, ${m.sha256.slice(0, 12)})`);

@@ -20,7 +20,13 @@
  */
 export * from "./corpus/mod.ts";
 export type { Chunk, Hit } from "./types.ts";
-export type { FitInputsReport, IndexEvent, IndexProgress, IndexSummary } from "./pipeline/mod.ts";
+export type {
+  FitInputsReport,
+  IndexEvent,
+  IndexProgress,
+  IndexSummary,
+  PartialEvent,
+} from "./pipeline/mod.ts";
 export {
   type FitBudget,
   type FitDiagnostic,

@@ -65,3 +65,6 @@ export interface QuantizedVectors {
   /** int8 only: each row's scale. */
   scales?: Float32Array;
 }
+
+/** Rows `start` (inclusive) to `end` (exclusive) of an index. */
+export type RowRange = [start: number, end: number];

@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
+import { rowsIn } from "../row_ranges.ts";
 import {
   CHUNKER_VERSION,
   INPUT_FORMAT,
@@ -52,6 +53,11 @@ export interface CorpusStatus {
   model: { name: string; provider: string; sha256: string; dimensions: number } | null;
   /** Bytes the index folder holds on disk (live and previous generation included). */
   diskBytes: number;
+  /**
+   * Present when the live generation was published while its run was still
+   * embedding: lexical search covers every chunk, dense search `covered`.
+   */
+  dense?: { covered: number; total: number };
   /** Present when the tree or the settings moved on since the live generation. */
   stale?: Staleness;
   /** The running writer's last report, while one runs. */
@@ -98,6 +104,13 @@ export async function corpusStatus(input: StatusInput): Promise<CorpusStatus> {
   if (formatProblem) {
     status.stale = { changed: [], added: [], deleted: [], reasons: [formatProblem] };
   } else if (manifest) status.stale = await staleness(input, manifest);
+  const waiting = rowsIn(manifest?.pending);
+  if (manifest && waiting > 0) {
+    status.dense = { covered: manifest.chunkCount - waiting, total: manifest.chunkCount };
+    const reason = `${waiting} of ${manifest.chunkCount} chunks are not embedded yet`;
+    status.stale ??= { changed: [], added: [], deleted: [], reasons: [] };
+    status.stale.reasons.push(reason);
+  }
   status.state = stateOf(status, manifest !== null || formatProblem !== undefined);
   return status;
 }

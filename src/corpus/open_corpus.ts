@@ -1,6 +1,7 @@
 import { join, resolve, sep } from "node:path";
 import { dataRootFrom } from "../config/mod.ts";
 import { WayfinderError } from "../error.ts";
+import { rowsIn } from "../row_ranges.ts";
 import { type Embedder, identityFingerprint, type Reranker } from "../embed/mod.ts";
 import {
   embeddingInput,
@@ -12,6 +13,7 @@ import {
   type IndexProgress,
   type IndexSummary,
   KNOWLEDGE_INPUT_FORMAT,
+  type PartialPublishing,
   treeChanges,
 } from "../pipeline/mod.ts";
 import {
@@ -26,7 +28,9 @@ import {
   indexDirFor,
   type IndexLock,
   openIndex,
+  processAlive,
   readManifest,
+  readRunProgress,
   retainLexical,
   type StoredIndex,
 } from "../store/mod.ts";
@@ -110,12 +114,17 @@ export interface CorpusSearchResult {
 export interface CorpusIndexOptions {
   rebuild?: boolean;
   onProgress?: (p: IndexProgress) => void;
-  /** started, file, batch, published, failed: one JSON-ready object each. */
+  /** started, file, batch, partial, published, failed: one JSON-ready object each. */
   onEvent?: (event: IndexEvent) => void;
   /** The index lock, when the caller holds it (a watcher does). */
   lock?: IndexLock;
-  /** Abandons the run before it publishes. */
+  /** Abandons the run before it publishes (a partial generation already published stays live). */
   signal?: AbortSignal;
+  /**
+   * When to publish searchable generations before every passage is embedded,
+   * or `false` for one publish at the end. @default PARTIAL_PUBLISHING
+   */
+  partial?: Partial<PartialPublishing> | false;
 }
 
 /** One source tree and its index: the library's front door. */
@@ -192,6 +201,31 @@ export async function openCorpus(root: string, options: CorpusOptions = {}): Pro
   return new LocalCorpus(absolute, indexDir, dataDir, options);
 }
 
+/**
+ * A notice when the live generation was published before every passage had
+ * its vector: dense ranking covers only the embedded ones. Knowledge search
+ * promises a vector for every eligible passage, so there it is an error.
+ */
+async function denseCoverage(index: StoredIndex, mode: SearchMode, root: string) {
+  const waiting = rowsIn(index.pending);
+  if (waiting === 0 || mode === "lexical") return [];
+  const total = index.chunks.length;
+  const covered = `dense covers ${(total - waiting).toLocaleString("en")} of ${
+    total.toLocaleString("en")
+  } chunks`;
+  const progress = await readRunProgress(index.dir);
+  const next = progress && processAlive(progress.pid)
+    ? "indexing continues"
+    : `run 'wayfinder index ${root}' to embed the rest`;
+  if (index.manifest.settings?.knowledge) {
+    throw new WayfinderError(
+      "stale_index",
+      `Cannot search ${root} in ${mode} mode: ${covered} (${next}); search with --mode lexical meanwhile`,
+    );
+  }
+  return [`${covered}; ${next}`];
+}
+
 /** The corpus behind `openCorpus`; keeps the embedder, reranker and live index between calls. */
 class LocalCorpus implements Corpus {
   #embedder: Promise<Embedder> | null = null;
@@ -231,6 +265,7 @@ class LocalCorpus implements Corpus {
       onEvent: run.onEvent,
       lock: run.lock,
       signal: run.signal,
+      partial: run.partial,
       excludeDirs: [this.dataDir, this.indexDir],
       settings: recordOf(settings),
       knowledge,
@@ -271,10 +306,11 @@ class LocalCorpus implements Corpus {
       filter: options.filter,
     };
     const index = await this.open();
+    const coverage = await denseCoverage(index, options.mode ?? "dense", this.root);
     const response: CorpusSearchResult = index.manifest.settings?.knowledge
       ? { query: text, ...await searchKnowledge(searcher, index, request, options.policy ?? {}) }
       : { query: text, ...pick(await searcher.search(request), "matches", "notices") };
-    response.notices.unshift(...tooLong, ...await this.#freshness(index));
+    response.notices.unshift(...tooLong, ...coverage, ...await this.#freshness(index));
     if (options.contextChars !== undefined) {
       const passages = response.context?.map((entry) => entry.passage) ?? response.matches;
       response.contextText = buildContext(passages, {

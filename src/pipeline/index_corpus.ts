@@ -1,4 +1,5 @@
-import type { Chunk, Quantization, SourceFile } from "../types.ts";
+import type { Chunk, Quantization, RowRange, SourceFile } from "../types.ts";
+import { inRanges } from "../row_ranges.ts";
 import { WayfinderError } from "../error.ts";
 import type { WalkResult } from "../walk/mod.ts";
 import type { CodeChunker } from "../chunk/mod.ts";
@@ -18,6 +19,7 @@ import { chunkSource, walkSources } from "./chunk_source.ts";
 import { eventEmitter, type IndexEvent, type IndexEventInput } from "./index_events.ts";
 import { startJournal } from "./run_journal.ts";
 import { contentHasher } from "./tree_changes.ts";
+import { PARTIAL_PUBLISHING, partialPublisher, type PartialPublishing } from "./partial_publish.ts";
 
 /** Bumped when chunking changes, so unchanged files are re-chunked (their vectors still reused by id). */
 export const CHUNKER_VERSION = 2;
@@ -54,6 +56,11 @@ export interface IndexOptions {
   excludeDirs?: string[];
   /** Vector codes to keep for a fast first pass of dense search. @default "none" */
   quantization?: Quantization;
+  /**
+   * Publish searchable generations while embedding (see `partial_publish.ts`),
+   * or `false` to publish once at the end. @default PARTIAL_PUBLISHING
+   */
+  partial?: Partial<PartialPublishing> | false;
 }
 
 export interface IndexProgress {
@@ -160,7 +167,25 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
   ) {
     return summary(0, 0, null);
   }
-  const { embedded, truncated } = await embedMissing(options, plan);
+  const zeros = new Float32Array(embedder.identity.dimensions);
+  const publish = (pending: RowRange[] = []) =>
+    writeGeneration(options.indexDir, {
+      manifest: {
+        root,
+        identity: embedder.identity,
+        fingerprint,
+        chunkerVersion: CHUNKER_VERSION,
+        inputFormat: options.knowledge ? KNOWLEDGE_INPUT_FORMAT : INPUT_FORMAT,
+        settings: options.settings,
+        files: plan.files,
+        quantization,
+        ...(pending.length ? { pending } : {}),
+      },
+      chunks: plan.chunks,
+      // Rows still to embed are zeros on disk; `pending` keeps dense search off them.
+      vectors: plan.vectors.map((v) => v ?? zeros),
+    });
+  const { embedded, truncated } = await embedMissing(options, plan, publish);
   options.signal?.throwIfAborted();
   const total = plan.walked.files.length;
   options.onProgress?.({
@@ -170,21 +195,7 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
     chunksDone: toEmbed.length,
     chunksTotal: toEmbed.length,
   });
-  const generation = await writeGeneration(options.indexDir, {
-    manifest: {
-      root,
-      identity: embedder.identity,
-      fingerprint,
-      chunkerVersion: CHUNKER_VERSION,
-      inputFormat: options.knowledge ? KNOWLEDGE_INPUT_FORMAT : INPUT_FORMAT,
-      settings: options.settings,
-      files: plan.files,
-      quantization,
-    },
-    chunks: plan.chunks,
-    vectors: plan.vectors as Float32Array[],
-  });
-  return summary(embedded, truncated, generation);
+  return summary(embedded, truncated, await publish());
 }
 
 /**
@@ -231,7 +242,7 @@ async function planUpdate(options: RunOptions, previous: StoredIndex | null): Pr
     for (const chunk of fileChunks) {
       const at = previousChunks.get(chunk.id);
       plan.chunks.push(chunk);
-      if (at !== undefined && previous) {
+      if (at !== undefined && previous && !inRanges(previous.pending, at)) {
         const d = previous.dimensions;
         plan.vectors.push(previous.vectors.subarray(at * d, (at + 1) * d));
         plan.reused++;
@@ -266,7 +277,9 @@ function countDropped(options: RunOptions, plan: Plan, previous: StoredIndex | n
  */
 function reuseByInput(plan: Plan, previous: StoredIndex, hash: (text: string) => string): void {
   const rows = new Map<string, number>();
-  previous.chunks.forEach((chunk, row) => rows.set(hash(embeddingInput(chunk)), row));
+  previous.chunks.forEach((chunk, row) => {
+    if (!inRanges(previous.pending, row)) rows.set(hash(embeddingInput(chunk)), row);
+  });
   const d = previous.dimensions;
   plan.toEmbed = plan.toEmbed.filter((i) => {
     const row = rows.get(hash(embeddingInput(plan.chunks[i]!)));
@@ -277,10 +290,15 @@ function reuseByInput(plan: Plan, previous: StoredIndex, hash: (text: string) =>
   });
 }
 
-/** Fits and embeds the chunks the plan lacks vectors for; says how many inputs were embedded and truncated. */
+/**
+ * Embeds the chunks the plan lacks vectors for, publishing partial
+ * generations on the way when there is much to embed; says how many inputs
+ * were embedded and truncated.
+ */
 async function embedMissing(
   options: RunOptions,
   plan: Plan,
+  publish: (pending: RowRange[]) => Promise<string>,
 ): Promise<{ embedded: number; truncated: number }> {
   const { embedder } = options;
   const { chunks, vectors } = plan;
@@ -297,9 +315,18 @@ async function embedMissing(
   const overBudget = new Set(plan.unfit.map((passage) => passage.chunkId));
   const truncated = toEmbed.filter((i) => overBudget.has(chunks[i]!.id)).length;
   const total = plan.walked.files.length;
+  const policy = options.partial === false ? false : { ...PARTIAL_PUBLISHING, ...options.partial };
+  const publishPartial = partialPublisher(
+    policy,
+    toEmbed.length,
+    vectors,
+    publish,
+    (published) => options.emit({ event: "partial", ...published }),
+  );
   const batch = 128; // progress granularity; the embedder batches internally
   for (let start = 0; start < toEmbed.length; start += batch) {
     options.signal?.throwIfAborted();
+    await publishPartial();
     const slice = toEmbed.slice(start, start + batch);
     const embedded = await embedder.embedDocuments(slice.map((_, n) => inputs[start + n]!));
     slice.forEach((_, n) => {

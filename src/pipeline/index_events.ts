@@ -31,6 +31,17 @@ export interface BatchEvent {
   total: number;
 }
 
+/**
+ * A generation was published before every passage had its vector: all of it
+ * is searchable lexically, `dense.covered` of `dense.total` rows densely.
+ */
+export interface PartialEvent {
+  event: "partial";
+  time: string;
+  generation: string;
+  dense: { covered: number; total: number };
+}
+
 /** The run ended well: a generation was published, or the index was already current. */
 export interface PublishedEvent {
   event: "published";
@@ -54,7 +65,13 @@ export interface FailedEvent {
   message: string;
 }
 
-export type IndexEvent = StartedEvent | FileEvent | BatchEvent | PublishedEvent | FailedEvent;
+export type IndexEvent =
+  | StartedEvent
+  | FileEvent
+  | BatchEvent
+  | PartialEvent
+  | PublishedEvent
+  | FailedEvent;
 
 /** An event without its time; the emitter stamps it. */
 export type IndexEventInput = IndexEvent extends infer E

@@ -22,8 +22,10 @@ export type {
   FailedEvent,
   FileEvent,
   IndexEvent,
+  PartialEvent,
   PublishedEvent,
   StartedEvent,
 } from "./index_events.ts";
+export { PARTIAL_PUBLISHING, type PartialPublishing } from "./partial_publish.ts";
 export { type TreeChanges, treeChanges } from "./tree_changes.ts";
 export { eventEmitter } from "./index_events.ts";

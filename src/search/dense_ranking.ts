@@ -1,4 +1,5 @@
-import type { QuantizedVectors } from "../types.ts";
+import type { QuantizedVectors, RowRange } from "../types.ts";
+import { inRanges } from "../row_ranges.ts";
 import { checkQuery, denseScores, rowDot } from "./dense_scores.ts";
 import { type Int8Kernel, int8Kernel } from "./int8_kernel.ts";
 import { topK } from "./top_k.ts";
@@ -9,6 +10,8 @@ export interface DenseVectors {
   vectors: Float32Array;
   dimensions: number;
   quantized?: QuantizedVectors;
+  /** Rows without a vector yet (zeros): an index published while still embedding. */
+  pending?: readonly RowRange[];
 }
 
 /** The best rows by cosine, best first, and the exact cosine of any row. */
@@ -84,12 +87,24 @@ function binaryScores(q: QuantizedVectors, dimensions: number, query: Float32Arr
   return scores;
 }
 
+/** Marks rows without a vector as unscored (NaN), which `topK` passes over. */
+function skipPending(scores: Float32Array, pending: readonly RowRange[] | undefined): Float32Array {
+  for (const [start, end] of pending ?? []) scores.fill(NaN, start, end);
+  return scores;
+}
+
+/** Whether `row` has a vector: false for rows an index still has to embed. */
+export function hasVector(index: DenseVectors, row: number): boolean {
+  return !inRanges(index.pending, row);
+}
+
 /**
  * Ranks rows by cosine with `query`: an exact scan of every float row, or,
  * when the index keeps codes, a scan of the codes whose best candidates are
  * then rescored exactly, so scores and order among them are exact. An index
  * so small that the candidates would be a quarter of it is scanned exactly:
- * the first pass only pays when it rules out most rows.
+ * the first pass only pays when it rules out most rows. Rows without a
+ * vector yet are never ranked.
  */
 export function denseRanking(
   index: DenseVectors,
@@ -99,13 +114,16 @@ export function denseRanking(
   const { vectors, dimensions, quantized } = index;
   const rows = dimensions === 0 ? 0 : vectors.length / dimensions;
   if (!quantized || 4 * poolSize(quantized.kind, depth, rows) >= rows) {
-    const exact = denseScores(vectors, dimensions, query);
+    const exact = skipPending(denseScores(vectors, dimensions, query), index.pending);
     return { top: topK(exact, depth), score: (row) => exact[row]! };
   }
   checkQuery(query, dimensions);
-  const approximate = quantized.kind === "int8"
-    ? int8Scores(quantized, dimensions, query)
-    : binaryScores(quantized, dimensions, query);
+  const approximate = skipPending(
+    quantized.kind === "int8"
+      ? int8Scores(quantized, dimensions, query)
+      : binaryScores(quantized, dimensions, query),
+    index.pending,
+  );
   // In row order, so equal exact scores rank by row as the exact scan ranks them.
   const pool = Int32Array.from(topK(approximate, poolSize(quantized.kind, depth, rows))).sort();
   // A Float32Array, so scores round as the exact scan's do.

@@ -1,6 +1,6 @@
 import { WayfinderError } from "../error.ts";
-import type { Chunk, Hit, QuantizedVectors } from "../types.ts";
-import { denseRanking } from "./dense_ranking.ts";
+import type { Chunk, Hit, QuantizedVectors, RowRange } from "../types.ts";
+import { denseRanking, hasVector } from "./dense_ranking.ts";
 import { rowDot } from "./dense_scores.ts";
 import { matchFilter, type SearchFilter } from "./match_filter.ts";
 import type { ParentContext } from "./expand.ts";
@@ -16,6 +16,8 @@ export interface SearchableIndex {
   dimensions: number;
   /** Compact codes of the vectors: dense search scans these first, then rescores exactly. */
   quantized?: QuantizedVectors;
+  /** Rows without a vector yet: searchable lexically, skipped by dense ranking. */
+  pending?: readonly RowRange[];
   /** BM25 over the chunks, best first; required by "lexical" and "hybrid" modes. */
   lexical?(query: string, limit: number): { index: number; score: number }[];
 }
@@ -108,7 +110,9 @@ function rank(
 ): { candidates: Candidate[]; complete: boolean } {
   const rows = index.chunks.length;
   const dot = (row: number) =>
-    queryVector ? rowDot(index.vectors, index.dimensions, row, queryVector) : undefined;
+    queryVector && hasVector(index, row)
+      ? rowDot(index.vectors, index.dimensions, row, queryVector)
+      : undefined;
   if (mode === "lexical") {
     const hits = lexicalOf(index, query, depth);
     return {
@@ -121,13 +125,14 @@ function rank(
     };
   }
   const vector = needVector(queryVector, mode);
-  const { top: denseTop, score: dense } = denseRanking(index, vector, depth);
+  const { top: denseTop, score } = denseRanking(index, vector, depth);
+  const dense = (row: number) => hasVector(index, row) ? score(row) : undefined;
   if (mode === "dense") {
     return {
       candidates: denseTop.map((row) => ({
         row,
-        similarity: dense(row),
-        scores: { dense: dense(row) },
+        similarity: score(row),
+        scores: { dense: score(row) },
       })),
       complete: depth >= rows,
     };
@@ -145,7 +150,11 @@ function rank(
     fused.set(h.index, (fused.get(h.index) ?? 0) + 1 / (rrfK + i + 1));
     lexicalScore.set(h.index, h.score);
   });
-  const order = ranked([...fused.keys()], (row) => fused.get(row)!, dense)
+  const order = ranked(
+    [...fused.keys()],
+    (row) => fused.get(row)!,
+    (row) => dense(row) ?? -Infinity,
+  )
     .slice(0, depth);
   return {
     candidates: order.map((row) => ({

@@ -1,6 +1,6 @@
 import type { ModelIdentity } from "../embed/mod.ts";
 import { WayfinderError } from "../error.ts";
-import type { Quantization } from "../types.ts";
+import type { Quantization, RowRange } from "../types.ts";
 
 /**
  * Version of the on-disk layout; bumped on any incompatible change.
@@ -62,6 +62,13 @@ export interface IndexManifest {
   files: Record<string, FileRecord>;
   /** The vector codes this generation holds besides the float vectors; absent is "none". */
   quantization?: Quantization;
+  /**
+   * Rows whose passages are searchable but not embedded yet, as `[start, end)`
+   * ranges: a generation published while its run was still embedding. Their
+   * vectors are zeros and dense search skips them. Absent when every row has
+   * its vector.
+   */
+  pending?: RowRange[];
   /** xxh64 (16 hex digits) of each data file in the generation, by file name. */
   checksums: Record<string, string>;
 }

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
-import type { Chunk, QuantizedVectors } from "../types.ts";
+import type { Chunk, QuantizedVectors, RowRange } from "../types.ts";
 import { _float32FromLE } from "./_durable.ts";
 import { _readHashed, _xxh64File } from "./_xxh64.ts";
 import { chunkAt, type ChunkTable, decodeChunkTable } from "./chunk_table.ts";
@@ -29,6 +29,8 @@ export interface StoredIndex {
   dimensions: number;
   /** The vectors' compact codes, when the index was built with a quantization. */
   quantized?: QuantizedVectors;
+  /** Rows not embedded yet (see `IndexManifest.pending`); dense search skips them. */
+  pending?: RowRange[];
   /**
    * BM25F full-text search over content, symbol and path, best first, of the
    * chunks `filter` keeps. The full-text index is read on the first call.
@@ -179,6 +181,7 @@ async function load(
     vectors,
     dimensions,
     ...(quantized ? { quantized } : {}),
+    ...(manifest.pending?.length ? { pending: manifest.pending } : {}),
     lexical(query, limit, filter) {
       search ??= readLexical(genDir, fail);
       try {
