@@ -225,6 +225,7 @@ async function planUpdate(options: RunOptions, previous: StoredIndex | null): Pr
     unfit: [],
   };
   const total = walked.files.length;
+  report({ phase: "chunk", filesDone: 0, filesTotal: total, chunksDone: 0, chunksTotal: 0 });
   for (const [n, file] of walked.files.entries()) {
     options.signal?.throwIfAborted();
     const hash = hashOf(file.content);
@@ -324,6 +325,15 @@ async function embedMissing(
     (published) => options.emit({ event: "partial", ...published }),
   );
   const batch = 128; // progress granularity; the embedder batches internally
+  const progress = (done: number) =>
+    options.onProgress?.({
+      phase: "embed",
+      filesDone: total,
+      filesTotal: total,
+      chunksDone: done,
+      chunksTotal: toEmbed.length,
+    });
+  progress(0);
   for (let start = 0; start < toEmbed.length; start += batch) {
     options.signal?.throwIfAborted();
     await publishPartial();
@@ -332,13 +342,7 @@ async function embedMissing(
     slice.forEach((_, n) => {
       for (const row of byInput.get(inputs[start + n]!)!) vectors[row] = embedded[n]!;
     });
-    options.onProgress?.({
-      phase: "embed",
-      filesDone: total,
-      filesTotal: total,
-      chunksDone: Math.min(start + batch, toEmbed.length),
-      chunksTotal: toEmbed.length,
-    });
+    progress(Math.min(start + batch, toEmbed.length));
     options.emit({
       event: "batch",
       done: Math.min(start + batch, toEmbed.length),
