@@ -20,7 +20,7 @@ import { startJournal } from "./run_journal.ts";
 import { contentHasher } from "./tree_changes.ts";
 
 /** Bumped when chunking changes, so unchanged files are re-chunked (their vectors still reused by id). */
-export const CHUNKER_VERSION = 2;
+export const CHUNKER_VERSION = 3;
 
 export interface IndexOptions {
   root: string;
