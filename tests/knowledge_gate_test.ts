@@ -1,37 +1,48 @@
 /**
  * The retrieval gate for knowledge search: the peer's okf_retrieval
- * held-out questions, with the real model, in knowledge mode with the
- * protocol's policy. Fails when a figure falls below the committed baseline.
+ * held-out questions and embedding_comparison test questions, with the real
+ * model, in knowledge mode with each protocol's policy. Fails when a figure
+ * falls below the committed baseline.
  */
 import assert from "node:assert/strict";
-import { runKnowledgeProtocol } from "../bench/_knowledge_runs.ts";
+import { type KnowledgeRunOptions, runKnowledgeProtocol } from "../bench/_knowledge_runs.ts";
 import { realModel, REPO } from "./_run.ts";
 
 const BASELINE = JSON.parse(
   await Deno.readTextFile(`${REPO}/fixtures/eval/knowledge_baseline.json`),
-) as Record<string, { firstCorrect: number; recallAt3: number; mrr: number }>;
+) as Record<string, { answerable: number; firstCorrect: number; recallAt3: number; mrr?: number }>;
 
-Deno.test("okf_retrieval held-out in knowledge mode holds its baseline", async () => {
+/** Runs one protocol's split densely and checks it against its baseline entry. */
+async function holdsBaseline(protocol: KnowledgeRunOptions["protocol"], split: string) {
   const work = await Deno.makeTempDir({ prefix: "wayfinder-knowledge-gate-" });
   try {
-    const runs = await runKnowledgeProtocol({
+    const [{ summary }] = await runKnowledgeProtocol({
       model: realModel(),
       threads: 1,
       work,
-      protocol: "okf_retrieval",
-      splits: ["held_out"],
+      protocol,
+      splits: [split],
       modes: ["dense"],
     });
-    const { summary } = runs[0];
-    const expected = BASELINE["okf_retrieval/held_out/dense"];
-    assert.equal(summary.answerable, 16);
+    const expected = BASELINE[`${protocol}/${split}/dense`];
+    assert.equal(summary.answerable, expected.answerable);
     assert.ok(
       summary.firstCorrect >= expected.firstCorrect,
       `first correct ${summary.firstCorrect}`,
     );
-    assert.ok(summary.recall[3] >= expected.recallAt3, `recall@3 ${summary.recall[3]}`);
-    assert.ok(summary.mrr >= expected.mrr - 1e-9, `MRR ${summary.mrr}`);
+    assert.ok(summary.recall[3] >= expected.recallAt3 - 1e-9, `recall@3 ${summary.recall[3]}`);
+    if (expected.mrr !== undefined) {
+      assert.ok(summary.mrr >= expected.mrr - 1e-9, `MRR ${summary.mrr}`);
+    }
   } finally {
     await Deno.remove(work, { recursive: true });
   }
+}
+
+Deno.test("okf_retrieval held-out in knowledge mode holds its baseline", async () => {
+  await holdsBaseline("okf_retrieval", "held_out");
+});
+
+Deno.test("embedding_comparison test in knowledge mode holds its baseline", async () => {
+  await holdsBaseline("embedding_comparison", "test");
 });

@@ -2,7 +2,7 @@ import { marked, type Token, type Tokens } from "marked";
 import { isMap, parseDocument } from "yaml";
 import type { Chunk, SourceFile } from "../types.ts";
 import { makeChunk } from "./make_chunk.ts";
-import { _budget, _fit, _lines, _pack, _size, type _Span } from "./chunk_text.ts";
+import { _fit, _lines, _pack, _size, type _Span, chunkBudget } from "./chunk_text.ts";
 
 /** How `chunkMarkdown` cuts a file. */
 export interface MarkdownOptions {
@@ -67,7 +67,7 @@ const FRONT_MATTER = /^(\uFEFF)?---[ \t]*\n(?:[\s\S]*?\n)?(?:---|\.\.\.)[ \t]*(?
  */
 // Over 60 lines: one pass over the blocks with the section stack it maintains.
 export function chunkMarkdown(file: SourceFile, options: MarkdownOptions = {}): Chunk[] {
-  const budget = _budget(options.maxChars);
+  const budget = chunkBudget(options.maxChars);
   // marked turns CRLF and CR into LF; work on that text and map back.
   const norm = file.content.replace(/\r\n?/g, "\n");
   const toOriginal = offsetMap(file.content, norm);

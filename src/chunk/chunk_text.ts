@@ -174,8 +174,8 @@ function positiveInt(value: number, name: string): number {
   return value;
 }
 
-/** Checks a `maxChars` option and returns it. */
-export function _budget(maxChars: number | undefined): number {
+/** Checks a `maxChars` option and returns it, 1500 when not given: the budget every chunker cuts to. */
+export function chunkBudget(maxChars: number | undefined): number {
   return positiveInt(maxChars ?? 1500, "maxChars");
 }
 
@@ -192,7 +192,7 @@ export function _budget(maxChars: number | undefined): number {
  * @throws {WayfinderError} `usage` for a bad budget
  */
 export function chunkText(file: SourceFile, options: TextOptions = {}): Chunk[] {
-  const budget = _budget(options.maxChars);
+  const budget = chunkBudget(options.maxChars);
   const language = options.language ?? "text";
   const text = file.content;
   const units = _paragraphs(text, { start: 0, end: text.length }).flatMap((p) =>

@@ -12,6 +12,6 @@ export {
 } from "./chunk_code.ts";
 export { chunkFile, type ChunkFileOptions } from "./chunk_file.ts";
 export { chunkMarkdown, type MarkdownOptions } from "./chunk_markdown.ts";
-export { chunkText, type TextOptions } from "./chunk_text.ts";
+export { chunkBudget, chunkText, type TextOptions } from "./chunk_text.ts";
 export { chunkId, type ChunkSpec, countNonWhitespace, makeChunk } from "./make_chunk.ts";
 export { sliceChunk } from "./slice_chunk.ts";

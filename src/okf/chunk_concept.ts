@@ -1,4 +1,4 @@
-import { chunkMarkdown } from "../chunk/mod.ts";
+import { chunkBudget, chunkMarkdown, countNonWhitespace, makeChunk } from "../chunk/mod.ts";
 import type { Chunk, SourceFile } from "../types.ts";
 import { readConcept } from "./concept.ts";
 
@@ -15,4 +15,43 @@ export function chunkConcept(file: SourceFile, options: { maxChars?: number } = 
   const body = chunks.filter((c) => c.type !== "footnote" && c.type !== "heading");
   const kept = body.length > 0 ? body : chunks;
   return kept.map((chunk) => ({ ...chunk, metadata: { ...chunk.metadata, concept } }));
+}
+
+/** The headings every path starts with. */
+function sharedHeadings(paths: string[][]): string[] {
+  const [first = [], ...rest] = paths;
+  const shared = first.findIndex((h, i) => rest.some((p) => p[i] !== h));
+  return shared === -1 ? first : first.slice(0, shared);
+}
+
+/**
+ * A concept's passages as one `concept` passage: the text from the first to
+ * the last, under the headings they share. Undefined when there is a single
+ * passage, or when the text is over the chunk budget (non-whitespace
+ * characters, as the chunkers count them).
+ */
+export function joinConcept(
+  file: SourceFile,
+  passages: Chunk[],
+  options: { maxChars?: number } = {},
+): Chunk | undefined {
+  if (passages.length < 2) return undefined;
+  const start = passages[0].startOffset;
+  const end = passages[passages.length - 1].endOffset;
+  if (countNonWhitespace(file.content.slice(start, end)) > chunkBudget(options.maxChars)) {
+    return undefined;
+  }
+  const headingPath = sharedHeadings(
+    passages.map((p) => Array.isArray(p.metadata.headingPath) ? p.metadata.headingPath : []),
+  );
+  const symbol = headingPath.length ? headingPath.join(" > ") : undefined;
+  const whole = makeChunk(file, {
+    start,
+    end,
+    type: "concept",
+    language: "markdown",
+    symbol,
+    metadata: { headingPath },
+  });
+  return { ...whole, metadata: { ...whole.metadata, concept: passages[0].metadata.concept } };
 }

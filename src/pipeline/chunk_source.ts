@@ -1,9 +1,9 @@
 import type { SourceFile } from "../types.ts";
 import { detectLanguage, type WalkResult, walkTree } from "../walk/mod.ts";
 import { chunkFile, type CodeChunker } from "../chunk/mod.ts";
-import { chunkConcept, isReservedFile } from "../okf/mod.ts";
+import { chunkConcept, isReservedFile, joinConcept } from "../okf/mod.ts";
 import type { Embedder } from "../embed/mod.ts";
-import { fitChunks, type FittedChunk, tokenBudget } from "./fit_chunks.ts";
+import { fitChunk, fitChunks, type FittedChunk, tokenBudget } from "./fit_chunks.ts";
 
 /** Which files of a tree are sources: what `index` and `fit-inputs` walk. */
 export interface SourceSettings {
@@ -46,11 +46,19 @@ export async function chunkSource(
 ): Promise<FittedChunk[]> {
   const language = detectLanguage(file.path);
   const maxChars = options.maxChunkChars;
-  const concept = options.knowledge && language === "markdown";
+  const budget = tokenBudget(options.embedder);
+  if (!options.knowledge || language !== "markdown") {
+    return await fitChunks(chunkFile(file, language, options.chunker, { maxChars }), budget);
+  }
   // In a bundle, index.md and log.md are navigation and history, not knowledge.
-  if (concept && isReservedFile(file.path)) return [];
-  const chunks = concept
-    ? chunkConcept(file, { maxChars })
-    : chunkFile(file, language, options.chunker, { maxChars });
-  return await fitChunks(chunks, tokenBudget(options.embedder));
+  if (isReservedFile(file.path)) return [];
+  const passages = chunkConcept(file, { maxChars });
+  // A short concept is embedded whole when it fits one input, context and all:
+  // a rule, its prohibition and its qualifiers then answer any question about one of them.
+  const whole = joinConcept(file, passages, { maxChars });
+  if (whole) {
+    const fitted = await fitChunk(whole, budget);
+    if (fitted.fragments.length === 1 && fitted.fragments[0] === whole) return [fitted];
+  }
+  return await fitChunks(passages, budget);
 }
