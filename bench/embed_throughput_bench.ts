@@ -5,6 +5,10 @@
  *
  *   WAYFINDER_BENCH_MODEL=models/embedding.gguf deno bench -A bench/embed_throughput_bench.ts
  *
+ * A last group repeats threads 1 and 2 while another process keeps one core
+ * busy: the measurement behind the default thread count (see
+ * `defaultThreads` in src/config/settings.ts).
+ *
  * Without the model file the generated tiny test model is used (its numbers
  * only measure plumbing). Each iteration loads the model, embeds one
  * passage to warm it, then times embedding every passage once, and frees
@@ -128,4 +132,31 @@ for (const threads of [1, 2]) {
       close: (embedder) => embedder.close(),
     });
   }
+}
+
+/** Another process spinning on one core, as other work on the machine would. */
+function busyCore(): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["eval", "for (;;) {}"],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+}
+
+for (const threads of [1, 2]) {
+  benchWithFixture(`LlamaEmbedder threads=${threads} batch=32, one core busy (${label})`, {
+    ...RUNS,
+    group: "one core busy",
+    baseline: threads === 1,
+  }, {
+    open: async () => ({ embedder: await openEmbedder(threads, 32), hog: busyCore() }),
+    run: async ({ embedder }) => {
+      await embedder.embedDocuments(texts);
+    },
+    close: async ({ embedder, hog }) => {
+      hog.kill();
+      await hog.status;
+      await embedder.close();
+    },
+  });
 }

@@ -5,6 +5,7 @@
  * (flags > environment > wayfinder.json > defaults).
  */
 
+import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 
 /** How a setting's raw text is parsed and checked. */
@@ -33,12 +34,18 @@ export interface Setting {
 }
 
 /**
- * Default thread count: half the cores, at most 8. llama.cpp's threads spin
- * while they wait for each other, so using every core collapses under any
- * other load (measured here: 2 threads on 2 busy cores ran 7× slower than 1).
+ * Default thread count: the cores this process may use (what `nproc`
+ * reports), less those other work keeps busy (the one-minute load average,
+ * rounded), at least 1 and at most 8. On an idle 2-core machine 2 threads
+ * embed 1.7× faster than 1, so none may sit idle; but llama.cpp's threads
+ * spin while they wait for each other, and with a core taken by other work 2
+ * threads ran several times slower than 1 (bench/embed_throughput_bench.ts).
+ * Past 8 nothing was measured.
  */
 export function defaultThreads(): number {
-  return Math.max(1, Math.min(Math.floor((navigator.hardwareConcurrency ?? 2) / 2), 8));
+  const cores = navigator.hardwareConcurrency ?? 1;
+  const busy = Math.round(loadavg()[0] ?? 0);
+  return Math.max(1, Math.min(cores - busy, 8));
 }
 
 /** The environment variables that decide where wayfinder keeps its data. */
@@ -136,7 +143,7 @@ export const SETTINGS = {
     file: "embedding.threads",
     value: "N",
     computed: true,
-    help: "CPU threads for in-process embedding (default: half the cores, at most 8)",
+    help: "CPU threads for in-process embedding (default: idle cores, 1 to 8)",
   },
   batchSize: {
     flag: "batch-size",
