@@ -80,7 +80,7 @@ export async function acquireIndexLock(
     if (held !== null && isAlive(held.pid) || attempt >= 2) {
       throw new WayfinderError(
         "busy",
-        `Cannot index ${root}: index is busy (another wayfinder index, pid ${
+        `Cannot index ${root}: index is busy (held by another wayfinder index or watch, pid ${
           held?.pid ?? "?"
         }, since ${held?.since ?? "?"})`,
       );

@@ -17,7 +17,7 @@ Deno.test("acquireIndexLock() refuses a second holder while the first holds the 
       (error: unknown) =>
         error instanceof WayfinderError && error.code === "busy" &&
         new RegExp(
-          `^Cannot index /corpus: index is busy \\(another wayfinder index, pid ${process.pid}, since \\d{4}-`,
+          `^Cannot index /corpus: index is busy \\(held by another wayfinder index or watch, pid ${process.pid}, since \\d{4}-`,
         )
           .test(error.message),
     );
@@ -61,7 +61,7 @@ Deno.test("acquireIndexLock() holds against a live child process and release lea
     );
     await rejects(
       acquireIndexLock(dir),
-      /index is busy \(another wayfinder index, pid \d+, since 2020-01-01/,
+      /index is busy \(held by another wayfinder index or watch, pid \d+, since 2020-01-01/,
     );
     ok(await exists(path));
     child.kill("SIGKILL");
