@@ -7,21 +7,16 @@
  *
  *   WAYFINDER_BENCH_MODEL=.cache/models/minilm-f16.gguf deno bench -A bench/mcp_bench.ts
  */
-import { existsSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { LlamaEmbedder, openCorpus } from "../src/mod.ts";
 import { INPUT_FORMAT } from "../src/pipeline/mod.ts";
 import { searchIndex } from "../src/search/mod.ts";
+import { requireModel } from "./_model.ts";
 
 const CORPUS = new URL("../fixtures/corpus", import.meta.url).pathname;
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
-const model = Deno.env.get("WAYFINDER_BENCH_MODEL") ?? ".cache/models/minilm-f16.gguf";
-if (!existsSync(model)) {
-  throw new Error(
-    `${model} not found: run 'deno run -A tests/setup.ts' or set WAYFINDER_BENCH_MODEL`,
-  );
-}
+const model = requireModel();
 const dataDir = await Deno.makeTempDir({ prefix: "wayfinder-mcp-bench-" });
 const corpus = await openCorpus(CORPUS, { dataDir, embedder: { model, threads: 1 } });
 await corpus.index();
