@@ -62,25 +62,3 @@ export function queryVectors(count: number, dimensions = 384): Float32Array[] {
   const random = seededRandom(99);
   return Array.from({ length: count }, () => unitVector(dimensions, random));
 }
-
-/** Median of a list of numbers. */
-export function median(values: number[]): number {
-  const sorted = values.slice().sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-/** One result line: the value, its baseline and their ratio, against the target. */
-export function report(
-  target: string,
-  value: { label: string; amount: number; unit: string },
-  baseline: { label: string; amount: number },
-  goal: string,
-): void {
-  const ratio = value.amount / baseline.amount;
-  const fmt = (n: number) => n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
-  console.log(
-    `${target}: ${value.label} ${fmt(value.amount)} ${value.unit}, baseline ${baseline.label} ` +
-      `${fmt(baseline.amount)} ${value.unit}, ratio ${ratio.toFixed(2)} (${goal})`,
-  );
-}

@@ -7,32 +7,23 @@
  *
  *   WAYFINDER_BENCH_MODEL=.cache/models/minilm-f16.gguf deno bench -A bench/mcp_bench.ts
  */
-import { existsSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { LlamaEmbedder, openCorpus } from "../src/mod.ts";
 import { INPUT_FORMAT } from "../src/pipeline/mod.ts";
 import { searchIndex } from "../src/search/mod.ts";
+import { benchWithFixture } from "./_fixture.ts";
+import { requireModel } from "./_model.ts";
 
 const CORPUS = new URL("../fixtures/corpus", import.meta.url).pathname;
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
-const model = Deno.env.get("WAYFINDER_BENCH_MODEL") ?? ".cache/models/minilm-f16.gguf";
-if (!existsSync(model)) {
-  throw new Error(
-    `${model} not found: run 'deno run -A tests/setup.ts' or set WAYFINDER_BENCH_MODEL`,
-  );
-}
+const model = requireModel();
 const dataDir = await Deno.makeTempDir({ prefix: "wayfinder-mcp-bench-" });
 const corpus = await openCorpus(CORPUS, { dataDir, embedder: { model, threads: 1 } });
 await corpus.index();
 const index = await corpus.open();
 await corpus.close();
 
-const embedder = await LlamaEmbedder.create({
-  modelPath: model,
-  threads: 1,
-  inputFormat: INPUT_FORMAT,
-});
 const client = new Client({ name: "wayfinder-bench", version: "1.0.0" });
 await client.connect(
   new StdioClientTransport({
@@ -47,14 +38,29 @@ const topics = ["encrypt sensitive data", "refresh auth token", "cancel an order
 let n = 0;
 const nextQuery = () => `${topics[n % topics.length]} ${n++}`;
 
-Deno.bench(
-  "in process: embed query + searchIndex",
-  { group: "search", baseline: true },
-  async () => {
+// Each iteration loads its own model, warmed by one query, and frees it (see _fixture.ts):
+// a model still open when the bench ends crashed Deno ("Check failed: node->IsInUse()").
+benchWithFixture("in process: embed query + searchIndex", {
+  group: "search",
+  baseline: true,
+  n: 10,
+  warmup: 1,
+}, {
+  open: async () => {
+    const embedder = await LlamaEmbedder.create({
+      modelPath: model,
+      threads: 1,
+      inputFormat: INPUT_FORMAT,
+    });
+    await embedder.embedQuery(nextQuery());
+    return embedder;
+  },
+  run: async (embedder) => {
     const query = nextQuery();
     searchIndex(index, await embedder.embedQuery(query), query, { limit: 10 });
   },
-);
+  close: (embedder) => embedder.close(),
+});
 
 Deno.bench("mcp: search tool over stdio", { group: "search" }, async () => {
   await client.callTool({ name: "search", arguments: { query: nextQuery(), limit: 10 } });

@@ -7,7 +7,8 @@
  *   deno bench -A bench/memory_bench.ts      (WAYFINDER_BENCH_ROWS=100000 by default)
  */
 import { join } from "node:path";
-import { report, syntheticIndex } from "./_synthetic_index.ts";
+import { report } from "./_report.ts";
+import { syntheticIndex } from "./_synthetic_index.ts";
 import { child } from "./_spawn.ts";
 
 const ROWS = Number(Deno.env.get("WAYFINDER_BENCH_ROWS") ?? 100_000);

@@ -8,7 +8,8 @@
  */
 import { join } from "node:path";
 import { openIndex } from "../src/store/mod.ts";
-import { median, report, syntheticIndex } from "./_synthetic_index.ts";
+import { median, report } from "./_report.ts";
+import { syntheticIndex } from "./_synthetic_index.ts";
 import { child } from "./_spawn.ts";
 
 const ROWS = Number(Deno.env.get("WAYFINDER_BENCH_ROWS") ?? 100_000);

@@ -10,7 +10,6 @@
  * _fixture.ts for why). A query iteration runs every query in QUERIES once:
  * divide its time by their count for the latency of one query.
  */
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createCodeChunker } from "../src/chunk/mod.ts";
 import { LlamaEmbedder } from "../src/embed/mod.ts";
@@ -18,14 +17,10 @@ import { indexCorpus, INPUT_FORMAT } from "../src/pipeline/mod.ts";
 import { searchIndex } from "../src/search/mod.ts";
 import { openIndex } from "../src/store/mod.ts";
 import { benchWithFixture } from "./_fixture.ts";
+import { requireModel } from "./_model.ts";
 
 const CORPUS = new URL("../fixtures/corpus", import.meta.url).pathname;
-const model = Deno.env.get("WAYFINDER_BENCH_MODEL") ?? ".cache/models/minilm-f16.gguf";
-if (!existsSync(model)) {
-  throw new Error(
-    `${model} not found: run 'deno run -A tests/setup.ts' or set WAYFINDER_BENCH_MODEL`,
-  );
-}
+const model = requireModel();
 
 const threads = Number(Deno.env.get("WAYFINDER_THREADS") ?? 2);
 const chunker = await createCodeChunker();

@@ -13,7 +13,8 @@ import { createCodeChunker } from "../src/chunk/mod.ts";
 import { FakeEmbedder } from "../src/embed/mod.ts";
 import { indexCorpus } from "../src/pipeline/mod.ts";
 import { seededRandom } from "../src/store/testdata/synthetic.ts";
-import { BENCH_DIR, median, report } from "./_synthetic_index.ts";
+import { median, report } from "./_report.ts";
+import { BENCH_DIR } from "./_synthetic_index.ts";
 
 const FILES = Number(Deno.env.get("WAYFINDER_BENCH_FILES") ?? 10_000);
 const root = join(BENCH_DIR, `tree-${FILES}`);

@@ -6,7 +6,7 @@ import { WayfinderError } from "../error.ts";
 import type { Chunk, SourceFile } from "../types.ts";
 import { codePieces } from "./code_pieces.ts";
 import { LANGUAGES } from "./languages.ts";
-import { makeChunk } from "./make_chunk.ts";
+import { makeChunk, nonWhitespaceCounter } from "./make_chunk.ts";
 import { splitSpan } from "./split_span.ts";
 
 /** Options of {@link createCodeChunker}. */
@@ -185,8 +185,9 @@ export async function createCodeChunker(options: CodeChunkerOptions = {}): Promi
     if (!tree) throw new WayfinderError("internal", `Cannot parse '${file.path}' as ${language}`);
     try {
       const text = file.content;
-      const pieces = codePieces({ text, spec, maxChars, minChars }, tree.rootNode);
-      const split = { text, blocks: spec.blocks, comments: spec.comments, maxChars };
+      const count = nonWhitespaceCounter(text);
+      const pieces = codePieces({ text, spec, maxChars, minChars, count }, tree.rootNode);
+      const split = { text, blocks: spec.blocks, comments: spec.comments, maxChars, count };
       return pieces.flatMap((piece) => {
         // Parts end at their last visible character, like every other chunk.
         const spans = splitSpan(split, piece.start, piece.end, piece.nodes)

@@ -1,6 +1,5 @@
 import type { Node } from "web-tree-sitter";
 import type { DeclarationRule, LanguageSpec } from "./languages.ts";
-import { countNonWhitespace } from "./make_chunk.ts";
 
 /** A span the code chunker will emit, before oversized ones are split. */
 export interface Piece {
@@ -21,6 +20,8 @@ export interface WalkContext {
   spec: LanguageSpec;
   maxChars: number;
   minChars: number;
+  /** Non-whitespace characters of a span of `text` (see `nonWhitespaceCounter`). */
+  count: (start: number, end: number) => number;
 }
 
 /** Where a declaration sits. */
@@ -59,7 +60,7 @@ const NAME_DEPTH = 3;
 const CLOSERS = new Set(["}", ")", "]", "end", "#endif", "fi", "done", "esac"]);
 
 function size(ctx: WalkContext, start: number, end: number): number {
-  return countNonWhitespace(ctx.text.slice(start, end));
+  return ctx.count(start, end);
 }
 
 function kids(node: Node, named = false): Node[] {

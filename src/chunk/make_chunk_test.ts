@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { chunkId, countNonWhitespace, lineAt, makeChunk } from "./make_chunk.ts";
+import fc from "fast-check";
+import {
+  chunkId,
+  countNonWhitespace,
+  lineAt,
+  makeChunk,
+  nonWhitespaceCounter,
+} from "./make_chunk.ts";
 
 Deno.test("makeChunk() derives lines, content and a stable id from a span", () => {
   const content = "a\nbb\nccc\n";
@@ -21,4 +28,18 @@ Deno.test("lineAt() counts lines before an offset", () => {
 
 Deno.test("countNonWhitespace() ignores indentation and blank lines", () => {
   assert.equal(countNonWhitespace("  a b\n\n\tc\r\n"), 3);
+});
+
+Deno.test("nonWhitespaceCounter() counts a span as countNonWhitespace() counts its slice", () => {
+  const text = fc.string({ unit: fc.constantFrom(" ", "\t", "\n", "\r", "a", "é", "\u00a0") });
+  fc.assert(
+    fc.property(
+      text,
+      fc.nat(40),
+      fc.nat(40),
+      (s, a, b) => {
+        assert.equal(nonWhitespaceCounter(s)(a, b), countNonWhitespace(s.slice(a, b)));
+      },
+    ),
+  );
 });

@@ -1,5 +1,4 @@
 import type { Node } from "web-tree-sitter";
-import { countNonWhitespace } from "./make_chunk.ts";
 
 /** A half-open range of UTF-16 offsets. */
 export type Span = [start: number, end: number];
@@ -13,13 +12,15 @@ export interface SplitContext {
   comments: readonly string[];
   /** Non-whitespace budget per part. */
   maxChars: number;
+  /** Non-whitespace characters of a span of `text` (see `nonWhitespaceCounter`). */
+  count: (start: number, end: number) => number;
 }
 
 /** How deep under the split nodes a statement list may sit (`const f = () => { … }` is three levels). */
 const BLOCK_DEPTH = 4;
 
 function size(ctx: SplitContext, start: number, end: number): number {
-  return countNonWhitespace(ctx.text.slice(start, end));
+  return ctx.count(start, end);
 }
 
 /** The first statement list (breadth first) with at least two statements. */
