@@ -23,6 +23,7 @@ export class _HashedWriter {
   #buffer = new Uint8Array(1 << 20);
   #used = 0;
   #written = 0;
+  #encoder = new TextEncoder();
 
   private constructor(private readonly file: Deno.FsFile, private readonly hasher: Hasher) {}
 
@@ -35,6 +36,23 @@ export class _HashedWriter {
   /** Bytes written so far, buffered ones included. */
   get size(): number {
     return this.#written + this.#used;
+  }
+
+  /**
+   * Appends `text` as UTF-8, encoded straight into the buffer: a passage
+   * costs no temporary bytes of its own. Returns the bytes it took.
+   */
+  async writeText(text: string): Promise<number> {
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit.
+    if (3 * text.length > this.#buffer.length) {
+      const bytes = new TextEncoder().encode(text);
+      await this.write(bytes);
+      return bytes.length;
+    }
+    if (this.#used + 3 * text.length > this.#buffer.length) await this.#flush();
+    const { written } = this.#encoder.encodeInto(text, this.#buffer.subarray(this.#used));
+    this.#used += written;
+    return written;
   }
 
   async write(bytes: Uint8Array): Promise<void> {
@@ -92,12 +110,18 @@ export async function _syncDir(path: string): Promise<void> {
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-/** The bytes of float32 values in little-endian order. */
-export function _float32ToLE(values: Float32Array): Uint8Array {
+/** The bytes of numbers in little-endian order: a view of them on a little-endian machine. */
+export function _bytesLE(values: Float32Array | Uint32Array | Float64Array): Uint8Array {
   if (LITTLE_ENDIAN) return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
-  const out = new Uint8Array(values.length * 4);
+  const width = values.BYTES_PER_ELEMENT;
+  const out = new Uint8Array(values.length * width);
   const view = new DataView(out.buffer);
-  for (let i = 0; i < values.length; i++) view.setFloat32(i * 4, values[i]!, true);
+  for (let i = 0; i < values.length; i++) {
+    const at = i * width;
+    if (values instanceof Float32Array) view.setFloat32(at, values[i]!, true);
+    else if (values instanceof Uint32Array) view.setUint32(at, values[i]!, true);
+    else view.setFloat64(at, values[i]!, true);
+  }
   return out;
 }
 

@@ -12,6 +12,8 @@
  *       u32 count, u32 byte length, 20 bytes per row
  */
 import type { Chunk } from "../types.ts";
+import { _bytesLE } from "./_durable.ts";
+import { TypedList } from "./growable.ts";
 
 const MAGIC = 0x48434657; // "WFCH" read as a little-endian u32
 const FORMAT = 1;
@@ -22,12 +24,18 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const SHA1_HEX = /^[0-9a-f]{40}$/;
 const HEX_ASCII = new TextEncoder().encode("0123456789abcdef");
 
-/** Stable ids are sha1 hex: as raw bytes they take half the space. */
-function packIds(ids: string[]): Uint8Array {
-  const out = new Uint8Array(20 * ids.length);
-  ids.forEach((id, row) => {
-    for (let i = 0; i < 20; i++) out[row * 20 + i] = parseInt(id.slice(2 * i, 2 * i + 2), 16);
-  });
+/** Stable ids are sha1 hex: as raw bytes they take half the space. `ascii` holds them NUL-separated. */
+function packIds(ascii: Uint8Array, rows: number): Uint8Array {
+  const out = new Uint8Array(20 * rows);
+  const digit = (at: number) => {
+    const c = ascii[at]!;
+    return c <= 57 ? c - 48 : c - 87; // 0-9, a-f
+  };
+  for (let row = 0; row < rows; row++) {
+    for (let i = 0; i < 20; i++) {
+      out[row * 20 + i] = digit(row * 41 + 2 * i) * 16 + digit(row * 41 + 2 * i + 1);
+    }
+  }
   return out;
 }
 
@@ -63,18 +71,55 @@ export interface ChunkTable {
   metadata: string[];
 }
 
-/** Accumulates rows in order; `encode` serialises them. */
+/** A list of strings as the file holds it: UTF-8, NUL-separated, encoded as they arrive. */
+class TextList {
+  count = 0;
+  #bytes = new TypedList(Uint8Array);
+  #encoder = new TextEncoder();
+
+  add(value: string): void {
+    if (value.includes("\0")) {
+      throw new Error("Cannot write chunk metadata: a string holds a NUL character");
+    }
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit; 1 more for the separator.
+    const bytes = this.#bytes;
+    bytes.reserve(3 * value.length + 1);
+    if (this.count++ > 0) bytes.push(0);
+    bytes.length += this.#encoder.encodeInto(value, bytes.array.subarray(bytes.length)).written;
+  }
+
+  /** The count, the byte length and the bytes, as the file lays a list out. */
+  parts(): Uint8Array[] {
+    const bytes = this.#bytes.values();
+    return [_bytesLE(Uint32Array.of(this.count, bytes.length)), bytes];
+  }
+
+  bytes(): Uint8Array {
+    return this.#bytes.values();
+  }
+}
+
+/**
+ * Accumulates rows in order, as typed columns and encoded strings, so a
+ * row's metadata costs a few dozen bytes; `encode` lays the file out.
+ */
 export class ChunkTableBuilder {
-  #offsets: number[] = [0];
-  #numbers: number[][] = NUMBERS.map(() => []);
-  #ids: number[][] = DICTIONARIES.map(() => []);
+  #offsets = new TypedList(Float64Array);
+  #numbers = NUMBERS.map(() => new TypedList(Uint32Array));
+  #ids = DICTIONARIES.map(() => new TypedList(Uint32Array));
   #dictionaries = DICTIONARIES.map(() => new Map<string, number>());
-  #flags: number[] = [];
-  #strings: string[][] = [[], [], [], []];
+  #flags = new TypedList(Uint8Array);
+  #strings = [0, 1, 2, 3].map(() => new TextList());
+  /** Whether every chunk id so far is sha1 hex. */
+  #hexIds = true;
+
+  constructor() {
+    this.#offsets.push(0);
+  }
 
   /** Adds the next row, whose content took `textBytes` bytes of text.bin. */
   add(chunk: Chunk, textBytes: number): void {
-    this.#offsets.push(this.#offsets[this.#offsets.length - 1]! + textBytes);
+    this.#offsets.push(this.#offsets.array[this.#offsets.length - 1]! + textBytes);
     NUMBERS.forEach((key, k) => this.#numbers[k]!.push(chunk[key]));
     DICTIONARIES.forEach((key, k) => {
       const dictionary = this.#dictionaries[k]!;
@@ -83,44 +128,34 @@ export class ChunkTableBuilder {
       this.#ids[k]!.push(id);
     });
     this.#flags.push((chunk.symbol !== undefined ? 1 : 0) | (chunk.parent !== undefined ? 2 : 0));
+    this.#hexIds &&= SHA1_HEX.test(chunk.id);
     const strings = [
       chunk.id,
       chunk.symbol ?? "",
       chunk.parent ?? "",
       JSON.stringify(chunk.metadata),
     ];
-    strings.forEach((value, k) => this.#strings[k]!.push(value));
+    strings.forEach((value, k) => this.#strings[k]!.add(value));
   }
 
-  encode(): Uint8Array {
+  /** The file, as pieces to write in order. */
+  encode(): Uint8Array[] {
     const rows = this.#flags.length;
-    const lists = [...this.#dictionaries.map((d) => [...d.keys()]), ...this.#strings];
-    const packed = rows > 0 && this.#strings[0]!.every((id) => SHA1_HEX.test(id));
-    const encoded = lists.map((list, i) => {
-      if (packed && i === 3) return packIds(list);
-      if (list.some((value) => value.includes("\0"))) {
-        throw new Error("Cannot write chunk metadata: a string holds a NUL character");
-      }
-      return new TextEncoder().encode(list.join("\0"));
-    });
-    const fixed = HEADER + 8 * (rows + 1) + 4 * 7 * rows + Math.ceil(rows / 4) * 4;
-    const out = new Uint8Array(fixed + encoded.reduce((sum, bytes) => sum + 8 + bytes.length, 0));
-    const view = new DataView(out.buffer);
-    [MAGIC, FORMAT, rows, packed ? 1 : 0].forEach((value, i) => view.setUint32(4 * i, value, true));
-    let at = HEADER;
-    for (const offset of this.#offsets) view.setFloat64((at += 8) - 8, offset, true);
-    for (const column of [...this.#numbers, ...this.#ids]) {
-      for (const value of column) view.setUint32((at += 4) - 4, value, true);
+    const packed = rows > 0 && this.#hexIds;
+    const u32 = (...values: number[]) => _bytesLE(Uint32Array.from(values));
+    const parts = [u32(MAGIC, FORMAT, rows, packed ? 1 : 0), _bytesLE(this.#offsets.values())];
+    for (const column of [...this.#numbers, ...this.#ids]) parts.push(_bytesLE(column.values()));
+    parts.push(this.#flags.values(), new Uint8Array(Math.ceil(rows / 4) * 4 - rows));
+    for (const dictionary of this.#dictionaries) {
+      const list = new TextList();
+      for (const value of dictionary.keys()) list.add(value);
+      parts.push(...list.parts());
     }
-    out.set(this.#flags, at);
-    at += Math.ceil(rows / 4) * 4;
-    lists.forEach((list, i) => {
-      view.setUint32(at, list.length, true);
-      view.setUint32(at + 4, encoded[i]!.length, true);
-      out.set(encoded[i]!, at + 8);
-      at += 8 + encoded[i]!.length;
-    });
-    return out;
+    const [ids, ...rest] = this.#strings;
+    if (packed) parts.push(u32(rows, 20 * rows), packIds(ids!.bytes(), rows));
+    else parts.push(...ids!.parts());
+    for (const list of rest) parts.push(...list.parts());
+    return parts;
   }
 }
 

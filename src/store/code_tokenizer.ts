@@ -15,7 +15,7 @@ const DIGITS = /^\p{N}+$/u;
  * words that are also meaningful in code (`new`, `get`, `set`, `not`, `if`)
  * are not listed.
  */
-const STOPWORDS = new Set(
+export const STOPWORDS = new Set(
   ("an and are as at be been but by can could did do does for from had has have how " +
     "in into is it its of on or should than that the their then there these they this " +
     "those to was were what when where which while who why will with would you your")
@@ -30,13 +30,30 @@ const STOPWORDS = new Set(
  * unrelated identifiers (`string` → `str`).
  */
 export function stemPlural(word: string): string {
-  if (word.length <= 3 || !word.endsWith("s")) return word;
-  if (word.endsWith("ies") && !word.endsWith("eies") && !word.endsWith("aies")) {
-    return word.slice(0, -3) + "y";
+  const ending = pluralEnding(word.length, (i) => word.charCodeAt(i));
+  if (ending === 0) return word;
+  const stem = word.slice(0, word.length - Math.abs(ending));
+  return ending < 0 ? stem.slice(0, -1) + "y" : stem;
+}
+
+const [A, C, E, H, I, S, U, X, Z] = [..."acehisuxz"].map((c) => c.charCodeAt(0));
+
+/**
+ * `stemPlural`'s rule, over the code units of a word of `length` units (one
+ * rule for strings and for the index builder's byte buffers): how many units
+ * to drop from the end, negated when the new last unit becomes `y`.
+ */
+export function pluralEnding(length: number, unit: (i: number) => number): number {
+  const back = (i: number) => unit(length - i);
+  if (length <= 3 || back(1) !== S) return 0;
+  if (back(2) === E && back(3) === I && back(4) !== E && back(4) !== A) return -2; // -ies → -y
+  if (back(2) === E) {
+    if (back(3) === S && back(4) === S) return 2; // -sses
+    if (back(3) === X || (back(3) === H && (back(4) === C || back(4) === S))) return 2;
+    if (back(3) === Z && back(4) === Z) return 2;
   }
-  if (word.endsWith("sses") || /(?:x|ch|sh|zz)es$/.test(word)) return word.slice(0, -2);
-  if (/(?:ss|us|is)$/.test(word)) return word;
-  return word.slice(0, -1);
+  if (back(2) === S || back(2) === U || back(2) === I) return 0; // -ss, -us, -is
+  return 1;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Chunk, Quantization } from "../types.ts";
-import { _float32ToLE, _HashedWriter } from "./_durable.ts";
+import { _bytesLE, _HashedWriter } from "./_durable.ts";
 import { ChunkTableBuilder } from "./chunk_table.ts";
 import { LexicalBuilder } from "./lexical_index.ts";
 import { binaryCode, CODE_FILES, codeBytes, int8Code } from "./quantize.ts";
@@ -25,7 +25,6 @@ export class GenerationWriter {
   #lexical = new LexicalBuilder();
   #scales: number[] = [];
   #code: Int8Array | Uint8Array;
-  #encoder = new TextEncoder();
 
   private constructor(
     private readonly genDir: string,
@@ -57,11 +56,9 @@ export class GenerationWriter {
   /** Appends the next row: a chunk and its vector (`dimensions` floats). */
   async add(chunk: Chunk, vector: Float32Array): Promise<void> {
     const content = chunk.content;
-    const text = this.#encoder.encode(content);
-    await this.writers.text!.write(text);
-    this.#table.add(chunk, text.length);
+    this.#table.add(chunk, await this.writers.text!.writeText(content));
     this.#lexical.add(chunk, content);
-    await this.writers.vectors!.write(_float32ToLE(vector));
+    await this.writers.vectors!.write(_bytesLE(vector));
     if (this.quantization === "int8") {
       this.#scales.push(int8Code(vector, this.#code as Int8Array));
     } else if (this.quantization === "binary") {
@@ -80,18 +77,18 @@ export class GenerationWriter {
     checksums[FILES.vectors] = await this.writers.vectors!.close();
     if (this.writers.codes && this.quantization !== "none") {
       if (this.quantization === "int8") {
-        await this.writers.codes.write(_float32ToLE(Float32Array.from(this.#scales)));
+        await this.writers.codes.write(_bytesLE(Float32Array.from(this.#scales)));
       }
       checksums[CODE_FILES[this.quantization]] = await this.writers.codes.close();
     }
     for (
-      const [name, bytes] of [[FILES.chunks, this.#table.encode()], [
-        FILES.lexical,
-        this.#lexical.encode(),
-      ]] as const
+      const [name, parts] of [
+        [FILES.chunks, () => this.#table.encode()],
+        [FILES.lexical, () => this.#lexical.encode()],
+      ] as const
     ) {
       const writer = await _HashedWriter.create(join(this.genDir, name));
-      await writer.write(bytes);
+      for (const part of parts()) await writer.write(part);
       checksums[name] = await writer.close();
     }
     return checksums;

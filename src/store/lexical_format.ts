@@ -15,6 +15,8 @@
  * varint `gap << 1 | (count > 1)`, then `count − 2` as a varint when flagged:
  * most counts are 1 and cost no byte.
  */
+import { _bytesLE } from "./_durable.ts";
+import { concatBytes } from "./growable.ts";
 
 /** Fields of a passage the index holds, in file order. */
 export const FIELDS = ["content", "symbol", "sourcePath"] as const;
@@ -139,35 +141,24 @@ export function encodeLexical(
 
 /** Serialises an index whose postings are already laid out. */
 export function encodeLexicalData(data: LexicalData): Uint8Array {
-  const lists = [data.terms, ...COLUMNS.map((c) => data.columns[c].values)];
-  const listBytes = lists.map((list) => encoder.encode(list.join("\0")));
-  const u32s = 2 * F * data.rows + data.starts.length;
-  const size = HEADER + 4 * u32s + listBytes.reduce((sum, l) => sum + 8 + l.length, 0) + 4 +
-    data.postings.length;
-  const out = new Uint8Array(size);
-  const view = new DataView(out.buffer);
-  out.set(encoder.encode(MAGIC));
-  let at = 4;
-  const u32 = (value: number) => {
-    view.setUint32(at, value, true);
-    at += 4;
-  };
-  [LEXICAL_FORMAT, data.rows, data.terms.length].forEach(u32);
-  data.lengths.forEach(u32);
-  data.starts.forEach(u32);
-  for (const column of COLUMNS) data.columns[column].ids.forEach(u32);
-  const put = (bytes: Uint8Array) => {
-    out.set(bytes, at);
-    at += bytes.length;
-  };
-  lists.forEach((list, i) => {
-    u32(list.length);
-    u32(listBytes[i]!.length);
-    put(listBytes[i]!);
-  });
-  u32(data.postings.length);
-  put(data.postings);
-  return out;
+  return concatBytes(lexicalParts(data));
+}
+
+/**
+ * The lexical file as pieces to write in order, mostly views of `data`'s
+ * arrays: a writer streams them out without assembling the file in memory.
+ */
+export function lexicalParts(data: LexicalData): Uint8Array[] {
+  const u32 = (...values: number[]) => _bytesLE(Uint32Array.from(values));
+  const parts = [encoder.encode(MAGIC), u32(LEXICAL_FORMAT, data.rows, data.terms.length)];
+  parts.push(_bytesLE(data.lengths), _bytesLE(data.starts));
+  for (const column of COLUMNS) parts.push(_bytesLE(data.columns[column].ids));
+  for (const list of [data.terms, ...COLUMNS.map((c) => data.columns[c].values)]) {
+    const bytes = encoder.encode(list.join("\0"));
+    parts.push(u32(list.length, bytes.length), bytes);
+  }
+  parts.push(u32(data.postings.length), data.postings);
+  return parts;
 }
 
 /**

@@ -1,20 +1,22 @@
 import type { Chunk } from "../types.ts";
-import { tokenizeCode, tokenizeQuery } from "./code_tokenizer.ts";
+import { tokenizeQuery } from "./code_tokenizer.ts";
 import { compileFilter, type LexicalFilter } from "./lexical_filter.ts";
 import {
   type Column,
   COLUMNS,
   decodeLexical,
   type Dictionary,
-  encodeLexicalData,
   FIELDS,
   type LexicalData,
+  lexicalParts,
   readPostings,
 } from "./lexical_format.ts";
+import { concatBytes, TypedList } from "./growable.ts";
 import { PostingsPool } from "./postings_pool.ts";
+import { TermTable } from "./term_table.ts";
+import { topRows } from "./top_rows.ts";
 
 const F = FIELDS.length;
-import { topRows } from "./top_rows.ts";
 
 /** A lexical hit: the chunk's row in the generation and its BM25F score. */
 export interface LexicalHit {
@@ -43,31 +45,48 @@ const WEIGHTS = [1, 3, 1];
  * a writer can stream passages past it: each passage's content, symbol and
  * path tokenized by `tokenizeCode`, postings with occurrence counts per
  * field, field lengths, and each row's type, language and path for filters.
- * Rows are the order of `add` calls.
+ * Rows are the order of `add` calls. Each distinct term is one string, kept
+ * once for all fields (see `TermTable`); everything else is typed arrays.
  */
 export class LexicalBuilder {
   #rows = 0;
-  #lengths: number[][] = FIELDS.map(() => []);
-  /** Per field, each term's list in the pool. */
-  #postings = FIELDS.map(() => new Map<string, number>());
+  #lengths = FIELDS.map(() => new TypedList(Uint32Array));
+  #terms = new TermTable();
+  /** Term t's list in the pool for field f, plus one (0: none yet), at `F · t + f`. */
+  #lists = new TypedList(Uint32Array);
   #pool = new PostingsPool();
-  #counts = new Map<string, number>();
-  #columns = COLUMNS.map(() => ({ index: new Map<string, number>(), ids: [] as number[] }));
+  /** Scratch for the field being added: its tokens, each term's count, the terms counted. */
+  #tokens = new TypedList(Uint32Array);
+  #counts = new TypedList(Uint32Array);
+  #seen = new TypedList(Uint32Array);
+  #columns = COLUMNS.map(() => ({
+    index: new Map<string, number>(),
+    ids: new TypedList(Uint32Array),
+  }));
 
   /** Adds the next row; `content` may be passed when the caller already holds it. */
   add(chunk: Chunk, content = chunk.content): void {
     const row = this.#rows++;
-    const counts = this.#counts;
+    const [tokens, seen] = [this.#tokens, this.#seen];
     [content, chunk.symbol ?? "", chunk.sourcePath].forEach((text, field) => {
-      const tokens = tokenizeCode(text);
+      this.#terms.tokenize(text, tokens);
       this.#lengths[field]!.push(tokens.length);
-      counts.clear();
-      for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
-      const lists = this.#postings[field]!;
-      for (const [term, count] of counts) {
-        let list = lists.get(term);
-        if (list === undefined) lists.set(term, list = this.#pool.list());
-        this.#pool.add(list, row, count);
+      const terms = this.#terms.terms.length;
+      this.#lists.extend(F * terms);
+      this.#counts.extend(terms);
+      const counts = this.#counts.array;
+      seen.length = 0;
+      for (let i = 0; i < tokens.length; i++) {
+        const term = tokens.array[i]!;
+        if (counts[term]!++ === 0) seen.push(term);
+      }
+      const lists = this.#lists.array;
+      for (let i = 0; i < seen.length; i++) {
+        const term = seen.array[i]!;
+        let list = lists[F * term + field]! - 1;
+        if (list < 0) lists[F * term + field] = (list = this.#pool.list()) + 1;
+        this.#pool.add(list, row, counts[term]!);
+        counts[term] = 0;
       }
     });
     COLUMNS.forEach((column, c) => {
@@ -78,33 +97,37 @@ export class LexicalBuilder {
     });
   }
 
-  /** The lexical file's bytes. */
-  encode(): Uint8Array {
+  /** The lexical file, as pieces to write in order (see `lexicalParts`). */
+  encode(): Uint8Array[] {
     const rows = this.#rows;
-    const lengths = Uint32Array.from(this.#lengths.flat());
-    const postings = this.#postings;
-    const terms = [...new Set(postings.flatMap((lists) => [...lists.keys()]))].sort();
+    const lengths = new Uint32Array(F * rows);
+    this.#lengths.forEach((column, field) => lengths.set(column.values(), field * rows));
+    const byId = this.#terms.terms;
+    // Sorted as JS `<` sorts: by UTF-16 code unit, the order `loadLexical` searches.
+    const order = Uint32Array.from(byId.keys()).sort((a, b) => byId[a]! < byId[b]! ? -1 : 1);
+    const terms = Array.from(order, (id) => byId[id]!);
+    const lists = this.#lists.array;
+    const pool = this.#pool;
+    const starts = new Uint32Array(F * terms.length + 1);
+    order.forEach((id, t) => {
+      for (let f = 0; f < F; f++) {
+        const list = lists[F * id + f]!;
+        starts[t * F + f + 1] = starts[t * F + f]! + (list === 0 ? 0 : pool.size(list - 1));
+      }
+    });
+    const postings = new Uint8Array(starts[starts.length - 1]!);
+    order.forEach((id, t) => {
+      for (let f = 0; f < F; f++) {
+        const list = lists[F * id + f]!;
+        if (list !== 0) pool.copy(list - 1, postings, starts[t * F + f]!);
+      }
+    });
     const columns = {} as Record<Column, Dictionary>;
     COLUMNS.forEach((column, c) => {
       const { index, ids } = this.#columns[c]!;
-      columns[column] = { values: [...index.keys()], ids: Uint32Array.from(ids) };
+      columns[column] = { values: [...index.keys()], ids: ids.values() };
     });
-    const pool = this.#pool;
-    const starts = new Uint32Array(F * terms.length + 1);
-    terms.forEach((term, t) =>
-      postings.forEach((lists, f) => {
-        const list = lists.get(term);
-        starts[t * F + f + 1] = starts[t * F + f]! + (list === undefined ? 0 : pool.size(list));
-      })
-    );
-    const bytes = new Uint8Array(starts[starts.length - 1]!);
-    terms.forEach((term, t) =>
-      postings.forEach((lists, f) => {
-        const list = lists.get(term);
-        if (list !== undefined) pool.copy(list, bytes, starts[t * F + f]!);
-      })
-    );
-    return encodeLexicalData({ rows, lengths, terms, columns, starts, postings: bytes });
+    return lexicalParts({ rows, lengths, terms, columns, starts, postings });
   }
 }
 
@@ -112,7 +135,7 @@ export class LexicalBuilder {
 export function buildLexical(chunks: Chunk[]): Uint8Array {
   const builder = new LexicalBuilder();
   for (const chunk of chunks) builder.add(chunk);
-  return builder.encode();
+  return concatBytes(builder.encode());
 }
 
 /** Index of the first element of sorted `words` that is not below `key`. */

@@ -3,55 +3,54 @@
  * of chained 16-byte blocks. A 100k-chunk index has ~400k lists (every
  * identifier is a term), most holding one posting: as one typed array each
  * they cost ~700 bytes apiece, more than the passages themselves.
+ * Blocks live in fixed pages, so growing the pool copies nothing and frees
+ * nothing, and each list costs 16 bytes of bookkeeping.
  * Lists are encoded as `PostingsWriter` encodes them.
  */
+import { TypedList } from "./growable.ts";
+
 const BLOCK = 16;
+const PAGE_BITS = 14;
+const PAGE = 1 << PAGE_BITS;
 
 export class PostingsPool {
-  #bytes = new Uint8Array(BLOCK * 1024);
-  #next = new Int32Array(1024).fill(-1);
+  /** Block b's bytes are page `b >> PAGE_BITS` of `#bytes`; the next block of its list likewise. */
+  #bytes: Uint8Array[] = [];
+  #next: Uint32Array[] = [];
   #blocks = 0;
-  /** Per list: first and last block, bytes used in the last, last row added, total bytes. */
-  #head = new Int32Array(1024);
-  #tail = new Int32Array(1024);
-  #fill = new Uint8Array(1024);
-  #last = new Float64Array(1024);
-  #size = new Int32Array(1024);
-  #lists = 0;
+  /** Per list, four numbers: first block, last block, last row added, bytes written. */
+  #lists = new TypedList(Uint32Array);
 
   /** Starts an empty list; returns its id. */
   list(): number {
-    if (this.#lists === this.#head.length) {
-      this.#head = grow(this.#head);
-      this.#tail = grow(this.#tail);
-      this.#fill = grow(this.#fill);
-      this.#last = grow(this.#last);
-      this.#size = grow(this.#size);
-    }
-    const id = this.#lists++;
-    this.#head[id] = this.#tail[id] = this.#block();
-    this.#fill[id] = this.#last[id] = this.#size[id] = 0;
-    return id;
+    const block = this.#block();
+    this.#lists.push(block);
+    this.#lists.push(block);
+    this.#lists.push(0);
+    this.#lists.push(0);
+    return this.#lists.length / 4 - 1;
   }
 
   /** Appends row `row` (not below the last) with `count` occurrences to list `id`. */
   add(id: number, row: number, count: number): void {
-    this.#varint(id, (row - this.#last[id]!) * 2 + (count > 1 ? 1 : 0));
+    const lists = this.#lists.array;
+    this.#varint(id, (row - lists[4 * id + 2]!) * 2 + (count > 1 ? 1 : 0));
     if (count > 1) this.#varint(id, count - 2);
-    this.#last[id] = row;
+    lists[4 * id + 2] = row;
   }
 
   /** Encoded bytes of list `id`. */
   size(id: number): number {
-    return this.#size[id]!;
+    return this.#lists.array[4 * id + 3]!;
   }
 
   /** Copies list `id` into `out` at `at`; returns where it ended. */
   copy(id: number, out: Uint8Array, at: number): number {
-    let left = this.#size[id]!;
-    for (let block = this.#head[id]!; left > 0; block = this.#next[block]!) {
+    let left = this.size(id);
+    for (let block = this.#lists.array[4 * id]!; left > 0; block = this.#nextOf(block)) {
       const n = Math.min(BLOCK, left);
-      out.set(this.#bytes.subarray(block * BLOCK, block * BLOCK + n), at);
+      const start = (block & (PAGE - 1)) * BLOCK;
+      out.set(this.#bytes[block >>> PAGE_BITS]!.subarray(start, start + n), at);
       at += n;
       left -= n;
     }
@@ -67,29 +66,27 @@ export class PostingsPool {
   }
 
   #push(id: number, byte: number): void {
-    if (this.#fill[id] === BLOCK) {
+    const size = this.#lists.array[4 * id + 3]!;
+    if (size > 0 && size % BLOCK === 0) {
       const block = this.#block();
-      this.#next[this.#tail[id]!] = block;
-      this.#tail[id] = block;
-      this.#fill[id] = 0;
+      const tail = this.#lists.array[4 * id + 1]!;
+      this.#next[tail >>> PAGE_BITS]![tail & (PAGE - 1)] = block;
+      this.#lists.array[4 * id + 1] = block;
     }
-    this.#bytes[this.#tail[id]! * BLOCK + this.#fill[id]!++] = byte;
-    this.#size[id]!++;
+    const tail = this.#lists.array[4 * id + 1]!;
+    this.#bytes[tail >>> PAGE_BITS]![(tail & (PAGE - 1)) * BLOCK + size % BLOCK] = byte;
+    this.#lists.array[4 * id + 3] = size + 1;
+  }
+
+  #nextOf(block: number): number {
+    return this.#next[block >>> PAGE_BITS]![block & (PAGE - 1)]!;
   }
 
   #block(): number {
-    if (this.#blocks === this.#next.length) {
-      this.#next = grow(this.#next, -1);
-      this.#bytes = grow(this.#bytes);
+    if (this.#blocks === this.#bytes.length * PAGE) {
+      this.#bytes.push(new Uint8Array(PAGE * BLOCK));
+      this.#next.push(new Uint32Array(PAGE));
     }
     return this.#blocks++;
   }
-}
-
-/** A copy of `array` twice as long, the new half set to `fill`. */
-function grow<T extends Int32Array | Uint8Array | Float64Array>(array: T, fill = 0): T {
-  const grown = new (array.constructor as new (n: number) => T)(array.length * 2);
-  grown.set(array);
-  if (fill !== 0) grown.fill(fill, array.length);
-  return grown;
 }

@@ -108,9 +108,10 @@ export function realisticChunk(i: number, random: () => number): Chunk {
     { length: 2 + Math.floor(random() * 18) },
     () => `  // ${Array.from({ length: 10 }, word).join(" ")}`,
   );
-  const content = `export function ${name}(input: string) {\n${
-    lines.join("\n")
-  }\n  return input;\n}\n`;
+  // Joined, not concatenated: V8 keeps a concatenation as a rope, which the writer's first read
+  // flattens into a second copy; real passages, slices of a file's text, are flat already.
+  const content = [`export function ${name}(input: string) {`, ...lines, "  return input;", "}", ""]
+    .join("\n");
   const line = (i % 25) * 24 + 1;
   return {
     id: `${i.toString(16).padStart(8, "0")}${"0".repeat(32)}`,
