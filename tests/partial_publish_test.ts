@@ -29,54 +29,37 @@ async function stopAtPartial(corpus: Corpus) {
   return partials[0]!;
 }
 
-Deno.test("a partial generation answers lexically in full and densely for what is embedded; the next run embeds only the rest", async () => {
-  // Half the tree is indexed; the other half arrives and its run stops at its first publish.
+Deno.test("a first build is searchable at its first publish; a stopped one resumes and embeds only the rest", async () => {
   const root = await copyTree(join(REPO, "fixtures", "corpus"));
-  const held = await Deno.makeTempDir();
-  for (const dir of ["services", "docs"]) await Deno.rename(join(root, dir), join(held, dir));
-  const dataDir = await Deno.makeTempDir();
-  const corpus = await openCorpus(root, { dataDir, embedder: { model: tinyModel(), threads: 1 } });
+  const corpus = await openCorpus(root, {
+    dataDir: await Deno.makeTempDir(),
+    embedder: { model: tinyModel(), threads: 1 },
+  });
   try {
-    await corpus.index();
-    for (const dir of ["services", "docs"]) await Deno.rename(join(held, dir), join(root, dir));
-    const partial = await stopAtPartial(corpus);
-    const { covered, total } = partial.dense;
-
+    const { dense: { covered, total } } = await stopAtPartial(corpus);
+    assert.equal(covered, 0, "published before the first batch");
     const index = (await openIndex(corpus.indexDir))!;
-    const waits = (path: string) => /^(services|docs)\//.test(path);
-    const isNew = (row: number) => waits(index.chunks[row]!.sourcePath);
-    const newRows = index.chunks.flatMap((_, row) => isNew(row) ? [row] : []);
-    assert.equal(total - covered, newRows.length, "exactly the new files' rows wait");
-    assert.ok(covered > 0 && newRows.length > 0);
-    assert.deepEqual(
-      index.pending!.flatMap(([s, e]) => [...Array(e - s).keys()].map((i) => s + i)),
-      newRows,
-    );
+    assert.deepEqual(index.pending, [[0, total]]);
     const status = await corpus.status();
-    assert.deepEqual(status.dense, { covered, total });
-    assert.match(
-      status.stale!.reasons.join("\n"),
-      new RegExp(`${total - covered} of ${total} chunks`),
-    );
+    assert.deepEqual(status.dense, { covered: 0, total });
+    assert.match(status.stale!.reasons.join("\n"), new RegExp(`${total} of ${total} chunks`));
 
-    // Lexically, a passage that has no vector yet is found like any other.
-    const waiting = index.chunks[newRows.at(-1)!]!;
-    const words = waiting.content.split(/\W+/).filter((w) => w.length > 4).slice(0, 4).join(" ");
+    // Lexically, every passage is found at once.
+    const last = index.chunks[total - 1]!;
+    const words = last.content.split(/\W+/).filter((w) => w.length > 4).slice(0, 4).join(" ");
     const lexical = await corpus.search(words, { mode: "lexical", limit: 20 });
-    assert.ok(lexical.matches.some((m) => m.chunk.id === waiting.id));
+    assert.ok(lexical.matches.some((m) => m.chunk.id === last.id));
     assert.deepEqual(lexical.notices, []);
 
-    // Densely, only embedded rows rank, and the answer says how much is covered.
-    const dense = await corpus.search(words, { limit: 20 });
-    assert.equal(dense.matches.length, 20);
-    assert.ok(dense.matches.every((m) => !waits(m.chunk.sourcePath)));
-    const coverage = `dense covers ${covered} of ${total} chunks`;
+    // Densely, nothing is embedded yet, and the answer says so.
+    const coverage = `dense covers 0 of ${total} chunks`;
+    const dense = await corpus.search(words, { limit: 5 });
+    assert.deepEqual(dense.matches, []);
     assert.equal(dense.notices[0], `${coverage}; run 'wayfinder index ${root}' to embed the rest`);
-    const hybrid = await corpus.search(words, { mode: "hybrid", limit: 100 });
-    assert.ok(hybrid.matches.some((m) => waits(m.chunk.sourcePath)), "lexical hits still fuse in");
-    for (const m of hybrid.matches) {
-      assert.equal(m.scores.dense === undefined, waits(m.chunk.sourcePath), m.chunk.id);
-    }
+    const hybrid = await corpus.search(words, { mode: "hybrid", limit: 5 });
+    assert.ok(
+      hybrid.matches.length > 0 && hybrid.matches.every((m) => m.scores.dense === undefined),
+    );
 
     // While a writer runs, the notice says indexing continues.
     const now = new Date().toISOString();
@@ -87,15 +70,14 @@ Deno.test("a partial generation answers lexically in full and densely for what i
       phase: "embed",
       filesDone: 1,
       filesTotal: 1,
-      chunksDone: covered,
+      chunksDone: 0,
       chunksTotal: total,
     });
     const during = await corpus.search(words, { limit: 3 });
     assert.equal(during.notices[0], `${coverage}; indexing continues`);
 
     const resumed = await corpus.index();
-    assert.ok(resumed.reusedChunks >= covered, "the embedded rows are kept");
-    assert.ok(resumed.embeddedChunks > 0 && resumed.embeddedChunks <= total - covered);
+    assert.ok(resumed.embeddedChunks > 0 && resumed.embeddedChunks <= total);
     const complete = (await openIndex(corpus.indexDir))!;
     assert.equal(complete.pending, undefined);
     assert.equal((await corpus.status()).dense, undefined);
@@ -110,6 +92,32 @@ Deno.test("a partial generation answers lexically in full and densely for what i
       assert.deepEqual((await openIndex(fresh.indexDir))!.vectors, complete.vectors);
     } finally {
       await fresh.close();
+    }
+  } finally {
+    await corpus.close();
+  }
+});
+
+Deno.test("a complete live generation keeps serving until the run ends: no partial one replaces it", async () => {
+  const root = await copyTree(join(REPO, "fixtures", "corpus"));
+  const held = await Deno.makeTempDir();
+  await Deno.rename(join(root, "services"), join(held, "services"));
+  const corpus = await openCorpus(root, {
+    dataDir: await Deno.makeTempDir(),
+    embedder: { model: tinyModel(), threads: 1 },
+  });
+  try {
+    await corpus.index();
+    await Deno.rename(join(held, "services"), join(root, "services"));
+    for (const rebuild of [false, true]) {
+      const events: string[] = [];
+      const run = await corpus.index({
+        rebuild,
+        partial: { minInputs: 1 },
+        onEvent: (event) => events.push(event.event),
+      });
+      assert.ok(run.embeddedChunks > 0);
+      assert.ok(!events.includes("partial"), `rebuild ${rebuild}: ${events}`);
     }
   } finally {
     await corpus.close();

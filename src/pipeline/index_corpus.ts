@@ -10,6 +10,7 @@ import {
   assertSameModel,
   type IndexLock,
   openIndex,
+  readManifest,
   type RecordedSettings,
   type StoredIndex,
   writeGeneration,
@@ -149,6 +150,11 @@ type RunOptions = IndexOptions & { emit: (event: IndexEventInput) => void };
 async function update(options: RunOptions, started: number): Promise<IndexSummary> {
   const { embedder, root } = options;
   const fingerprint = identityFingerprint(embedder.identity);
+  // A complete live generation for this model keeps answering until the run ends:
+  // a partial one in its place would take dense answers away.
+  const live = await readManifest(options.indexDir).catch(() => null);
+  const servesDense = live !== null && live.fingerprint === fingerprint && !live.pending?.length;
+  if (servesDense) options = { ...options, partial: false };
   let previous: StoredIndex | null = options.rebuild ? null : await openIndex(options.indexDir);
   if (previous) assertSameModel(previous.manifest, embedder.identity, fingerprint, root);
   if (previous && chunkingChanged(previous, options)) {

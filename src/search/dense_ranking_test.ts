@@ -64,3 +64,22 @@ Deno.test("the int8 wasm kernel computes the same dot products as plain arithmet
   }
   equal(int8Kernel(codes, rows * 3, 16 + 1), null); // widths not a multiple of 16 fall back
 });
+
+Deno.test("rows without a vector yet are never ranked, by the exact scan or a first pass", async () => {
+  // Every embedded row points away from the query, so the zero rows would outrank them all.
+  const vectors = unitRows(ROWS, 5).map((v) => {
+    v[0] = v[0]! - 4;
+    const norm = Math.hypot(...v);
+    return v.map((x) => x / norm);
+  });
+  const pending: [number, number][] = [[0, 5000], [12_000, 20_000]];
+  for (const [start, end] of pending) vectors.fill(new Float32Array(DIMENSIONS), start, end);
+  const query = new Float32Array(DIMENSIONS);
+  query[0] = 1;
+  for (const kind of ["none", "int8", "binary"] as const) {
+    const index = { ...await indexWith(kind, vectors), pending };
+    const { top } = denseRanking(index, query, 10);
+    equal(top.length, 10);
+    ok(top.every((row) => row >= 5000 && row < 12_000), `${kind}: ${top}`);
+  }
+});
