@@ -31,7 +31,7 @@ import { pythonStdlib, topLevelModules } from "./_python_stdlib.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const model = requireModel();
-const threads = Number(Deno.env.get("WAYFINDER_THREADS") ?? defaultThreads());
+const threads = Number(Deno.env.get("WAYFINDER_THREADS") ?? await defaultThreads());
 const limit = Number(Deno.env.get("WAYFINDER_BENCH_STDLIB_FILES") ?? Infinity);
 const QUERY = "parse a date string into a datetime object";
 

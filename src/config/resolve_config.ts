@@ -2,13 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { WayfinderError } from "../error.ts";
 import type { ParsedFlags } from "./parse_flags.ts";
-import {
-  dataRootFrom,
-  defaultThreads,
-  type Setting,
-  type SettingKey,
-  SETTINGS,
-} from "./settings.ts";
+import { dataRootFrom, type Setting, type SettingKey, SETTINGS } from "./settings.ts";
 
 /** Where a setting's value came from, for messages like "model (from WAYFINDER_EMBEDDING_MODEL)". */
 export type SettingSource = "flag" | "env" | "file" | "default";
@@ -154,8 +148,7 @@ export function chosen<K extends SettingKey>(config: Config, key: K): Settings[K
 
 /**
  * Fills the defaults that depend on the machine, the environment or another
- * setting, so no caller re-derives them: the data root, the thread count,
- * and a llama model path made absolute against where it was written (the
+ * setting, so no caller re-derives them: the data root and a llama model path made absolute against where it was written (the
  * working directory for a flag or variable, wayfinder.json's folder for the file).
  */
 function computeDefaults(
@@ -167,10 +160,6 @@ function computeDefaults(
   if ("dataDir" in settings && settings.dataDir === undefined) {
     settings.dataDir = dataRootFrom(options.env);
     sources.dataDir = "default";
-  }
-  if ("threads" in settings && settings.threads === undefined) {
-    settings.threads = defaultThreads();
-    sources.threads = "default";
   }
   if (typeof settings.model === "string" && (settings.embedder ?? "llama") === "llama") {
     settings.model = resolve(sources.model === "file" ? configDir! : options.cwd, settings.model);

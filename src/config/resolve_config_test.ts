@@ -68,9 +68,8 @@ Deno.test("resolveConfig() prefers flags over environment over wayfinder.json ov
   assert.equal(fromFlag.settings.model, join(root, "flag.gguf"));
   assert.equal(fromFlag.sources.model, "flag");
   assert.equal(fromFlag.settings.limit, 3);
-  // Computed defaults: the data root from the environment, a thread count.
+  // Computed defaults: the data root from the environment.
   assert.equal(resolveWith([], { HOME: "/h" }).settings.dataDir, "/h/.local/share/wayfinder");
-  assert.ok(fromFile.settings.threads >= 1);
   assert.equal(resolveWith([], { XDG_DATA_HOME: "/xdg" }).settings.dataDir, "/xdg/wayfinder");
   // An alias is read as the word it stands for.
   assert.equal(resolveWith(["--mode", "bm25"], {}).settings.mode, "lexical");

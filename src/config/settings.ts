@@ -5,7 +5,7 @@
  * (flags > environment > wayfinder.json > defaults).
  */
 
-import { loadavg } from "node:os";
+import { cpus } from "node:os";
 import { join, resolve } from "node:path";
 
 /** How a setting's raw text is parsed and checked. */
@@ -35,17 +35,33 @@ export interface Setting {
 
 /**
  * Default thread count: the cores this process may use (what `nproc`
- * reports), less those other work keeps busy (the one-minute load average,
- * rounded), at least 1 and at most 8. On an idle 2-core machine 2 threads
- * embed 1.7× faster than 1, so none may sit idle; but llama.cpp's threads
- * spin while they wait for each other, and with a core taken by other work 2
- * threads ran several times slower than 1 (bench/embed_throughput_bench.ts).
- * Past 8 nothing was measured.
+ * reports) less those other work keeps busy right now (CPU time sampled over
+ * 100 ms), at least 1 and at most 8. Measured on a 2-core machine
+ * (bench/embed_throughput_bench.ts): idle, 2 threads embed 1.7× faster than
+ * 1, so no core may sit idle; with one core busy, 2 threads ran 1.6× slower
+ * than 1, because llama.cpp's threads spin while they wait for each other.
+ * The load average cannot tell: it lags minutes behind (2.5 on an idle
+ * machine right after a test run). Past 8 threads nothing was measured.
  */
-export function defaultThreads(): number {
+export async function defaultThreads(): Promise<number> {
   const cores = navigator.hardwareConcurrency ?? 1;
-  const busy = Math.round(loadavg()[0] ?? 0);
+  const before = cpuTimes();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const after = cpuTimes();
+  const elapsed = after.total - before.total;
+  const busy = elapsed > 0 ? Math.round((after.busy - before.busy) / elapsed * cpus().length) : 0;
   return Math.max(1, Math.min(cores - busy, 8));
+}
+
+/** Busy and total CPU milliseconds of every core since boot. */
+function cpuTimes(): { busy: number; total: number } {
+  let busy = 0;
+  let total = 0;
+  for (const { times } of cpus()) {
+    busy += times.user + times.nice + times.sys + times.irq;
+    total += times.user + times.nice + times.sys + times.irq + times.idle;
+  }
+  return { busy, total };
 }
 
 /** The environment variables that decide where wayfinder keeps its data. */
@@ -142,8 +158,7 @@ export const SETTINGS = {
     env: "WAYFINDER_THREADS",
     file: "embedding.threads",
     value: "N",
-    computed: true,
-    help: "CPU threads for in-process embedding (default: idle cores, 1 to 8)",
+    help: "CPU threads for in-process embedding (default: the idle cores, 1 to 8)",
   },
   batchSize: {
     flag: "batch-size",

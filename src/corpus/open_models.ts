@@ -33,7 +33,7 @@ export interface EmbedderSettings {
   apiKey?: string;
   /** Per-request timeout of an HTTP embedder. @default 30000 */
   timeoutMs?: number;
-  /** llama.cpp CPU threads. @default half the cores, at most 8 */
+  /** llama.cpp CPU threads. @default the idle cores, 1 to 8 (see `defaultThreads`) */
   threads?: number;
   /** @default 32 */
   batchSize?: number;
@@ -102,7 +102,7 @@ export async function openEmbedder(
   });
   return await LlamaEmbedder.create({
     modelPath: model.path,
-    threads: settings.threads ?? defaultThreads(),
+    threads: settings.threads ?? await defaultThreads(),
     batchSize: settings.batchSize,
     longInput,
     inputFormat: settings.inputFormat ?? INPUT_FORMAT,
@@ -122,7 +122,7 @@ export async function openReranker(settings: RerankerSettings, what: string): Pr
   }
   return await LlamaReranker.create({
     modelPath: settings.model,
-    threads: settings.threads ?? defaultThreads(),
+    threads: settings.threads ?? await defaultThreads(),
   });
 }
 
