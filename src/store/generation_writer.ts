@@ -88,7 +88,12 @@ export class GenerationWriter {
       ] as const
     ) {
       const writer = await _HashedWriter.create(join(this.genDir, name));
-      for (const part of parts()) await writer.write(part);
+      try {
+        for (const part of parts()) await writer.write(part);
+      } catch (error) {
+        writer.abandon(); // `abandon()` below knows only the streamed files
+        throw error;
+      }
       checksums[name] = await writer.close();
     }
     return checksums;
