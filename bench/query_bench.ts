@@ -80,6 +80,11 @@ function firstPassRecall(indexes: Record<string, StoredIndex>, queries: Float32A
   return out;
 }
 
+/**
+ * Times and recalls of one set of indexes. The time targets are set for
+ * 100k rows: at a small index's size the fixed costs dominate, so there its
+ * times are reported without a target.
+ */
 function measure(label: string, indexes: Record<string, StoredIndex>, queries: Float32Array[]) {
   const { vectors, dimensions } = indexes.none!;
   const ms = timings({
@@ -90,13 +95,15 @@ function measure(label: string, indexes: Record<string, StoredIndex>, queries: F
   }, queries);
   const recall = recalls(indexes, queries);
   const first = firstPassRecall(indexes, queries);
-  const rows = indexes.none!.chunks.length.toLocaleString("en");
+  const count = indexes.none!.chunks.length;
+  const rows = count.toLocaleString("en");
+  const timeGoal = (goal: string) => count >= 100_000 ? goal : `set for 100k rows: ${goal}`;
   const exact = { label: "raw scan", amount: ms.raw! };
   report(
     `query p50, ${label} ${rows}`,
     { label: "dense exact", amount: ms.none!, unit: "ms" },
     exact,
-    "target ≤ 1.2",
+    timeGoal("target ≤ 1.2"),
   );
   const truth = { label: "exact search", amount: 1 };
   for (const kind of ["int8", "binary"]) {
@@ -104,7 +111,7 @@ function measure(label: string, indexes: Record<string, StoredIndex>, queries: F
       `query p50, ${label} ${rows}`,
       { label: `${kind} first pass + rescoring`, amount: ms[kind]!, unit: "ms" },
       { label: "dense exact", amount: ms.none! },
-      "target ≤ 0.2, i.e. ≥ 5× faster",
+      timeGoal("target ≤ 0.2, i.e. ≥ 5× faster"),
     );
     report(
       `Recall@10 against exact, ${label} ${rows}`,

@@ -75,7 +75,9 @@ function benchCells(benches: readonly BenchResult[]): string[][] {
     const time = (b: BenchResult) => b.avgNs === undefined ? "failed" : duration(b.avgNs);
     const ratio = base?.avgNs && bench.avgNs !== undefined ? bench.avgNs / base.avgNs : undefined;
     return [
-      bench.group ? `${bench.group}: ${bench.name}` : bench.name,
+      bench.group && !bench.name.startsWith(`${bench.group}:`)
+        ? `${bench.group}: ${bench.name}`
+        : bench.name,
       time(bench),
       base ? `${base.name} ${time(base)}` : "",
       ratio === undefined ? "" : ratio.toFixed(2),

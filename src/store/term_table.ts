@@ -134,10 +134,11 @@ export class TermTable {
         if (d >= 128) ascii = false;
         else if (KIND[d] === 0) break;
       }
-      if (ascii) this.#words(text, i, end, out);
-      else {for (const token of tokenizeCode(text.slice(i, end))) {
-          out.push(this.#terms.intern(token));
-        }}
+      if (ascii) {
+        this.#words(text, i, end, out);
+      } else {
+        for (const token of tokenizeCode(text.slice(i, end))) out.push(this.#terms.intern(token));
+      }
       i = end;
     }
   }
