@@ -18,10 +18,11 @@
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { getLlama, type LlamaEmbeddingContext, LlamaLogLevel } from "node-llama-cpp";
+import type { LlamaEmbeddingContext } from "node-llama-cpp";
 import { LlamaEmbedder } from "../src/embed/mod.ts";
 import { writeTinyModel } from "../src/model/tiny_model.ts";
 import { benchWithFixture } from "./_fixture.ts";
+import { openRawEmbedding } from "./_raw_llama.ts";
 
 /** Each iteration takes seconds on a real model; a few suffice. */
 const RUNS = { n: 3, warmup: 1 };
@@ -75,28 +76,11 @@ for (const text of await passages()) {
 await probe.close();
 const label = `${texts.length} chunks, ${tokens} tokens`;
 
-/** node-llama-cpp without wayfinder, as the baseline. */
+/** node-llama-cpp without wayfinder, as the baseline, warmed by one passage. */
 async function openRaw(threads: number) {
-  const llama = await getLlama({
-    gpu: false,
-    build: "never",
-    logLevel: LlamaLogLevel.error,
-    maxThreads: threads,
-    progressLogs: false,
-  });
-  const model = await llama.loadModel({ modelPath: path, gpuLayers: 0 });
-  const context = await model.createEmbeddingContext({
-    threads,
-    contextSize: max + 1,
-    batchSize: max + 1,
-  });
-  await context.getEmbeddingFor(texts[0]!);
-  const close = async () => {
-    await context.dispose();
-    await model.dispose();
-    await llama.dispose();
-  };
-  return { context, close };
+  const raw = await openRawEmbedding(path, threads, max);
+  await raw.context.getEmbeddingFor(texts[0]!);
+  return raw;
 }
 
 async function openEmbedder(threads: number, batchSize: number) {

@@ -17,7 +17,6 @@
  * Skips, saying why, when python3 or the model is missing.
  */
 import { join } from "node:path";
-import { getLlama, LlamaLogLevel } from "node-llama-cpp";
 import { defaultThreads, SETTINGS } from "../src/config/mod.ts";
 import { chunkFile } from "../src/chunk/mod.ts";
 import { LlamaEmbedder } from "../src/embed/mod.ts";
@@ -28,6 +27,7 @@ import { openCodeChunker } from "../src/corpus/open_models.ts";
 import { report, skipSuite } from "./_report.ts";
 import { requireModel } from "./_model.ts";
 import { pythonStdlib, topLevelModules } from "./_python_stdlib.ts";
+import { openRawEmbedding } from "./_raw_llama.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const model = requireModel();
@@ -92,30 +92,16 @@ function phases(marks: Map<IndexProgress["phase"], number>, start: number, end: 
 
 /** Raw node-llama-cpp over `inputs`, same threads and context: tokens per second. */
 async function rawTokensPerSecond(inputs: string[], maxTokens: number): Promise<number> {
-  const llama = await getLlama({
-    gpu: false,
-    build: "never",
-    logLevel: LlamaLogLevel.error,
-    maxThreads: threads,
-    progressLogs: false,
-  });
-  const loaded = await llama.loadModel({ modelPath: model, gpuLayers: 0 });
-  const context = await loaded.createEmbeddingContext({
-    threads,
-    contextSize: maxTokens + 1,
-    batchSize: maxTokens + 1,
-  });
+  const raw = await openRawEmbedding(model, threads, maxTokens);
   try {
     let tokens = 0;
-    for (const input of inputs) tokens += loaded.tokenize(input).length;
-    await context.getEmbeddingFor(inputs[0]!);
+    for (const input of inputs) tokens += raw.model.tokenize(input).length;
+    await raw.context.getEmbeddingFor(inputs[0]!);
     const started = performance.now();
-    for (const input of inputs) await context.getEmbeddingFor(input);
+    for (const input of inputs) await raw.context.getEmbeddingFor(input);
     return tokens / ((performance.now() - started) / 1000);
   } finally {
-    await context.dispose();
-    await loaded.dispose();
-    await llama.dispose();
+    await raw.close();
   }
 }
 
