@@ -49,3 +49,13 @@ export async function exampleProject(name: string, source: string): Promise<stri
   writeFileSync(file, binding);
   return project;
 }
+
+/** `exampleProject("acme-notes", source)` bound to the two-rule Profile's child instead of itself. */
+export async function childProfileProject(source: string): Promise<string> {
+  const project = await exampleProject("acme-notes", source);
+  const file = join(project, "wayfinder.json");
+  const binding = readFileSync(file, "utf8")
+    .replace("examples/profiles/two-rule", "examples/profiles/two-rule-child");
+  writeFileSync(file, binding);
+  return project;
+}

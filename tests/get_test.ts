@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { commitChange, exampleProject, profileRepo } from "./_profile_repo.ts";
+import { childProfileProject, commitChange, exampleProject, profileRepo } from "./_profile_repo.ts";
 import { wayfinder } from "./_run.ts";
 
 const repo = await profileRepo();
@@ -55,15 +55,7 @@ Deno.test("get again with an unchanged binding and lock fetches nothing, even wi
 });
 
 Deno.test("get follows a parent named without git to the same repository and commit", async () => {
-  const project = await exampleProject("acme-notes", repo.dir);
-  const file = join(project, "wayfinder.json");
-  writeFileSync(
-    file,
-    readFileSync(file, "utf8").replace(
-      "examples/profiles/two-rule",
-      "examples/profiles/two-rule-child",
-    ),
-  );
+  const project = await childProfileProject(repo.dir);
   const run = await wayfinder(["get", project], env);
   assert.equal(run.code, 0, run.stderr);
   const locked = lockOf(project).profiles["acme-notes"];

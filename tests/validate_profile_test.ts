@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { exampleProject, profileRepo } from "./_profile_repo.ts";
+import { childProfileProject, exampleProject, profileRepo } from "./_profile_repo.ts";
 import { wayfinder } from "./_run.ts";
 
 const repo = await profileRepo();
@@ -77,15 +77,7 @@ Deno.test("a stale lock or an empty cache leaves the gate INCOMPLETE with the re
 });
 
 Deno.test("a child Profile's rules run after its parent's and fail the gate; SARIF links each rule's docs", async () => {
-  const project = await exampleProject("acme-notes", repo.dir);
-  const file = join(project, "wayfinder.json");
-  writeFileSync(
-    file,
-    readFileSync(file, "utf8").replace(
-      "examples/profiles/two-rule",
-      "examples/profiles/two-rule-child",
-    ),
-  );
+  const project = await childProfileProject(repo.dir);
   assert.equal((await wayfinder(["get", project], env)).code, 0);
   const concept = join(project, "knowledge", "operations", "restart-the-api.md");
   writeFileSync(

@@ -34,6 +34,36 @@ function updateLog() {
   };
 }
 
+/**
+ * Watches a copy of the services fixture through one open corpus for the
+ * length of `body`, then stops the watcher and closes the corpus.
+ */
+async function watching(
+  options: { dataDir?: (root: string) => string; debounceMs?: number },
+  body: (root: string, corpus: Corpus, log: ReturnType<typeof updateLog>) => Promise<void>,
+): Promise<Corpus> {
+  const root = await copyTree(SERVICES);
+  const corpus = await openCorpus(root, {
+    dataDir: options.dataDir?.(root) ?? await Deno.makeTempDir(),
+    embedder: { model: tinyModel(), threads: 1 },
+  });
+  const stop = new AbortController();
+  const log = updateLog();
+  const watcher = watchCorpus(corpus, {
+    signal: stop.signal,
+    onUpdate: log.onUpdate,
+    debounceMs: options.debounceMs,
+  });
+  try {
+    await body(root, corpus, log);
+  } finally {
+    stop.abort();
+    await watcher;
+    await corpus.close();
+  }
+  return corpus;
+}
+
 async function live(corpus: Corpus): Promise<string> {
   return (await Deno.readTextFile(join(corpus.indexDir, "current"))).trim();
 }
@@ -41,15 +71,7 @@ async function live(corpus: Corpus): Promise<string> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 Deno.test("watchCorpus() coalesces a rename-then-write, skips unchanged saves and drops deleted files", async () => {
-  const root = await copyTree(SERVICES);
-  const corpus = await openCorpus(root, {
-    dataDir: await Deno.makeTempDir(),
-    embedder: { model: tinyModel(), threads: 1 },
-  });
-  const stop = new AbortController();
-  const log = updateLog();
-  const watching = watchCorpus(corpus, { signal: stop.signal, onUpdate: log.onUpdate });
-  try {
+  const corpus = await watching({}, async (root, corpus, log) => {
     const first = await log.next(1);
     assert.equal(first.trigger, "initial");
     assert.ok(first.summary!.embeddedChunks > 0);
@@ -80,28 +102,12 @@ Deno.test("watchCorpus() coalesces a rename-then-write, skips unchanged saves an
     const removal = await log.next(4);
     assert.equal(removal.summary!.files.deleted, 1);
     assert.equal(log.updates.length, 4, "one update per burst");
-  } finally {
-    stop.abort();
-    await watching;
-    await corpus.close();
-  }
+  });
   await assert.rejects(Deno.stat(join(corpus.indexDir, "lock")), Deno.errors.NotFound);
 });
 
 Deno.test("watchCorpus() survives files created and deleted while it reads them", async () => {
-  const root = await copyTree(SERVICES);
-  const corpus = await openCorpus(root, {
-    dataDir: await Deno.makeTempDir(),
-    embedder: { model: tinyModel(), threads: 1 },
-  });
-  const stop = new AbortController();
-  const log = updateLog();
-  const watching = watchCorpus(corpus, {
-    signal: stop.signal,
-    onUpdate: log.onUpdate,
-    debounceMs: 20,
-  });
-  try {
+  await watching({ debounceMs: 20 }, async (root, corpus, log) => {
     await log.next(1);
     // Short-lived files, some of them vanishing between the walk and the read.
     for (let i = 0; i < 60; i++) {
@@ -121,39 +127,22 @@ Deno.test("watchCorpus() survives files created and deleted while it reads them"
     const status = await corpus.status();
     assert.equal(status.state, "ready", JSON.stringify(status.stale));
     assert.equal(status.files, 5);
-  } finally {
-    stop.abort();
-    await watching;
-    await corpus.close();
-  }
+  });
 });
 
 Deno.test("watchCorpus() with its data folder inside the tree does not wake itself", async () => {
-  const root = await copyTree(SERVICES);
-  const corpus = await openCorpus(root, {
-    dataDir: join(root, ".wayfinder"),
-    embedder: { model: tinyModel(), threads: 1 },
-  });
-  const stop = new AbortController();
-  const log = updateLog();
-  const watching = watchCorpus(corpus, {
-    signal: stop.signal,
-    onUpdate: log.onUpdate,
-    debounceMs: 50,
-  });
-  try {
-    await log.next(1);
-    await Deno.writeTextFile(join(root, "notes.md"), "# Notes\n\nRotate the keys.\n");
-    const update = await log.next(2);
-    assert.deepEqual(update.paths, ["notes.md"], "the index's own writes are not events");
-    await sleep(1500);
-    assert.equal(log.updates.length, 2, "publishing does not start another update");
-    assert.equal((await corpus.status()).files, 6);
-  } finally {
-    stop.abort();
-    await watching;
-    await corpus.close();
-  }
+  await watching(
+    { dataDir: (root) => join(root, ".wayfinder"), debounceMs: 50 },
+    async (root, corpus, log) => {
+      await log.next(1);
+      await Deno.writeTextFile(join(root, "notes.md"), "# Notes\n\nRotate the keys.\n");
+      const update = await log.next(2);
+      assert.deepEqual(update.paths, ["notes.md"], "the index's own writes are not events");
+      await sleep(1500);
+      assert.equal(log.updates.length, 2, "publishing does not start another update");
+      assert.equal((await corpus.status()).files, 6);
+    },
+  );
 });
 
 /** Starts `wayfinder watch` and reads its JSON lines as they come. */

@@ -150,13 +150,14 @@ type RunOptions = IndexOptions & { emit: (event: IndexEventInput) => void };
 async function update(options: RunOptions, started: number): Promise<IndexSummary> {
   const { embedder, root } = options;
   const fingerprint = identityFingerprint(embedder.identity);
-  // A complete live generation for this model keeps answering until the run ends:
-  // a partial one in its place would take dense answers away.
-  const live = await readManifest(options.indexDir).catch(() => null);
-  const servesDense = live !== null && live.fingerprint === fingerprint && !live.pending?.length;
-  if (servesDense) options = { ...options, partial: false };
   let previous: StoredIndex | null = options.rebuild ? null : await openIndex(options.indexDir);
   if (previous) assertSameModel(previous.manifest, embedder.identity, fingerprint, root);
+  // A complete live generation for this model keeps answering until the run ends:
+  // a partial one in its place would take dense answers away.
+  const live = previous?.manifest ??
+    (options.rebuild ? await readManifest(options.indexDir).catch(() => null) : null);
+  const servesDense = live !== null && live.fingerprint === fingerprint && !live.pending?.length;
+  if (servesDense) options = { ...options, partial: false };
   if (previous && chunkingChanged(previous, options)) {
     previous = forgetFileRecords(previous);
   }
