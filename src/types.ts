@@ -68,3 +68,16 @@ export interface QuantizedVectors {
 
 /** Rows `start` (inclusive) to `end` (exclusive) of an index. */
 export type RowRange = [start: number, end: number];
+
+/** A dictionary-encoded column of an index: row r holds `values[ids[r]]`. */
+export interface RowColumn {
+  values: readonly string[];
+  ids: Uint32Array;
+}
+
+/** Each row's path, type and language, so a filter tests each distinct value once. */
+export interface RowColumns {
+  sourcePath: RowColumn;
+  type: RowColumn;
+  language: RowColumn;
+}

@@ -87,9 +87,21 @@ function binaryScores(q: QuantizedVectors, dimensions: number, query: Float32Arr
   return scores;
 }
 
-/** Marks rows without a vector as unscored (NaN), which `topK` passes over. */
-function skipPending(scores: Float32Array, pending: readonly RowRange[] | undefined): Float32Array {
+/**
+ * Marks rows without a vector, and rows outside `only` when given, as
+ * unscored (NaN), which `topK` passes over.
+ */
+function skipRows(
+  scores: Float32Array,
+  pending: readonly RowRange[] | undefined,
+  only: Uint8Array | undefined,
+): Float32Array {
   for (const [start, end] of pending ?? []) scores.fill(NaN, start, end);
+  if (only) {
+    for (let row = 0; row < scores.length; row++) {
+      if (only[row] === 0) scores[row] = NaN;
+    }
+  }
   return scores;
 }
 
@@ -104,25 +116,27 @@ export function hasVector(index: DenseVectors, row: number): boolean {
  * then rescored exactly, so scores and order among them are exact. An index
  * so small that the candidates would be a quarter of it is scanned exactly:
  * the first pass only pays when it rules out most rows. Rows without a
- * vector yet are never ranked.
+ * vector yet are never ranked, nor rows that `only` (one byte per row) marks 0.
  */
 export function denseRanking(
   index: DenseVectors,
   query: Float32Array,
   depth: number,
+  only?: Uint8Array,
 ): DenseRanking {
   const { vectors, dimensions, quantized } = index;
   const rows = dimensions === 0 ? 0 : vectors.length / dimensions;
   if (!quantized || 4 * poolSize(quantized.kind, depth, rows) >= rows) {
-    const exact = skipPending(denseScores(vectors, dimensions, query), index.pending);
+    const exact = skipRows(denseScores(vectors, dimensions, query), index.pending, only);
     return { top: topK(exact, depth), score: (row) => exact[row]! };
   }
   checkQuery(query, dimensions);
-  const approximate = skipPending(
+  const approximate = skipRows(
     quantized.kind === "int8"
       ? int8Scores(quantized, dimensions, query)
       : binaryScores(quantized, dimensions, query),
     index.pending,
+    only,
   );
   // In row order, so equal exact scores rank by row as the exact scan ranks them.
   const pool = Int32Array.from(topK(approximate, poolSize(quantized.kind, depth, rows))).sort();

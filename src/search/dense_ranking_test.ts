@@ -83,3 +83,23 @@ Deno.test("rows without a vector yet are never ranked, by the exact scan or a fi
     ok(top.every((row) => row >= 5000 && row < 12_000), `${kind}: ${top}`);
   }
 });
+
+Deno.test("rows outside `only` are never ranked, and the kept rows rank as exactly", async () => {
+  const vectors = unitRows(ROWS, 7);
+  const query = unitRows(1, 3)[0]!;
+  const only = new Uint8Array(ROWS);
+  for (let row = 0; row < ROWS; row += 97) only[row] = 1;
+  const indexes = [];
+  for (const kind of ["none", "int8", "binary"] as const) {
+    indexes.push(await indexWith(kind, vectors));
+  }
+  const exact = denseScores(indexes[0]!.vectors, DIMENSIONS, query);
+  const kept = [...only.keys()].filter((row) => only[row] === 1);
+  const truth = kept.sort((a, b) => exact[b]! - exact[a]! || a - b).slice(0, 10);
+  for (const index of indexes) {
+    const kind = index.quantized?.kind ?? "none";
+    const { top } = denseRanking(index, query, 10, only);
+    ok(top.every((row) => only[row] === 1), `${kind}: ${top}`);
+    deepEqual(top, truth, kind);
+  }
+});

@@ -1,5 +1,5 @@
 import picomatch from "picomatch";
-import type { Chunk } from "../types.ts";
+import type { Chunk, RowColumn, RowColumns } from "../types.ts";
 
 /** Which chunks a search may return. Categories are AND'd, values within one are OR'd. */
 export interface SearchFilter {
@@ -31,6 +31,19 @@ function pathMatcher(pattern: string): (path: string) => boolean {
   return (path) => isMatch(path.slice(path.lastIndexOf("/") + 1));
 }
 
+/** The filter's tests, one per category it restricts. */
+function compile(filter: SearchFilter | undefined) {
+  const paths = filter?.paths?.length ? filter.paths.map(pathMatcher) : undefined;
+  const types = filter?.types?.length ? new Set(filter.types) : undefined;
+  const languages = filter?.languages?.length ? new Set(filter.languages) : undefined;
+  return {
+    sourcePath: paths && ((path: string) => paths.some((m) => m(path))),
+    type: types && ((type: string) => types.has(type)),
+    language: languages && ((language: string) => languages.has(language)),
+    accept: filter?.accept,
+  };
+}
+
 /**
  * Compiles a filter into a predicate, or returns undefined when the filter
  * restricts nothing (so callers can skip widening and notices).
@@ -38,15 +51,46 @@ function pathMatcher(pattern: string): (path: string) => boolean {
 export function matchFilter(
   filter: SearchFilter | undefined,
 ): ((chunk: Chunk) => boolean) | undefined {
-  if (!filter) return undefined;
-  const paths = filter.paths?.length ? filter.paths.map(pathMatcher) : undefined;
-  const types = filter.types?.length ? new Set(filter.types) : undefined;
-  const languages = filter.languages?.length ? new Set(filter.languages) : undefined;
-  const accept = filter.accept;
-  if (!paths && !types && !languages && !accept) return undefined;
+  const { sourcePath, type, language, accept } = compile(filter);
+  if (!sourcePath && !type && !language && !accept) return undefined;
   return (chunk) =>
-    (!types || types.has(chunk.type)) &&
-    (!languages || languages.has(chunk.language)) &&
-    (!paths || paths.some((m) => m(chunk.sourcePath))) &&
+    (!type || type(chunk.type)) &&
+    (!language || language(chunk.language)) &&
+    (!sourcePath || sourcePath(chunk.sourcePath)) &&
     (!accept || accept(chunk));
+}
+
+/**
+ * The rows of an index a filter keeps, one byte each. With `columns`, path,
+ * type and language are tested once per distinct value, and `accept` runs
+ * only on the rows those keep, so most chunks are never built.
+ */
+export function keptRows(
+  index: { chunks: Chunk[]; columns?: RowColumns },
+  filter: SearchFilter,
+): Uint8Array {
+  const rows = index.chunks.length;
+  const kept = new Uint8Array(rows);
+  const { columns } = index;
+  if (!columns) {
+    const keep = matchFilter(filter);
+    for (let row = 0; row < rows; row++) kept[row] = !keep || keep(index.chunks[row]) ? 1 : 0;
+    return kept;
+  }
+  kept.fill(1);
+  const tests = compile(filter);
+  const narrow = (column: RowColumn, test: ((value: string) => boolean) | undefined) => {
+    if (!test) return;
+    const pass = Uint8Array.from(column.values, (value) => test(value) ? 1 : 0);
+    for (let row = 0; row < rows; row++) kept[row]! &= pass[column.ids[row]!]!;
+  };
+  narrow(columns.type, tests.type);
+  narrow(columns.language, tests.language);
+  narrow(columns.sourcePath, tests.sourcePath);
+  if (tests.accept) {
+    for (let row = 0; row < rows; row++) {
+      if (kept[row] === 1 && !tests.accept(index.chunks[row])) kept[row] = 0;
+    }
+  }
+  return kept;
 }

@@ -1,8 +1,8 @@
 import { WayfinderError } from "../error.ts";
-import type { Chunk, Hit, QuantizedVectors, RowRange } from "../types.ts";
+import type { Chunk, Hit, QuantizedVectors, RowColumns, RowRange } from "../types.ts";
 import { denseRanking, hasVector } from "./dense_ranking.ts";
 import { rowDot } from "./dense_scores.ts";
-import { matchFilter, type SearchFilter } from "./match_filter.ts";
+import { keptRows, matchFilter, type SearchFilter } from "./match_filter.ts";
 import type { ParentContext } from "./expand.ts";
 
 /**
@@ -18,8 +18,17 @@ export interface SearchableIndex {
   quantized?: QuantizedVectors;
   /** Rows without a vector yet: searchable lexically, skipped by dense ranking. */
   pending?: readonly RowRange[];
-  /** BM25 over the chunks, best first; required by "lexical" and "hybrid" modes. */
-  lexical?(query: string, limit: number): { index: number; score: number }[];
+  /** Each row's path, type and language: a narrow filter then tests values, not chunks. */
+  columns?: RowColumns;
+  /**
+   * BM25 over the chunks, best first; required by "lexical" and "hybrid"
+   * modes. `filter.rows`, when given, says which rows may be returned.
+   */
+  lexical?(
+    query: string,
+    limit: number,
+    filter?: { rows?: (row: number) => boolean },
+  ): { index: number; score: number }[];
 }
 
 /** How to rank and which chunks to return. */
@@ -59,7 +68,11 @@ export interface SearchHit extends Hit {
 export interface SearchResult {
   matches: SearchHit[];
   notices: string[];
-  /** Size of the candidate window the hits were taken from (limit × 1, 2, 4, … 32, or fewer). */
+  /**
+   * Size of the candidate window the hits were taken from (limit × 1, 2, 4,
+   * … 32, or fewer), in a ranking of all rows or, when a filter kept too few
+   * of those, of the rows it keeps.
+   */
   examined: number;
 }
 
@@ -81,11 +94,11 @@ function ranked(
   return rows.slice().sort((a, b) => score(b) - score(a) || tieBreak(b) - tieBreak(a) || a - b);
 }
 
-function lexicalOf(index: SearchableIndex, query: string, depth: number) {
+function lexicalOf(index: SearchableIndex, query: string, depth: number, only?: Uint8Array) {
   if (!index.lexical) {
     throw new WayfinderError("usage", "Cannot search lexically: this index has no lexical index");
   }
-  const hits = index.lexical(query, depth);
+  const hits = index.lexical(query, depth, only ? { rows: (row) => only[row] === 1 } : undefined);
   return hits.slice().sort((a, b) => b.score - a.score || a.index - b.index).slice(0, depth);
 }
 
@@ -97,8 +110,9 @@ function needVector(queryVector: Float32Array | null, mode: string): Float32Arra
 }
 
 /**
- * Ranks up to `depth` candidates. `complete` says the ranking holds every
- * chunk that could ever match, so widening further would find nothing new.
+ * Ranks up to `depth` candidates, among the rows `only` marks 1 when given.
+ * `complete` says the ranking holds every chunk that could ever match, so
+ * widening further would find nothing new.
  */
 function rank(
   index: SearchableIndex,
@@ -107,14 +121,15 @@ function rank(
   mode: "dense" | "lexical" | "hybrid",
   depth: number,
   rrfK: number,
+  only?: Uint8Array,
 ): { candidates: Candidate[]; complete: boolean } {
-  const rows = index.chunks.length;
+  const rows = only ? only.reduce((sum, kept) => sum + kept, 0) : index.chunks.length;
   const dot = (row: number) =>
     queryVector && hasVector(index, row)
       ? rowDot(index.vectors, index.dimensions, row, queryVector)
       : undefined;
   if (mode === "lexical") {
-    const hits = lexicalOf(index, query, depth);
+    const hits = lexicalOf(index, query, depth, only);
     return {
       candidates: hits.map((h) => ({
         row: h.index,
@@ -125,7 +140,7 @@ function rank(
     };
   }
   const vector = needVector(queryVector, mode);
-  const { top: denseTop, score } = denseRanking(index, vector, depth);
+  const { top: denseTop, score } = denseRanking(index, vector, depth, only);
   const dense = (row: number) => hasVector(index, row) ? score(row) : undefined;
   if (mode === "dense") {
     return {
@@ -142,7 +157,7 @@ function rank(
   // with 1-based ranks, rankings cut at `depth`, k = rrfK (60). A chunk in
   // only one ranking gets only that term. Equal fused scores (common: ranks
   // i and j in one list, j and i in the other) break by dense similarity.
-  const lexical = lexicalOf(index, query, depth);
+  const lexical = lexicalOf(index, query, depth, only);
   const fused = new Map<number, number>();
   const lexicalScore = new Map<number, number>();
   denseTop.forEach((row, i) => fused.set(row, 1 / (rrfK + i + 1)));
@@ -166,6 +181,32 @@ function rank(
   };
 }
 
+/**
+ * Takes the top `limit × w` candidates, w doubling 1, 2, 4, … 32, until
+ * `limit` of them pass `keep`. `exhausted` says no wider window could add
+ * a hit: every candidate was seen, or (dense ranking by the very score
+ * `minScore` cuts on) the window's last one already fell below the cut.
+ */
+function widen(
+  candidates: Candidate[],
+  complete: boolean,
+  keep: (c: Candidate) => boolean,
+  limit: number,
+  denseCut: number | undefined,
+): { survivors: Candidate[]; window: number; exhausted: boolean } {
+  let window = 0;
+  let survivors: Candidate[] = [];
+  for (let w = 1; w <= MAX_WIDEN; w *= 2) {
+    window = Math.min(limit * w, candidates.length);
+    survivors = candidates.slice(0, window).filter(keep);
+    if (survivors.length >= limit || window >= candidates.length) break;
+    if (denseCut !== undefined && candidates[window - 1].similarity < denseCut) {
+      return { survivors, window, exhausted: true };
+    }
+  }
+  return { survivors, window, exhausted: window >= candidates.length && complete };
+}
+
 /** Rejects options no search can honour, with a one-line reason. */
 function checkOptions(limit: number, mode: string, rrfK: number): void {
   if (!Number.isInteger(limit) || limit < 1) {
@@ -186,7 +227,9 @@ function checkOptions(limit: number, mode: string, rrfK: number): void {
  * Searches an index: exact dense cosine over every row, BM25, or their
  * reciprocal rank fusion. Filters are applied to a window of the top
  * `limit × w` candidates, with w doubling 1, 2, 4, … 32 until `limit` hits
- * survive; when it settles for fewer, a notice says so.
+ * survive; a filter that keeps too few of even the widest window is then
+ * applied first, and only the rows it keeps are ranked, so a narrow filter
+ * gets the same hits a search of just those rows would.
  *
  * @param index The chunks, their vectors and optionally a lexical index.
  * @param queryVector The embedded query; required for "dense" and "hybrid".
@@ -221,8 +264,6 @@ export function searchIndex(
   const { minScore } = options;
   checkOptions(limit, mode, rrfK);
   const notices: string[] = [];
-  const { candidates, complete } = rank(index, queryVector, query, mode, limit * MAX_WIDEN, rrfK);
-
   const byFilter = matchFilter(options.filter);
   const useMinScore = minScore !== undefined && mode !== "lexical";
   if (minScore !== undefined && mode === "lexical") {
@@ -231,28 +272,24 @@ export function searchIndex(
   const keep = (c: Candidate) =>
     (!useMinScore || (c.scores.dense ?? -Infinity) >= minScore!) &&
     (!byFilter || byFilter(index.chunks[c.row]));
+  const denseCut = mode === "dense" && useMinScore ? minScore : undefined;
+  const settle = (only?: Uint8Array) => {
+    const ranking = rank(index, queryVector, query, mode, limit * MAX_WIDEN, rrfK, only);
+    return widen(ranking.candidates, ranking.complete, keep, limit, denseCut);
+  };
 
-  let window = 0;
-  let survivors: Candidate[] = [];
-  let belowMinScore = false;
-  for (let w = 1; w <= MAX_WIDEN; w *= 2) {
-    window = Math.min(limit * w, candidates.length);
-    survivors = candidates.slice(0, window).filter(keep);
-    if (survivors.length >= limit || window >= candidates.length) break;
-    // Dense ranks by the very score minScore cuts on: past the cut, nothing can survive.
-    const last = candidates[window - 1];
-    if (mode === "dense" && useMinScore && last.similarity < minScore!) {
-      belowMinScore = true;
-      break;
-    }
+  let picked = settle();
+  let only: Uint8Array | undefined;
+  if (byFilter && picked.survivors.length < limit && !picked.exhausted) {
+    // The filter starved even the widest window: rank only the rows it keeps.
+    only = keptRows(index, options.filter!);
+    picked = settle(only);
   }
-  const exhausted = (window >= candidates.length && complete) || belowMinScore;
-  if (byFilter && survivors.length < limit && !exhausted) {
-    notices.push(
-      `filters matched ${survivors.length} of ${limit} requested hits within the top ${window} candidates`,
-    );
+  if (byFilter && picked.survivors.length === 0) {
+    only ??= keptRows(index, options.filter!);
+    if (!only.includes(1)) notices.push("the filters match no chunk in this index");
   }
-
+  const { survivors, window } = picked;
   return {
     matches: survivors.slice(0, limit).map((c) => ({
       chunk: index.chunks[c.row],

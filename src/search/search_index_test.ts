@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { WayfinderError } from "../error.ts";
 import type { SearchFilter } from "./match_filter.ts";
-import { searchIndex } from "./search_index.ts";
+import { type SearchableIndex, searchIndex } from "./search_index.ts";
 import { chunk, makeIndex } from "./testdata/index.ts";
 
 /** n chunks whose similarity to [1, 0] falls strictly with their number. */
@@ -43,17 +43,43 @@ Deno.test("searchIndex() widens the window by doubling until the filter yields e
   assert.deepEqual(result.notices, []);
 });
 
-Deno.test("searchIndex() settles for fewer hits after 32× and says so", () => {
-  const index = fanIndex(
-    400,
-    (i) => ([5, 35, 150, 390].includes(i) ? `lib/${i}.ts` : `src/${i}.ts`),
-  );
+Deno.test("searchIndex() ranks only the kept rows when a filter starves the widest window", () => {
+  const paths = (i: number) => ([5, 35, 150, 390].includes(i) ? `lib/${i}.ts` : `src/${i}.ts`);
+  const index = fanIndex(400, paths);
   const result = searchIndex(index, EAST, "", { limit: 10, filter: { paths: ["lib/**"] } });
-  assert.deepEqual(result.matches.map((m) => m.chunk.id), ["c5", "c35", "c150"]);
-  assert.equal(result.examined, 320);
-  assert.deepEqual(result.notices, [
-    "filters matched 3 of 10 requested hits within the top 320 candidates",
-  ]);
+  // Row 390 lies past the 32× window of 320 rows, and is found all the same.
+  assert.deepEqual(result.matches.map((m) => m.chunk.id), ["c5", "c35", "c150", "c390"]);
+  assert.equal(result.examined, 4);
+  assert.deepEqual(result.notices, []);
+  const none = searchIndex(index, EAST, "", { limit: 10, filter: { paths: ["lib/nothing"] } });
+  assert.deepEqual(none.matches, []);
+  assert.deepEqual(none.notices, ["the filters match no chunk in this index"]);
+});
+
+Deno.test("searchIndex() hands a starving filter to lexical search as a row predicate", () => {
+  const paths = (i: number) => (i === 399 ? "lib/last.ts" : `src/${i}.ts`);
+  const index = fanIndex(400, paths);
+  const asked: (((row: number) => boolean) | undefined)[] = [];
+  // Every row matches, best first by row: the kept row comes last of 400.
+  const lexical: SearchableIndex["lexical"] = (_q, limit, filter) => {
+    asked.push(filter?.rows);
+    const rows = Array.from({ length: 400 }, (_, i) => i).filter((i) => filter?.rows?.(i) ?? true);
+    return rows.slice(0, limit).map((i) => ({ index: i, score: 400 - i }));
+  };
+  const withLexical = { ...index, lexical };
+  for (const mode of ["lexical", "hybrid"] as const) {
+    asked.length = 0;
+    const result = searchIndex(withLexical, EAST, "q", {
+      mode,
+      limit: 3,
+      filter: { paths: ["lib"] },
+    });
+    assert.deepEqual(result.matches.map((m) => m.chunk.id), ["c399"], mode);
+    assert.equal(asked.length, 2, `${mode}: a window over all rows, then the kept rows`);
+    assert.equal(asked[0], undefined);
+    assert.equal(asked[1]?.(399), true);
+    assert.equal(asked[1]?.(0), false);
+  }
 });
 
 Deno.test("searchIndex() gives no notice when the window already covers the whole index", () => {

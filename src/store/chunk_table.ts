@@ -11,7 +11,7 @@
  *       then per row: ids, symbols, parents, metadata as JSON; with flag 1 the ids are instead
  *       u32 count, u32 byte length, 20 bytes per row
  */
-import type { Chunk } from "../types.ts";
+import type { Chunk, RowColumns } from "../types.ts";
 import { _bytesLE } from "./_durable.ts";
 import { TypedList } from "./growable.ts";
 
@@ -254,6 +254,16 @@ export function decodeChunkTable(bytes: Uint8Array): ChunkTable {
     symbols: symbols!,
     parents: parents!,
     metadata: metadata!,
+  };
+}
+
+/** The table's path, type and language columns, shared, not copied. */
+export function columnsOf(table: ChunkTable): RowColumns {
+  const { ids, values } = table;
+  return {
+    type: { values: values[0]!, ids: ids[0]! },
+    language: { values: values[1]!, ids: ids[1]! },
+    sourcePath: { values: values[2]!, ids: ids[2]! },
   };
 }
 

@@ -15,6 +15,8 @@ export interface LexicalFilter {
    * Globs are the search layer's business.
    */
   pathPrefixes?: string[];
+  /** Any other rule on a row, e.g. the search layer's globs and policies. */
+  rows?: (row: number) => boolean;
 }
 
 function normalisePrefix(prefix: string): string {
@@ -52,6 +54,7 @@ export function compileFilter(
     const prefixes = filter.pathPrefixes.map(normalisePrefix);
     add("sourcePath", (path) => prefixes.some((prefix) => under(path, prefix)));
   }
-  if (tests.length === 0) return undefined;
-  return (row) => tests.every(({ keep, ids }) => keep[ids[row]!] === 1);
+  const rows = filter?.rows;
+  if (tests.length === 0) return rows;
+  return (row) => tests.every(({ keep, ids }) => keep[ids[row]!] === 1) && (!rows || rows(row));
 }

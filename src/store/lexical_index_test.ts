@@ -214,6 +214,8 @@ Deno.test("lexical filters keep types, languages and directories, AND'd across, 
   deepEqual(rows({ pathPrefixes: ["."] }), [0, 1, 2, 3]);
   deepEqual(rows({ languages: ["rust"] }), []);
   deepEqual(rows({ types: [], languages: [], pathPrefixes: [] }), [0, 1, 2, 3]);
+  deepEqual(rows({ rows: (row) => row % 2 === 1 }), [1, 3]);
+  deepEqual(rows({ languages: ["typescript"], rows: (row) => row !== 0 }), [1]);
 });
 
 Deno.test("lexical filters restrict hits, not statistics, and fill the limit from kept rows", () => {

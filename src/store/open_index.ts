@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
-import type { Chunk, QuantizedVectors, RowRange } from "../types.ts";
+import type { Chunk, QuantizedVectors, RowColumns, RowRange } from "../types.ts";
 import { _float32FromLE } from "./_durable.ts";
 import { _readHashed, _xxh64File } from "./_xxh64.ts";
-import { chunkAt, type ChunkTable, decodeChunkTable } from "./chunk_table.ts";
+import { chunkAt, type ChunkTable, columnsOf, decodeChunkTable } from "./chunk_table.ts";
 import type { LexicalFilter } from "./lexical_filter.ts";
 import { type LexicalHit, type LexicalSearch, loadLexical } from "./lexical_index.ts";
 import { FORMAT_VERSION, type IndexManifest } from "./manifest.ts";
@@ -31,6 +31,8 @@ export interface StoredIndex {
   quantized?: QuantizedVectors;
   /** Rows not embedded yet (see `IndexManifest.pending`); dense search skips them. */
   pending?: RowRange[];
+  /** Each row's path, type and language, without building its chunk. */
+  columns: RowColumns;
   /**
    * BM25F full-text search over content, symbol and path, best first, of the
    * chunks `filter` keeps. The full-text index is read on the first call.
@@ -178,6 +180,7 @@ async function load(
     generation,
     manifest,
     chunks,
+    columns: columnsOf(table),
     vectors,
     dimensions,
     ...(quantized ? { quantized } : {}),
