@@ -13,6 +13,7 @@ import {
   openCorpus,
   type RerankerSettings,
 } from "../src/corpus/mod.ts";
+import { WayfinderError } from "../src/error.ts";
 import { parseGoverning } from "../src/okf/mod.ts";
 import type { CommandContext } from "./_command.ts";
 
@@ -142,6 +143,10 @@ export function corpusOptions(config: Config, context: CommandContext): CorpusOp
 /** The search options the flags ask for. */
 export function searchOptions(config: Config): CorpusSearchOptions {
   const s = config.settings;
+  if (s.asOf !== undefined && !s.current) {
+    // Only --current judges staleness; a date alone would be silently ignored.
+    throw new WayfinderError("usage", "--as-of dates --current; give both, or neither");
+  }
   return {
     limit: s.limit,
     mode: s.mode,

@@ -138,6 +138,27 @@ Deno.test("a governing source comes before the concept it governs, with its reas
   ], env);
   assert.equal(cycle.code, 2);
   assert.match(cycle.stderr, /is a cycle\n$/);
+  const twice = await wayfinder([
+    "search",
+    root,
+    "x",
+    "--governing",
+    "impl/transport.md=standard/transport.md",
+    "--governing",
+    "impl/transport.md=history/recovery.md",
+  ], env);
+  assert.equal(twice.code, 2);
+  assert.match(twice.stderr, /impl\/transport\.md is already governed by standard\/transport\.md/);
+  for (
+    const [flags, message] of [
+      [["--current", "--as-of", "2026-02-30"], /Invalid --as-of '2026-02-30'/],
+      [["--as-of", "2026-02-01"], /--as-of dates --current/],
+    ] as const
+  ) {
+    const run = await wayfinder(["search", root, "x", ...flags], env);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, message);
+  }
 });
 
 Deno.test("--expand-links adds linked concepts one hop away and names links that lead nowhere", async () => {
@@ -153,10 +174,11 @@ Deno.test("--expand-links adds linked concepts one hop away and names links that
     ["match", "guidance/recovery.md", null],
     ["relationship", "history/recovery.md", "guidance/recovery.md"],
   ]);
-  assert.match(
-    answer.notices.join("\n"),
-    /link from guidance\/recovery\.md to guidance\/gone\.md does not resolve/,
-  );
+  const notices = answer.notices.join("\n");
+  assert.match(notices, /link from guidance\/recovery\.md to guidance\/gone\.md does not resolve/);
+  // A folder link resolves to the folder's index.md: /standard/ has one, /impl/ has none.
+  assert.match(notices, /link from guidance\/recovery\.md to impl\/index\.md does not resolve/);
+  assert.doesNotMatch(notices, /standard\/index\.md/);
 });
 
 Deno.test("a metadata-only edit reuses vectors; deleting a concept removes it", async () => {
@@ -177,7 +199,7 @@ Deno.test("a metadata-only edit reuses vectors; deleting a concept removes it", 
   assert.ok(!answer.matches.some((m) => m.chunk.sourcePath === "history/recovery.md"));
 });
 
-Deno.test("the input format is part of the model identity: a code index of a bundle is stale for knowledge search", async () => {
+Deno.test("a folder that comes to declare okf_version is stale, then rebuilt as a bundle by a plain index", async () => {
   const root = await copyTree(BUNDLE);
   const env = {
     WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
@@ -187,7 +209,39 @@ Deno.test("the input format is part of the model identity: a code index of a bun
   await Deno.writeTextFile(join(root, "wayfinder.json"), '{"knowledge": {"enabled": false}}');
   assert.equal((await wayfinder(["index", root], env)).code, 0);
   await Deno.remove(join(root, "wayfinder.json"));
-  const stale = await wayfinder(["index", root, "--knowledge"], env);
-  assert.equal(stale.code, 2);
-  assert.match(stale.stderr, /inputFormat 1 → "okf-context-v2".*--rebuild/);
+
+  const status = await wayfinder(["status", root, "--output", "json"], env);
+  assert.equal(JSON.parse(status.stdout).state, "stale");
+  assert.match(status.stdout, /embedding input format 1 → okf-context-v2/);
+  const before = await ask(root, env, "recovery", ["--current"]);
+  assert.match(before.notices.join("\n"), /built another way .*run 'wayfinder index/);
+  assert.match(before.notices.join("\n"), /knowledge policy was ignored/);
+
+  const rebuilt = await wayfinder(["index", root, "--output", "json"], env);
+  assert.equal(rebuilt.code, 0, rebuilt.stderr);
+  assert.equal(JSON.parse(rebuilt.stdout).reusedChunks, 0, "no vector of the old inputs fits");
+  const after = await ask(root, env, "recovery", ["--current", "--limit", "20"]);
+  assert.deepEqual(after.notices, []);
+  assert.ok(!after.matches.some((m) => m.chunk.sourcePath === "history/recovery.md"), "deprecated");
+  assert.ok(!after.matches.some((m) => m.chunk.type === "front_matter"));
+});
+
+Deno.test("an edit to a concept's title, description or heading re-embeds it; a status edit does not", async () => {
+  const { root, env } = await setup();
+  const path = join(root, "guidance", "recovery.md");
+  const original = await Deno.readTextFile(path);
+  const reindex = async (text: string) => {
+    await Deno.writeTextFile(path, text);
+    const run = await wayfinder(["index", root, "--output", "json"], env);
+    assert.equal(run.code, 0, run.stderr);
+    return JSON.parse(run.stdout).embeddedChunks as number;
+  };
+  assert.equal(await reindex(original.replace("status: stable", "status: draft")), 0);
+  assert.ok(await reindex(original.replace("title: Account recovery", "title: Lost access")) > 0);
+  assert.ok(
+    await reindex(original.replace("How people get back", "How users get back")) > 0,
+    "description",
+  );
+  // Same lines, same passage text: only the heading path in the input changes.
+  assert.ok(await reindex(original.replace("# Regaining access", "# Getting back in")) > 0);
 });

@@ -1,4 +1,7 @@
-import type { RecordedSettings } from "../store/mod.ts";
+import { join } from "node:path";
+import { declaresOkf } from "../okf/mod.ts";
+import { CHUNKER_VERSION, INPUT_FORMAT, KNOWLEDGE_INPUT_FORMAT } from "../pipeline/mod.ts";
+import type { IndexManifest, RecordedSettings } from "../store/mod.ts";
 import type { Quantization } from "../types.ts";
 import type { EmbedderSettings } from "./open_models.ts";
 
@@ -12,7 +15,10 @@ export interface IndexSettings {
   maxFileBytes?: number;
   /** Chunk budget in non-whitespace characters. @default 1500 */
   maxChunkChars?: number;
-  /** Index as an OKF knowledge bundle. @default whether the root index.md declares okf_version */
+  /**
+   * Index as an OKF knowledge bundle.
+   * @default true when the root index.md declares okf_version or the index was built as one
+   */
   knowledge?: boolean;
   /** Vector codes kept for a fast first pass of dense search. @default "none" */
   quantization?: Quantization;
@@ -50,7 +56,8 @@ export function effectiveSettings(
     exclude: pick(i.exclude, recorded?.exclude, INDEX_DEFAULTS.exclude),
     maxFileBytes: pick(i.maxFileBytes, recorded?.maxFileBytes, INDEX_DEFAULTS.maxFileBytes),
     maxChunkChars: pick(i.maxChunkChars, recorded?.maxChunkChars, INDEX_DEFAULTS.maxChunkChars),
-    knowledge: pick(i.knowledge, recorded?.knowledge, looksLikeBundle),
+    // A folder that came to declare okf_version is a bundle from then on.
+    knowledge: i.knowledge ?? (looksLikeBundle || (recorded?.knowledge ?? false)),
     quantization: pick(i.quantization, recorded?.quantization, "none" as Quantization),
   };
   return { embedder, index };
@@ -66,4 +73,26 @@ export function recordOf(
     longInput,
     ...settings.index,
   };
+}
+
+/** Whether `root/index.md` declares `okf_version`, which makes the folder a bundle. */
+export async function declaresBundle(root: string): Promise<boolean> {
+  return declaresOkf(await Deno.readTextFile(join(root, "index.md")).catch(() => ""));
+}
+
+/**
+ * How this version would build an index differently from the live one:
+ * another chunker, or another embedding input format (a folder that became
+ * a bundle included). Worded for the user; empty when nothing differs.
+ */
+export function buildDrift(manifest: IndexManifest, knowledge: boolean): string[] {
+  const reasons: string[] = [];
+  if (manifest.chunkerVersion !== CHUNKER_VERSION) {
+    reasons.push(`chunker version ${manifest.chunkerVersion ?? "?"} → ${CHUNKER_VERSION}`);
+  }
+  const format = knowledge ? KNOWLEDGE_INPUT_FORMAT : INPUT_FORMAT;
+  if (manifest.inputFormat !== undefined && manifest.inputFormat !== format) {
+    reasons.push(`embedding input format ${manifest.inputFormat} → ${format}`);
+  }
+  return reasons;
 }

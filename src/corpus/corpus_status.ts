@@ -6,12 +6,7 @@
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
 import { rowsIn } from "../row_ranges.ts";
-import {
-  CHUNKER_VERSION,
-  INPUT_FORMAT,
-  KNOWLEDGE_INPUT_FORMAT,
-  treeChanges,
-} from "../pipeline/mod.ts";
+import { treeChanges } from "../pipeline/mod.ts";
 import {
   currentGeneration,
   type IndexManifest,
@@ -23,7 +18,12 @@ import {
   type RunFailure,
   type RunProgress,
 } from "../store/mod.ts";
-import { effectiveSettings, type IndexSettings } from "./corpus_settings.ts";
+import {
+  buildDrift,
+  declaresBundle,
+  effectiveSettings,
+  type IndexSettings,
+} from "./corpus_settings.ts";
 import { modelDifference } from "./model_difference.ts";
 import type { EmbedderSettings, Locations } from "./open_models.ts";
 
@@ -152,15 +152,12 @@ async function staleness(
   input: StatusInput,
   manifest: IndexManifest,
 ): Promise<Staleness | undefined> {
-  const settings = effectiveSettings(input.chosen, manifest.settings, false);
-  const reasons: string[] = [];
-  if (manifest.chunkerVersion !== CHUNKER_VERSION) {
-    reasons.push(`chunker version ${manifest.chunkerVersion ?? "?"} → ${CHUNKER_VERSION}`);
-  }
-  const format = manifest.settings?.knowledge ? KNOWLEDGE_INPUT_FORMAT : INPUT_FORMAT;
-  if (manifest.inputFormat !== undefined && manifest.inputFormat !== format) {
-    reasons.push(`embedding input format ${manifest.inputFormat} → ${format}`);
-  }
+  const settings = effectiveSettings(
+    input.chosen,
+    manifest.settings,
+    await declaresBundle(input.root),
+  );
+  const reasons = buildDrift(manifest, settings.index.knowledge);
   const recordedChars = manifest.settings?.maxChunkChars;
   if (recordedChars !== undefined && recordedChars !== settings.index.maxChunkChars) {
     reasons.push(`maxChunkChars ${recordedChars} → ${settings.index.maxChunkChars}`);

@@ -1,4 +1,4 @@
-import { join, resolve, sep } from "node:path";
+import { resolve, sep } from "node:path";
 import { dataRootFrom } from "../config/mod.ts";
 import { WayfinderError } from "../error.ts";
 import { rowsIn } from "../row_ranges.ts";
@@ -17,8 +17,8 @@ import {
   treeChanges,
 } from "../pipeline/mod.ts";
 import {
+  asksAnything,
   type ContextEntry,
-  declaresOkf,
   type KnowledgePolicy,
   searchKnowledge,
 } from "../okf/mod.ts";
@@ -47,7 +47,13 @@ import {
   type SearchMode,
   sourceReader,
 } from "../search/mod.ts";
-import { effectiveSettings, type IndexSettings, recordOf } from "./corpus_settings.ts";
+import {
+  buildDrift,
+  declaresBundle,
+  effectiveSettings,
+  type IndexSettings,
+  recordOf,
+} from "./corpus_settings.ts";
 import { sameEmbedder } from "./model_difference.ts";
 import { type CorpusStatus, corpusStatus } from "./corpus_status.ts";
 import {
@@ -307,10 +313,26 @@ class LocalCorpus implements Corpus {
     };
     const index = await this.open();
     const coverage = await denseCoverage(index, options.mode ?? "dense", this.root);
-    const response: CorpusSearchResult = index.manifest.settings?.knowledge
-      ? { query: text, ...await searchKnowledge(searcher, index, request, options.policy ?? {}) }
+    const knowledge = index.manifest.settings?.knowledge === true;
+    const response: CorpusSearchResult = knowledge
+      ? {
+        query: text,
+        ...await searchKnowledge(
+          searcher,
+          index,
+          request,
+          options.policy ?? {},
+          new Set(Object.keys(index.manifest.files)),
+        ),
+      }
       : { query: text, ...pick(await searcher.search(request), "matches", "notices") };
     response.notices.unshift(...tooLong, ...coverage, ...await this.#freshness(index));
+    if (!knowledge && asksAnything(options.policy ?? {})) {
+      response.notices.push(
+        `the knowledge policy was ignored: ${this.root} is not indexed as an OKF bundle ` +
+          `(its index.md declares no okf_version; index it with --knowledge to make it one)`,
+      );
+    }
     if (options.contextChars !== undefined) {
       const passages = response.context?.map((entry) => entry.passage) ?? response.matches;
       response.contextText = buildContext(passages, {
@@ -415,6 +437,7 @@ class LocalCorpus implements Corpus {
       return cached.notices;
     }
     const { index: walk } = await this.#settings();
+    const drift = buildDrift(index.manifest, walk.knowledge);
     const changes = await treeChanges(this.root, index.manifest.files, {
       include: walk.include,
       exclude: walk.exclude,
@@ -426,6 +449,13 @@ class LocalCorpus implements Corpus {
       `the index is behind the tree (${changed.length} changed, ${added.length} added, ` +
       `${deleted.length} deleted since it was built); run 'wayfinder index ${this.root}'`,
     ];
+    if (drift.length) {
+      notices.push(
+        `the index was built another way (${
+          drift.join(", ")
+        }); run 'wayfinder index ${this.root}' to rebuild it`,
+      );
+    }
     this.#fresh = { generation: index.generation, at: performance.now(), notices };
     return notices;
   }
@@ -487,8 +517,8 @@ class LocalCorpus implements Corpus {
   /** Effective settings against the live index's record (`null`: ignore the record). */
   async #settings(recorded?: null) {
     const manifest = recorded === null ? null : await readManifest(this.indexDir);
-    const index = await Deno.readTextFile(join(this.root, "index.md")).catch(() => "");
-    const settings = effectiveSettings(this.#chosen(), manifest?.settings, declaresOkf(index));
+    const bundle = await declaresBundle(this.root);
+    const settings = effectiveSettings(this.#chosen(), manifest?.settings, bundle);
     // The text embedded is part of the model's identity: one corpus keeps one embedder for it.
     if (settings.index.knowledge) settings.embedder.inputFormat = KNOWLEDGE_INPUT_FORMAT;
     return settings;

@@ -17,6 +17,9 @@ export function chunkConcept(file: SourceFile, options: { maxChars?: number } = 
   return kept.map((chunk) => ({ ...chunk, metadata: { ...chunk.metadata, concept } }));
 }
 
+/** A Markdown footnote definition line, `[^label]: text`. */
+const FOOTNOTE_DEFINITION = /^ {0,3}\[\^[^\]\n]+\]:/m;
+
 /** The headings every path starts with. */
 function sharedHeadings(paths: string[][]): string[] {
   const [first = [], ...rest] = paths;
@@ -27,8 +30,8 @@ function sharedHeadings(paths: string[][]): string[] {
 /**
  * A concept's passages as one `concept` passage: the text from the first to
  * the last, under the headings they share. Undefined when there is a single
- * passage, or when the text is over the chunk budget (non-whitespace
- * characters, as the chunkers count them).
+ * passage, when a footnote definition lies between two, or when the text is
+ * over the chunk budget (non-whitespace characters, as the chunkers count them).
  */
 export function joinConcept(
   file: SourceFile,
@@ -36,6 +39,12 @@ export function joinConcept(
   options: { maxChars?: number } = {},
 ): Chunk | undefined {
   if (passages.length < 2) return undefined;
+  // The join takes every line between its passages: a footnote definition
+  // there would become retrievable, so such a concept stays in passages.
+  for (let i = 1; i < passages.length; i++) {
+    const between = file.content.slice(passages[i - 1].endOffset, passages[i].startOffset);
+    if (FOOTNOTE_DEFINITION.test(between)) return undefined;
+  }
   const start = passages[0].startOffset;
   const end = passages[passages.length - 1].endOffset;
   if (countNonWhitespace(file.content.slice(start, end)) > chunkBudget(options.maxChars)) {

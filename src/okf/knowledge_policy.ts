@@ -23,14 +23,26 @@ export interface KnowledgePolicy {
   expandLinks?: boolean;
 }
 
+/** Whether a policy asks for anything: a search of a plain tree cannot honour one that does. */
+export function asksAnything(policy: KnowledgePolicy): boolean {
+  return Object.values(policy).some((value) =>
+    value !== undefined && value !== false &&
+    !(Array.isArray(value) && value.length === 0) &&
+    !(typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0)
+  );
+}
+
 /** The concept a passage belongs to, if it is a knowledge passage. */
 export function conceptOf(chunk: Chunk): ConceptMeta | undefined {
   return chunk.metadata.concept as ConceptMeta | undefined;
 }
 
-/** Milliseconds of a date or instant; NaN when it is neither. */
+/** Milliseconds of a date or instant; NaN when it is neither, or a day the calendar lacks. */
 function timeOf(value: string): number {
-  return Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return Date.parse(value);
+  const time = Date.parse(`${value}T00:00:00Z`);
+  // Date.parse rolls 2026-02-30 over to 2 March; a real day prints back as itself.
+  return !Number.isNaN(time) && new Date(time).toISOString().startsWith(value) ? time : NaN;
 }
 
 /**
@@ -42,6 +54,7 @@ export function eligibility(policy: KnowledgePolicy): (concept: ConceptMeta) => 
   if (Number.isNaN(asOf)) {
     throw new WayfinderError("usage", `Invalid --as-of '${policy.asOf}': expected YYYY-MM-DD`);
   }
+
   const statuses = policy.status?.length ? new Set(policy.status) : null;
   const types = policy.conceptTypes?.length ? new Set(policy.conceptTypes) : null;
   const prefixes = policy.pathPrefixes?.length
@@ -98,6 +111,12 @@ export function parseGoverning(pairs: string[]): Record<string, string> {
       throw new WayfinderError(
         "usage",
         `Invalid --governing '${pair}': expected lower.md=governing.md`,
+      );
+    }
+    if (map[lower] !== undefined && map[lower] !== upper) {
+      throw new WayfinderError(
+        "usage",
+        `Invalid --governing '${pair}': ${lower} is already governed by ${map[lower]}`,
       );
     }
     map[lower] = upper;

@@ -24,13 +24,15 @@ export interface KnowledgeAnswer {
   notices: string[];
 }
 
-/** The search filter that keeps only passages the policy allows. */
+/**
+ * The search filter that keeps only passages the policy allows. A file of
+ * the bundle that is no concept (notes.txt) has no type, status or expiry:
+ * it passes `current` and a path scope, and fails a status or type filter.
+ */
 export function policyFilter(policy: KnowledgePolicy): (chunk: SearchHit["chunk"]) => boolean {
   const eligible = eligibility(policy);
-  return (chunk) => {
-    const concept = conceptOf(chunk);
-    return concept === undefined || eligible(concept);
-  };
+  return (chunk) =>
+    eligible(conceptOf(chunk) ?? { path: chunk.sourcePath, title: chunk.sourcePath, links: [] });
 }
 
 /** The concepts of each index by path, read once: a search looks them up, never scans for them. */
@@ -64,12 +66,15 @@ function bestPerConcept(hits: SearchHit[], limit: number): SearchHit[] {
  * policy excludes and links that lead nowhere in the bundle.
  *
  * @param searcher The searcher to rank with; the policy is added to the request's filter.
+ * @param files The bundle's files, when known: a link to a folder whose
+ *   `index.md` is missing then gets a notice too.
  */
 export async function searchKnowledge(
   searcher: Searcher,
   index: SearchableIndex,
   request: SearchRequest,
   policy: KnowledgePolicy,
+  files?: ReadonlySet<string>,
 ): Promise<KnowledgeAnswer> {
   const concepts = conceptsOf(index);
   checkGoverning(policy.governing ?? {}, new Set(concepts.keys()));
@@ -88,6 +93,7 @@ export async function searchKnowledge(
     query: request.query,
     policy,
     concepts,
+    files,
     notices: found.notices,
   });
   return { matches: found.matches, context, notices: found.notices };
@@ -100,6 +106,7 @@ interface Around {
   query: string;
   policy: KnowledgePolicy;
   concepts: Map<string, ConceptMeta>;
+  files?: ReadonlySet<string>;
   notices: string[];
 }
 
@@ -128,13 +135,14 @@ async function contextAround(matches: SearchHit[], a: Around): Promise<ContextEn
     add({ reason: "match", path, passage: match });
     if (!a.policy.expandLinks) continue;
     for (const target of conceptOf(match.chunk)?.links ?? []) {
-      if (isReservedFile(target)) continue;
-      if (!a.concepts.has(target)) {
-        a.notices.push(
-          `link from ${path} to ${target} does not resolve to a concept of this bundle`,
-        );
+      // A link to a folder's index.md or to a file that is no concept adds no context,
+      // but is no broken link either. Without the file list, trust navigation links.
+      const exists = a.concepts.has(target) || (a.files?.has(target) ?? isReservedFile(target));
+      if (!exists) {
+        a.notices.push(`link from ${path} to ${target} does not resolve to a file of this bundle`);
         continue;
       }
+      if (!a.concepts.has(target)) continue;
       const passage = await bestOf(target);
       if (passage) add({ reason: "relationship", path: target, viaPath: path, passage });
     }

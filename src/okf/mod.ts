@@ -31,6 +31,7 @@ export { WAYFINDER_RULES } from "./wayfinder_rules.ts";
 export { type ConceptMeta, declaresOkf, isReservedFile, readConcept } from "./concept.ts";
 export { chunkConcept, joinConcept } from "./chunk_concept.ts";
 export {
+  asksAnything,
   checkGoverning,
   conceptOf,
   eligibility,

@@ -4,10 +4,11 @@ import { WayfinderError } from "../error.ts";
 import type { WalkResult } from "../walk/mod.ts";
 import type { CodeChunker } from "../chunk/mod.ts";
 import { assertFits, type UnfitPassage } from "../fit/mod.ts";
-import { type Embedder, identityFingerprint } from "../embed/mod.ts";
+import { type Embedder, identityFingerprint, type ModelIdentity } from "../embed/mod.ts";
 import {
   acquireIndexLock,
   assertSameModel,
+  identityChanges,
   type IndexLock,
   openIndex,
   readManifest,
@@ -23,7 +24,7 @@ import { contentHasher } from "./tree_changes.ts";
 import { PARTIAL_PUBLISHING, partialPublisher, type PartialPublishing } from "./partial_publish.ts";
 
 /** Bumped when chunking changes, so unchanged files are re-chunked (their vectors still reused by id). */
-export const CHUNKER_VERSION = 3;
+export const CHUNKER_VERSION = 4;
 
 export interface IndexOptions {
   root: string;
@@ -127,6 +128,11 @@ export async function indexCorpus(options: IndexOptions): Promise<IndexSummary> 
   }
 }
 
+function onlyInputFormatDiffers(built: ModelIdentity, current: ModelIdentity): boolean {
+  const changes = identityChanges(built, current);
+  return changes.length === 1 && changes[0] === "inputFormat";
+}
+
 /** What the walk found and what of the previous generation carries over. */
 interface Plan {
   walked: WalkResult;
@@ -151,6 +157,11 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
   const { embedder, root } = options;
   const fingerprint = identityFingerprint(embedder.identity);
   let previous: StoredIndex | null = options.rebuild ? null : await openIndex(options.indexDir);
+  if (previous && onlyInputFormatDiffers(previous.manifest.identity, embedder.identity)) {
+    // Same model, inputs built another way (a new format, or a folder that became a
+    // bundle): none of the old vectors fit, so this run rebuilds.
+    previous = null;
+  }
   if (previous) assertSameModel(previous.manifest, embedder.identity, fingerprint, root);
   // A complete live generation for this model keeps answering until the run ends:
   // a partial one in its place would take dense answers away.
@@ -247,10 +258,15 @@ async function planUpdate(options: RunOptions, previous: StoredIndex | null): Pr
       options.emit({ event: "file", path: file.path, status, chunks: fileChunks.length });
     }
     plan.files[file.path] = { hash, bytes: file.bytes, chunkIds: fileChunks.map((c) => c.id) };
+    const unchanged = before?.hash === hash;
     for (const chunk of fileChunks) {
       const at = previousChunks.get(chunk.id);
       plan.chunks.push(chunk);
-      if (at !== undefined && previous && !inRanges(previous.pending, at)) {
+      if (
+        at !== undefined && previous && !inRanges(previous.pending, at) &&
+        // An id covers the passage, not the concept title or headings the input adds.
+        (unchanged || embeddingInput(previous.chunks[at]!) === embeddingInput(chunk))
+      ) {
         const d = previous.dimensions;
         plan.vectors.push(previous.vectors.subarray(at * d, (at + 1) * d));
         plan.reused++;

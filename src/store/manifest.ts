@@ -78,6 +78,15 @@ export type IndexManifestInput =
   & Omit<IndexManifest, "formatVersion" | "createdAt" | "dimensions" | "chunkCount" | "checksums">
   & { createdAt?: string };
 
+/** The identity fields that differ between the model an index was built with and another. */
+export function identityChanges(
+  built: ModelIdentity,
+  current: ModelIdentity,
+): (keyof ModelIdentity)[] {
+  return (Object.keys(current) as (keyof ModelIdentity)[])
+    .filter((key) => JSON.stringify(built[key]) !== JSON.stringify(current[key]));
+}
+
 /**
  * Refuses an index built with another model or preprocessing contract: its
  * vectors would not be comparable with the current model's.
@@ -96,16 +105,17 @@ export function assertSameModel(
 ): void {
   if (manifest.fingerprint === fingerprint) return;
   const built = manifest.identity;
-  const fields = (Object.keys(current) as (keyof ModelIdentity)[])
-    .filter((key) => JSON.stringify(built[key]) !== JSON.stringify(current[key]));
-  const differs = fields.map((key) =>
+  const differs = identityChanges(built, current).map((key) =>
     key === "sha256"
       ? "weights"
       : `${key} ${JSON.stringify(built[key])} → ${JSON.stringify(current[key])}`
   );
   throw new WayfinderError(
     "stale_index",
-    `Cannot use index for ${root}: it was built with model '${built.name}', this run uses '${current.name}' ` +
-      `(${differs.join(", ") || "another identity"}); run 'wayfinder index ${root} --rebuild'`,
+    built.name === current.name
+      ? `Cannot use index for ${root}: model '${built.name}' was set up another way when it was built ` +
+        `(${differs.join(", ") || "another identity"}); run 'wayfinder index ${root} --rebuild'`
+      : `Cannot use index for ${root}: it was built with model '${built.name}', this run uses '${current.name}' ` +
+        `(${differs.join(", ")}); run 'wayfinder index ${root} --rebuild'`,
   );
 }

@@ -47,6 +47,7 @@ export {
   assertSameModel,
   type FileRecord,
   FORMAT_VERSION,
+  identityChanges,
   type IndexManifest,
   type IndexManifestInput,
   type RecordedSettings,

@@ -1,0 +1,34 @@
+import { deepEqual, equal, ok } from "node:assert/strict";
+import type { SourceFile } from "../types.ts";
+import { chunkConcept, joinConcept } from "./chunk_concept.ts";
+import { policyFilter } from "./knowledge_search.ts";
+
+function concept(content: string): SourceFile {
+  return { path: "guide.md", absolutePath: "/bundle/guide.md", content, bytes: content.length };
+}
+
+Deno.test("joinConcept() joins a short concept, but never across a footnote definition", () => {
+  const plain = concept(
+    "---\ntype: Guide\n---\n# Guide\n\nFirst rule.\n\nSecond rule.[^a]\n\n[^a]: Source.\n",
+  );
+  const joined = joinConcept(plain, chunkConcept(plain));
+  equal(joined?.type, "concept");
+  ok(!joined!.content.includes("[^a]: Source."), "a trailing footnote stays out");
+
+  const between = concept("# Guide\n\nFirst rule.[^a]\n\n[^a]: Zebra footnote.\n\nSecond rule.\n");
+  const passages = chunkConcept(between);
+  equal(joinConcept(between, passages), undefined);
+  ok(passages.every((p) => !p.content.includes("Zebra")), "the definition is no passage");
+  deepEqual(passages.map((p) => p.content), ["First rule.[^a]", "Second rule."]);
+});
+
+Deno.test("policyFilter() holds a bundle's other files to the path scope, status and type", () => {
+  const notes = { ...chunkConcept(concept("# Notes\n\nPlain text.\n"))[0]!, metadata: {} };
+  const keep = (policy: Parameters<typeof policyFilter>[0]) => policyFilter(policy)(notes);
+  equal(keep({}), true);
+  equal(keep({ current: true }), true, "no lifecycle to expire");
+  equal(keep({ pathPrefixes: ["guide.md"] }), true);
+  equal(keep({ pathPrefixes: ["standard"] }), false);
+  equal(keep({ status: ["draft"] }), false);
+  equal(keep({ conceptTypes: ["Guide"] }), false);
+});
