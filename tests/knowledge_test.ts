@@ -104,6 +104,21 @@ Deno.test("a governing source comes before the concept it governs, with its reas
     ["governing", "standard/transport.md", "impl/transport.md"],
     ["match", "impl/transport.md", null],
   ]);
+  const chained = await ask(root, env, "Local diagnostic endpoints may use plain transport", [
+    "--limit",
+    "1",
+    "--path-prefix",
+    "impl",
+    "--governing",
+    "impl/transport.md=standard/transport.md",
+    "--governing",
+    "standard/transport.md=guidance/rotation.md",
+  ]);
+  assert.deepEqual(chained.context.map((e) => [e.reason, e.path, e.viaPath ?? null]), [
+    ["governing", "guidance/rotation.md", "standard/transport.md"],
+    ["governing", "standard/transport.md", "impl/transport.md"],
+    ["match", "impl/transport.md", null],
+  ], "a chain is read from the top down");
   const excluded = await ask(root, env, "plain transport", [
     "--limit",
     "1",
@@ -179,6 +194,19 @@ Deno.test("--expand-links adds linked concepts one hop away and names links that
   // A folder link resolves to the folder's index.md: /standard/ has one, /impl/ has none.
   assert.match(notices, /link from guidance\/recovery\.md to impl\/index\.md does not resolve/);
   assert.doesNotMatch(notices, /standard\/index\.md/);
+  const current = await ask(root, env, "single-use recovery link", [
+    "--limit",
+    "1",
+    "--path-prefix",
+    "guidance/recovery.md",
+    "--expand-links",
+    "--current",
+  ]);
+  assert.deepEqual(current.context.map((e) => e.path), ["guidance/recovery.md"]);
+  assert.match(
+    current.notices.join("\n"),
+    /linked concept history\/recovery\.md of guidance\/recovery\.md is excluded by the policy/,
+  );
 });
 
 Deno.test("a metadata-only edit reuses vectors; deleting a concept removes it", async () => {

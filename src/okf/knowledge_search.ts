@@ -62,8 +62,9 @@ function bestPerConcept(hits: SearchHit[], limit: number): SearchHit[] {
  * Searches a knowledge index under a policy: ranks passages the policy
  * allows, keeps the best passage per concept, then lays out context in
  * reading order — a match's governing source before it, its linked concepts
- * (with `expandLinks`) after it — with notices for governing sources the
- * policy excludes and links that lead nowhere in the bundle.
+ * (with `expandLinks`) after it — with notices for governing sources and
+ * linked concepts the policy excludes and links that lead nowhere in the
+ * bundle. A chain of governing sources is laid out from the top down.
  *
  * @param searcher The searcher to rank with; the policy is added to the request's filter.
  * @param files The bundle's files, when known: a link to a folder whose
@@ -125,12 +126,17 @@ async function contextAround(matches: SearchHit[], a: Around): Promise<ContextEn
   };
   for (const match of matches) {
     const path = match.chunk.sourcePath;
-    const upper = a.policy.governing?.[path];
-    if (upper !== undefined) {
+    // The chain above the match (acyclic, checked), read from the top down.
+    const chain: [upper: string, lower: string][] = [];
+    for (let lower = path, upper; (upper = a.policy.governing?.[lower]) !== undefined;) {
+      chain.unshift([upper, lower]);
+      lower = upper;
+    }
+    for (const [upper, lower] of chain) {
       const concept = a.concepts.get(upper);
       const passage = concept && eligible(concept) ? await bestOf(upper) : undefined;
-      if (passage) add({ reason: "governing", path: upper, viaPath: path, passage });
-      else a.notices.push(`governing source ${upper} of ${path} is excluded by the policy`);
+      if (passage) add({ reason: "governing", path: upper, viaPath: lower, passage });
+      else a.notices.push(`governing source ${upper} of ${lower} is excluded by the policy`);
     }
     add({ reason: "match", path, passage: match });
     if (!a.policy.expandLinks) continue;
@@ -142,9 +148,11 @@ async function contextAround(matches: SearchHit[], a: Around): Promise<ContextEn
         a.notices.push(`link from ${path} to ${target} does not resolve to a file of this bundle`);
         continue;
       }
-      if (!a.concepts.has(target)) continue;
-      const passage = await bestOf(target);
+      const linked = a.concepts.get(target);
+      if (!linked) continue;
+      const passage = eligible(linked) ? await bestOf(target) : undefined;
       if (passage) add({ reason: "relationship", path: target, viaPath: path, passage });
+      else a.notices.push(`linked concept ${target} of ${path} is excluded by the policy`);
     }
   }
   return context;
