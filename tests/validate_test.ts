@@ -116,6 +116,33 @@ Deno.test("validate refuses bad input with one line and exit 2", async () => {
     '{"version": 1, "profiles": {"p": {"source": "x"}}}',
   );
   oneLineError(await wayfinder(["validate", join(project, "knowledge")]), 2);
+  const source = { git: "/no/such/repository", path: "p" };
+  writeFileSync(
+    join(project, "wayfinder.json"),
+    JSON.stringify({ version: 1, profiles: { p: { source, "applies-to": ["./knowledge"] } } }),
+  );
+  const typo = await wayfinder(["validate", join(project, "knowledge")]);
+  oneLineError(typo, 2);
+  assert.match(
+    typo.stderr,
+    /profiles\.p has an unknown key 'applies-to'; did you mean 'applies_to'/,
+  );
+});
+
+Deno.test("validate does not PASS when the bound Profile's applies_to names no folder", async () => {
+  const project = await copyTree(join(OKF, "peer", "examples", "acme-notes"));
+  const file = join(project, "wayfinder.json");
+  writeFileSync(file, readFileSync(file, "utf8").replace('"./knowledge"', '"./knowlege"'));
+  const run = await wayfinder(["validate", join(project, "knowledge")]);
+  assert.equal(run.code, 1, run.stderr);
+  assert.match(
+    run.stdout,
+    /advisory +Profile 'acme-notes' applies_to '\.\/knowlege', which is not a folder/,
+  );
+  assert.match(
+    run.stdout,
+    /^Profile acme-notes: not applied \(wayfinder\/profile-unbound\)\nINCOMPLETE: /m,
+  );
 });
 
 Deno.test("validate survives a YAML bomb and a 50 MB concept", async () => {

@@ -4,7 +4,7 @@
  * actors}}}`. The same file holds this tool's own settings; any other
  * top-level key is returned as unknown so callers can report it.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { WayfinderError } from "../error.ts";
 
@@ -30,6 +30,8 @@ export interface BoundProfile {
   written: { git: string; ref?: string; path: string };
   /** Absolute bundle directories the Profile governs. */
   appliesTo: string[];
+  /** `applies_to` entries, as written, that name no existing folder: the Profile governs nothing there. */
+  missingFolders: string[];
   types: VocabularyEntry[];
   tags: VocabularyEntry[];
   relationships: VocabularyEntry[];
@@ -90,6 +92,10 @@ export function readBinding(file: string): Binding {
   return { file, version: 1, profiles, unknownKeys, text };
 }
 
+/** Keys a profile entry and its source may hold; a typo must not silently bind nothing. */
+const PROFILE_KEYS = ["source", "applies_to", "types", "tags", "relationships", "actors"];
+const SOURCE_KEYS = ["git", "ref", "path"];
+
 function boundProfile(
   name: string,
   raw: unknown,
@@ -97,10 +103,12 @@ function boundProfile(
   bad: (why: string) => WayfinderError,
 ): BoundProfile {
   if (!isObject(raw)) throw bad(`profiles.${name} must be an object`);
+  rejectUnknownKeys(raw, PROFILE_KEYS, `profiles.${name}`, bad);
   const source = raw.source;
   if (!isObject(source) || !isText(source.git) || !isText(source.path)) {
     throw bad(`profiles.${name}.source needs 'git' and 'path' strings`);
   }
+  rejectUnknownKeys(source, SOURCE_KEYS, `profiles.${name}.source`, bad);
   if (source.ref !== undefined && !isText(source.ref)) {
     throw bad(`profiles.${name}.source.ref must be a string`);
   }
@@ -125,11 +133,33 @@ function boundProfile(
       path: source.path,
     },
     appliesTo: appliesTo.map((p) => resolve(dir, p)),
+    missingFolders: appliesTo.filter((p) => !isDirectory(resolve(dir, p))),
     types: vocabulary(raw.types, `profiles.${name}.types`, bad),
     tags: vocabulary(raw.tags, `profiles.${name}.tags`, bad),
     relationships: vocabulary(raw.relationships, `profiles.${name}.relationships`, bad),
     actors: actors as Record<string, Record<string, unknown>>,
   };
+}
+
+function rejectUnknownKeys(
+  entry: Record<string, unknown>,
+  known: string[],
+  where: string,
+  bad: (why: string) => WayfinderError,
+): void {
+  const key = Object.keys(entry).find((k) => !known.includes(k));
+  if (key === undefined) return;
+  const near = known.find((k) => k === key.replaceAll("-", "_").toLowerCase());
+  const hint = near ? `; did you mean '${near}'?` : `; expected ${known.join(", ")}`;
+  throw bad(`${where} has an unknown key '${key}'${hint}`);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function vocabulary(

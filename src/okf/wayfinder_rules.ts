@@ -17,6 +17,15 @@ export const WAYFINDER_RULES = {
     summary:
       "A bound Profile is not locked or not cached, so its rules were not applied: run 'wayfinder get'",
   },
+  "wayfinder/profile-unbound": {
+    severity: "advisory",
+    summary:
+      "A bound Profile's applies_to names a folder that does not exist, so its rules were applied to no bundle there",
+  },
+  "wayfinder/bundle-unbound": {
+    severity: "note",
+    summary: "wayfinder.json binds Profiles, but none applies to this bundle",
+  },
   "wayfinder/rule-unsupported": {
     severity: "advisory",
     summary: "A Profile rule uses a subject or builtin this wayfinder cannot evaluate",
