@@ -26,11 +26,6 @@ export const getCommand: Command = {
       dataRoot: s.dataDir,
       update: s.update,
     });
-    for (const key of result.unknownKeys) {
-      context.stderr(
-        `Unknown top-level key '${key}' in ${config.configFile}: wayfinder does not read it\n`,
-      );
-    }
     if (s.output === "json") printJson(context, summary(result));
     else if (s.output === "jsonl") {
       for (const [name, chain] of Object.entries(summary(result).profiles)) {

@@ -6,6 +6,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
+import { KNOWN_TOP_LEVEL_KEYS } from "../config/mod.ts";
 import { WayfinderError } from "../error.ts";
 
 /** A named, described vocabulary entry (a type, tag or relationship name). */
@@ -49,18 +50,6 @@ export interface Binding {
   /** The raw file text, for locating keys in messages. */
   text: string;
 }
-
-/** Top-level keys wayfinder.json may hold: the binding's and the tool's settings'. */
-export const KNOWN_TOP_LEVEL_KEYS = [
-  "$schema",
-  "version",
-  "profiles",
-  "embedding",
-  "index",
-  "search",
-  "dataDir",
-  "knowledge",
-];
 
 /**
  * Reads the binding from `file`. A file without `profiles` binds nothing
