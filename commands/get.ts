@@ -26,6 +26,11 @@ export const getCommand: Command = {
       dataRoot: s.dataDir,
       update: s.update,
     });
+    if (result.replacedLock) {
+      context.stderr(
+        `wayfinder: warning: Replaced unreadable lock '${result.lockFile}' (${result.replacedLock})\n`,
+      );
+    }
     if (s.output === "json") printJson(context, summary(result));
     else if (s.output === "jsonl") {
       for (const [name, chain] of Object.entries(summary(result).profiles)) {

@@ -106,6 +106,24 @@ Deno.test("get fails with one line and exit 2 on an unreachable source or a bad 
   assert.match(none.stderr, /^wayfinder: No wayfinder\.json at or above /);
 });
 
+Deno.test("get replaces a corrupt or other-version lock instead of asking for itself", async () => {
+  const project = await exampleProject("acme-notes", repo.dir);
+  assert.equal((await wayfinder(["get", project], env)).code, 0);
+  const lockFile = join(project, "wayfinder.lock");
+  const good = readFileSync(lockFile, "utf8");
+  for (const bad of ["garbage\n", JSON.stringify({ ...JSON.parse(good), lock_version: 2 })]) {
+    writeFileSync(lockFile, bad);
+    const run = await wayfinder(["get", project], env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(
+      run.stderr,
+      /^wayfinder: warning: Replaced unreadable lock '.*wayfinder\.lock' \([^\n]+\)\n$/,
+    );
+    assert.match(run.stdout, /^Wrote /m);
+    assert.equal(readFileSync(lockFile, "utf8"), good);
+  }
+});
+
 Deno.test("get reports an unknown top-level key of wayfinder.json", async () => {
   const project = await exampleProject("acme-notes", repo.dir);
   const file = join(project, "wayfinder.json");

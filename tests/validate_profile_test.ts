@@ -70,10 +70,13 @@ Deno.test("a stale lock or an empty cache leaves the gate INCOMPLETE with the re
     WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
   });
   assert.equal(JSON.parse(emptyCache.stdout).gate, "INCOMPLETE");
-  writeFileSync(lockFile, "{ broken");
+  writeFileSync(lockFile, "garbage\n");
   const broken = await wayfinder(["validate", join(project, "knowledge")], env);
   assert.equal(broken.code, 2);
-  assert.match(broken.stderr, /^wayfinder: Cannot read lock '.*wayfinder\.lock': [^\n]+\n$/);
+  assert.match(
+    broken.stderr,
+    /^wayfinder: Cannot read lock '.*wayfinder\.lock': [^\n]+; run 'wayfinder get' to rewrite it\n$/,
+  );
 });
 
 Deno.test("a child Profile's rules run after its parent's and fail the gate; SARIF links each rule's docs", async () => {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { WayfinderError } from "../error.ts";
+import { oneLine, WayfinderError } from "../error.ts";
 import type { ParsedFlags } from "./parse_flags.ts";
 import { dataRootFrom, type Setting, type SettingKey, SETTINGS } from "./settings.ts";
 
@@ -81,7 +81,10 @@ function readConfigFile(path: string): Record<string, unknown> {
   try {
     data = JSON.parse(readFileSync(path, "utf8"));
   } catch (error) {
-    throw new WayfinderError("config", `Cannot read config '${path}': ${(error as Error).message}`);
+    throw new WayfinderError(
+      "config",
+      `Cannot read config '${path}': ${oneLine((error as Error).message)}`,
+    );
   }
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
     throw new WayfinderError("config", `Cannot read config '${path}': expected a JSON object`);

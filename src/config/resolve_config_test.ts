@@ -106,19 +106,23 @@ Deno.test("resolveConfig() rejects bad values with a one-line reason", () => {
   bad([], { WAYFINDER_THREADS: "many" });
 });
 
-Deno.test("resolveConfig() reports malformed wayfinder.json as a config error", () => {
+Deno.test("resolveConfig() reports malformed wayfinder.json as a one-line config error", () => {
   const root = Deno.makeTempDirSync();
-  writeFileSync(join(root, "wayfinder.json"), "{ not json");
-  assert.throws(
-    () =>
-      resolveConfig(spec.settings, parseFlags(spec, [root, "q"]), {
-        env: {},
-        cwd: root,
-        target: root,
-      }),
-    (e: unknown) =>
-      e instanceof WayfinderError && e.code === "config" && e.message.includes("wayfinder.json"),
-  );
+  for (const text of ["{ not json", "garbage\n", '{\n  "a": 1,\n}\n']) {
+    writeFileSync(join(root, "wayfinder.json"), text);
+    assert.throws(
+      () =>
+        resolveConfig(spec.settings, parseFlags(spec, [root, "q"]), {
+          env: {},
+          cwd: root,
+          target: root,
+        }),
+      (e: unknown) =>
+        e instanceof WayfinderError && e.code === "config" &&
+        e.message.startsWith(`Cannot read config '${join(root, "wayfinder.json")}': `) &&
+        !e.message.includes("\n"),
+    );
+  }
 });
 
 Deno.test("resolveConfig() warns once about each top-level key of wayfinder.json nothing reads", () => {

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { WayfinderError } from "../error.ts";
+import { oneLine, WayfinderError } from "../error.ts";
 import type { Binding } from "./read_binding.ts";
 
 /** One package pinned to a commit. */
@@ -59,28 +59,40 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/**
- * Reads a lock, or null when there is none.
- * @throws {WayfinderError} `config` when the file is not a version 1 lock.
- */
-export function readLock(path: string): Lock | null {
-  if (!existsSync(path)) return null;
+/** A lock as read from disk: the lock (null when there is none), or why it cannot be used. */
+export type LockRead = { ok: true; lock: Lock | null } | { ok: false; problem: string };
+
+/** Reads a lock without throwing for its content, so `get` can replace a bad one. */
+export function loadLock(path: string): LockRead {
+  if (!existsSync(path)) return { ok: true, lock: null };
   let data;
   try {
     data = JSON.parse(readFileSync(path, "utf8"));
   } catch (error) {
-    throw new WayfinderError("config", `Cannot read lock '${path}': ${(error as Error).message}`);
+    return { ok: false, problem: oneLine((error as Error).message) };
   }
   if (
     data?.lock_version !== 1 || typeof data.configuration_sha256 !== "string" ||
     typeof data.profiles !== "object"
   ) {
+    return { ok: false, problem: "not a lock_version 1 file" };
+  }
+  return { ok: true, lock: data as Lock };
+}
+
+/**
+ * Reads a lock, or null when there is none.
+ * @throws {WayfinderError} `config` when the file is not a well-formed version 1 lock.
+ */
+export function readLock(path: string): Lock | null {
+  const read = loadLock(path);
+  if (!read.ok) {
     throw new WayfinderError(
       "config",
-      `Cannot read lock '${path}': not a lock_version 1 file; run 'wayfinder get'`,
+      `Cannot read lock '${path}': ${read.problem}; run 'wayfinder get' to rewrite it`,
     );
   }
-  return data as Lock;
+  return read.lock;
 }
 
 /** The lock as written to disk: pretty JSON with a final newline. */

@@ -7,7 +7,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { KNOWN_TOP_LEVEL_KEYS } from "../config/mod.ts";
-import { WayfinderError } from "../error.ts";
+import { oneLine, WayfinderError } from "../error.ts";
 
 /** A named, described vocabulary entry (a type, tag or relationship name). */
 export interface VocabularyEntry {
@@ -63,7 +63,10 @@ export function readBinding(file: string): Binding {
     text = readFileSync(file, "utf8");
     data = JSON.parse(text);
   } catch (error) {
-    throw new WayfinderError("config", `Cannot read config '${file}': ${(error as Error).message}`);
+    throw new WayfinderError(
+      "config",
+      `Cannot read config '${file}': ${oneLine((error as Error).message)}`,
+    );
   }
   const bad = (why: string) =>
     new WayfinderError("config", `Invalid Profile binding in '${file}': ${why}`);

@@ -34,6 +34,13 @@ Deno.test("readBinding() keeps URLs as written and refuses a malformed binding",
   );
   assert.equal(ok.profiles[0]!.source.git, url);
   assert.throws(() => readBinding("/no/such/wayfinder.json"), /Cannot read config/);
+  const garbage = join(await Deno.makeTempDir(), "wayfinder.json");
+  writeFileSync(garbage, "garbage\n");
+  assert.throws(
+    () => readBinding(garbage),
+    (e: Error) =>
+      /^Cannot read config '.*': .*garbage/.test(e.message) && !e.message.includes("\n"),
+  );
   for (
     const bad of [{ version: 2, profiles: {} }, { version: 1, profiles: [] }, {
       version: 1,
