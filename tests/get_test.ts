@@ -111,7 +111,9 @@ Deno.test("get replaces a corrupt or other-version lock instead of asking for it
   assert.equal((await wayfinder(["get", project], env)).code, 0);
   const lockFile = join(project, "wayfinder.lock");
   const good = readFileSync(lockFile, "utf8");
-  for (const bad of ["garbage\n", JSON.stringify({ ...JSON.parse(good), lock_version: 2 })]) {
+  const gutted = { ...JSON.parse(good), profiles: { "acme-notes": { source: "/tmp/repo" } } };
+  const other = { ...JSON.parse(good), lock_version: 2 };
+  for (const bad of ["garbage\n", JSON.stringify(other), JSON.stringify(gutted)]) {
     writeFileSync(lockFile, bad);
     const run = await wayfinder(["get", project], env);
     assert.equal(run.code, 0, run.stderr);

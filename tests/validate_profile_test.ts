@@ -70,6 +70,14 @@ Deno.test("a stale lock or an empty cache leaves the gate INCOMPLETE with the re
     WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
   });
   assert.equal(JSON.parse(emptyCache.stdout).gate, "INCOMPLETE");
+  const gutted = { ...lock, profiles: { "acme-notes": { source: "/tmp/repo" } } };
+  writeFileSync(lockFile, JSON.stringify(gutted));
+  const partial = await wayfinder(["validate", join(project, "knowledge")], env);
+  assert.equal(partial.code, 2);
+  assert.match(
+    partial.stderr,
+    /^wayfinder: Cannot read lock '.*': profiles\.acme-notes lacks a string 'path'; run 'wayfinder get' to rewrite it\n$/,
+  );
   writeFileSync(lockFile, "garbage\n");
   const broken = await wayfinder(["validate", join(project, "knowledge")], env);
   assert.equal(broken.code, 2);
