@@ -6,6 +6,7 @@ import {
   formatReportText,
   planIndexFixes,
   repoRootOf,
+  type RuleInfo,
   toSarif,
   validateProject,
   type ValidationReport,
@@ -32,11 +33,13 @@ export const validateCommand: Command = {
       const dryRunExit = fix(bundle, s.dryRun, s.validateOutput, context);
       if (dryRunExit !== null) return dryRunExit;
     }
+    const rules = new Map<string, RuleInfo>();
     const report = await validateProject(bundle, {
       configFile: config.configFile,
       dataRoot: s.dataDir,
+      rules,
     });
-    printReport(report, s.validateOutput, context);
+    printReport(report, rules, s.validateOutput, context);
     return report.gate === "PASS" ? 0 : 1;
   },
 };
@@ -69,14 +72,19 @@ function fix(
   return null;
 }
 
-function printReport(report: ValidationReport, output: string, context: CommandContext): void {
+function printReport(
+  report: ValidationReport,
+  rules: ReadonlyMap<string, RuleInfo>,
+  output: string,
+  context: CommandContext,
+): void {
   if (output === "json") printJson(context, report);
   else if (output === "jsonl") {
     for (const f of report.findings) context.stdout(JSON.stringify(f) + "\n");
   } else if (output === "sarif") {
     printJson(
       context,
-      toSarif(report, { repoRoot: repoRootOf(report.bundle), toolVersion: context.version }),
+      toSarif(report, { repoRoot: repoRootOf(report.bundle), toolVersion: context.version, rules }),
     );
   } else context.stdout(formatReportText(report, (p) => shown(context, report.bundle, p)));
 }

@@ -109,6 +109,8 @@ Deno.test("a child Profile's rules run after its parent's and fail the gate; SAR
     rule.helpUri,
     "https://github.com/btwld/wayfinder/blob/main/examples/profiles/two-rule-child/README.md#title-without-period",
   );
+  // The rule's own description, not the first finding's message.
+  assert.equal(rule.shortDescription.text, "A concept title MUST NOT end with a period.");
 });
 
 Deno.test("validate reports an unknown top-level key of wayfinder.json", async () => {

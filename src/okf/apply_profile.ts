@@ -16,6 +16,7 @@ import {
 } from "./concept_facts.ts";
 import { OKF_FRONTMATTER_KEYS, RuleCompiler, type Slots } from "./evaluate_rule.ts";
 import { type Finding, finding } from "./finding.ts";
+import type { RuleInfo } from "./okf_rules.ts";
 import type { LoadedBundle } from "./load_bundle.ts";
 import type { Position } from "./parse_front_matter.ts";
 import type { ProfilePackage, ProfileRule } from "./profile_package.ts";
@@ -184,8 +185,26 @@ function profileFinding(
     /\{([\w.]+)\}/g,
     (m, name) => name in vars ? shown(vars[name]) : m,
   );
-  const helpUri = pkg.docs ? `${pkg.docs}#${rule.id}` : undefined;
+  const helpUri = profileRuleInfo(pkg, rule).helpUri || undefined;
   return finding(`${pkg.id}/${rule.id}`, rule.severity, message, path, at.line, at.column, helpUri);
+}
+
+/** Every rule of the chain by finding id, described as SARIF describes rules. */
+export function chainRuleInfo(chain: ProfileChain): Map<string, RuleInfo> {
+  return new Map(
+    chain.packages.flatMap((pkg) =>
+      pkg.rules.map((rule) => [`${pkg.id}/${rule.id}`, profileRuleInfo(pkg, rule)] as const)
+    ),
+  );
+}
+
+function profileRuleInfo(pkg: ProfilePackage, rule: ProfileRule): RuleInfo {
+  const template = typeof rule.message === "string" ? rule.message : rule.id;
+  return {
+    severity: rule.severity,
+    summary: rule.description ?? template,
+    helpUri: pkg.docs ? `${pkg.docs}#${rule.id}` : "",
+  };
 }
 
 function shown(value: unknown): string {

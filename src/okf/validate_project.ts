@@ -7,9 +7,10 @@
  */
 import { realpathSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
-import { applyProfile } from "./apply_profile.ts";
+import { applyProfile, chainRuleInfo } from "./apply_profile.ts";
 import type { Finding } from "./finding.ts";
 import { loadBundle, type LoadedBundle } from "./load_bundle.ts";
+import type { RuleInfo } from "./okf_rules.ts";
 import { lockedChain } from "./locked_chain.ts";
 import { type Binding, type BoundProfile, readBinding } from "./read_binding.ts";
 import { okfFindings, reportOf, type ValidationReport } from "./validate_bundle.ts";
@@ -21,6 +22,8 @@ export interface ProjectOptions {
   configFile: string | null;
   /** Data root holding the Profile cache. */
   dataRoot: string;
+  /** Filled with the description of every applied Profile rule, by finding id (for SARIF). */
+  rules?: Map<string, RuleInfo>;
 }
 
 /** How each bound Profile fared. */
@@ -70,7 +73,7 @@ export function validateProject(
     }
     const bound = boundTo(binding, bundle);
     for (const profile of bound) {
-      const outcome = applyBound(bundle, binding, profile, bindingPath, options.dataRoot, findings);
+      const outcome = applyBound(bundle, binding, profile, bindingPath, options, findings);
       profiles.push(outcome);
       if (outcome.status !== "applied" || outcome.reason) incomplete = true;
     }
@@ -129,11 +132,11 @@ function applyBound(
   binding: Binding,
   bound: BoundProfile,
   bindingPath: string,
-  dataRoot: string,
+  options: ProjectOptions,
   findings: Finding[],
 ): ProfileStatus {
   const name = bound.name;
-  const locked = lockedChain(binding, bound, dataRoot);
+  const locked = lockedChain(binding, bound, options.dataRoot);
   if (!locked.ok) {
     findings.push(
       wayfinderFinding(
@@ -147,6 +150,7 @@ function applyBound(
     return { name, status: "unresolved", reason: locked.reason };
   }
   const outcome = applyProfile(bundle, locked.chain);
+  for (const [id, info] of chainRuleInfo(locked.chain)) options.rules?.set(id, info);
   for (const f of outcome.findings) findings.push(f);
   for (const id of outcome.unsupported) {
     const message =
