@@ -29,8 +29,11 @@ export interface FrontMatter {
 
 /** A document split into front matter and body. */
 export interface SplitDocument {
-  /** "absent": no opening `---`; "unclosed": an opening without a closing line within the limit. */
-  block: "absent" | "unclosed" | "present";
+  /**
+   * "absent": no opening `---`; "unclosed": an opening without a closing
+   * line; "oversized": closed, but past {@link MAX_FRONT_MATTER_BYTES}, so left unparsed.
+   */
+  block: "absent" | "unclosed" | "oversized" | "present";
   /** The YAML between the delimiters (present only). */
   yaml: string;
   /** The block as written, delimiters included (present only). */
@@ -50,19 +53,23 @@ export function splitFrontMatter(text: string): SplitDocument {
   const open = OPENING.exec(text);
   if (!open) return { block: "absent", yaml: "", raw: "", yamlLine: 1, body: text, bodyLine: 1 };
   CLOSING.lastIndex = open[0].length;
-  const close = CLOSING.exec(text.slice(0, MAX_FRONT_MATTER_BYTES + open[0].length + 8));
+  const close = CLOSING.exec(text);
   if (!close) {
     return { block: "unclosed", yaml: "", raw: "", yamlLine: 2, body: text, bodyLine: 1 };
   }
   const end = close.index + close[0].length;
   const yaml = text.slice(open[0].length, close.index);
+  const bodyLine = 2 + countLines(yaml) + 1;
+  if (yaml.length > MAX_FRONT_MATTER_BYTES) {
+    return { block: "oversized", yaml: "", raw: "", yamlLine: 2, body: text.slice(end), bodyLine };
+  }
   return {
     block: "present",
     yaml,
     raw: text.slice(0, end),
     yamlLine: 2,
     body: text.slice(end),
-    bodyLine: 2 + countLines(yaml) + 1,
+    bodyLine,
   };
 }
 

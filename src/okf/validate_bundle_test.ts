@@ -146,3 +146,13 @@ Deno.test({
     assert.match(unreadable!.message, /^Cannot read: EIO/);
   },
 });
+
+Deno.test("validateBundle() tells an oversized front matter block from an unclosed one", async () => {
+  const big = `x: "${"a".repeat(1 << 20)}"`;
+  assert.deepEqual(await findingsOf(`---\n${big}\n---\n# Body\n`), [
+    "error okf/invalid-front-matter a.md:1:1 Front matter is over 1 MiB (it closes on line 3); it is refused unparsed",
+  ]);
+  assert.deepEqual(await findingsOf(`---\n${big}\n# Body\n`), [
+    "error okf/invalid-front-matter a.md:1:1 Front matter opened with '---' has no closing '---' line",
+  ]);
+});
