@@ -156,3 +156,15 @@ Deno.test("validateBundle() tells an oversized front matter block from an unclos
     "error okf/invalid-front-matter a.md:1:1 Front matter opened with '---' has no closing '---' line",
   ]);
 });
+
+Deno.test("validateBundle() quotes at most 200 characters of a broken link's target", async () => {
+  // The 200th UTF-16 unit is the first half of an emoji: the cut falls before it.
+  const target = `${"😀".repeat(99)}a😀${"x".repeat(800_000)}.md`;
+  const [note] = await findingsOf(`---\ntype: Guide\n---\n[long](${target})\n`);
+  assert.equal(
+    note,
+    `note okf/broken-link a.md:4:8 Link target '${"😀".repeat(99)}a…' is not in the bundle (yet)`,
+  );
+  const short = await findingsOf(`---\ntype: Guide\n---\n[b](${"y".repeat(197)}.md)\n`);
+  assert.match(short[0]!, new RegExp(`'${"y".repeat(197)}\\.md' is not in the bundle`));
+});
