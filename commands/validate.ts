@@ -11,7 +11,7 @@ import {
   validateProject,
   type ValidationReport,
 } from "../src/okf/mod.ts";
-import { type Command, type CommandContext, printJson } from "./_command.ts";
+import { type Command, type CommandContext, printJson, printJsonLine } from "./_command.ts";
 
 /** `wayfinder validate <bundle>`: OKF 0.2 conformance; `--fix` writes the generated indexes. */
 export const validateCommand: Command = {
@@ -28,6 +28,13 @@ export const validateCommand: Command = {
     const bundle = resolve(context.cwd, config.positionals[0]!);
     if (s.dryRun && !s.fix) {
       throw new WayfinderError("usage", "'--dry-run' only goes with '--fix'");
+    }
+    if (s.dryRun && s.validateOutput === "sarif") {
+      // SARIF carries findings; the planned index files are a diff or a list of changes.
+      throw new WayfinderError(
+        "usage",
+        "'--fix --dry-run' prints a diff (--output text) or the planned changes (json, jsonl), not SARIF",
+      );
     }
     if (s.fix) {
       const dryRunExit = fix(bundle, s.dryRun, s.validateOutput, context);
@@ -59,6 +66,7 @@ function fix(
   if (dryRun) {
     const planned = changes.map(({ path, action, after }) => ({ path, action, content: after }));
     if (output === "text") context.stdout(diffIndexFixes(changes));
+    else if (output === "jsonl") { for (const c of planned) printJsonLine(context, c); }
     else printJson(context, { changes: planned });
     context.stderr(`${changes.length} index file(s) would change\n`);
     return changes.length ? 1 : 0;
