@@ -101,6 +101,15 @@ Deno.test("get fails with one line and exit 2 on an unreachable source or a bad 
     bad.stderr,
     /^wayfinder: Invalid Profile binding in .*: profiles\.x\.source needs 'git' and 'path' strings\n$/,
   );
+  for (const binding of ['{"version": 1, "profiles": {}}', '{"embedding": {}}']) {
+    writeFileSync(join(project, "wayfinder.json"), binding);
+    const empty = await wayfinder(["get", project], env);
+    assert.equal(empty.code, 2);
+    assert.match(
+      empty.stderr,
+      /^wayfinder: '.*wayfinder\.json' binds no Profiles: name one under 'profiles' for get to resolve\n$/,
+    );
+  }
   const none = await wayfinder(["get", await Deno.makeTempDir()], env);
   assert.equal(none.code, 2);
   assert.match(none.stderr, /^wayfinder: No wayfinder\.json at or above /);

@@ -81,7 +81,7 @@ export async function getProfiles(options: GetOptions): Promise<GetResult> {
   if (binding.profiles.length === 0) {
     throw new WayfinderError(
       "config",
-      `'${options.configFile}' binds no Profile: it has no 'profiles'`,
+      `'${options.configFile}' binds no Profiles: name one under 'profiles' for get to resolve`,
     );
   }
   const lockFile = lockPathOf(options.configFile);
