@@ -150,10 +150,13 @@ function checkEach(
   report(c.doc.path, failing[0]!.at, { ...c.facts, failing: values.map(shown).join(", ") });
 }
 
-/** The position of the first front matter key the rule's schema names, else the file start. */
+/**
+ * The position of the first key the rule's schema names: a derived fact's own
+ * position (the repeated source id), else the front matter key, else the file start.
+ */
 function keyPosition(rule: ProfileRule, c: ConceptFacts): Position {
   for (const key of namedKeys(rule.check.schema ?? {})) {
-    const at = c.doc.frontMatter!.keys.get(key);
+    const at = c.positions[key] ?? c.doc.frontMatter!.keys.get(key);
     if (at) return at;
   }
   return START;

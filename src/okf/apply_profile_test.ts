@@ -130,3 +130,18 @@ Deno.test("used-relationship-declared rejects a relationship name nobody declare
   assert.deepEqual(await ruleFindings("used-relationship-declared", renamed, ["inspired-by"]), []);
   assert.deepEqual(await ruleFindings("used-relationship-declared", (t) => t), []);
 });
+
+Deno.test("source-id-unique points at the repeated id, not at the file start", async () => {
+  const repeated = (t: string) =>
+    t.replace(
+      "    last_modified: 2026-07-30T00:00:00Z\n",
+      "    last_modified: 2026-07-30T00:00:00Z\n  - resource: /b.md\n    id: demo-0730\n",
+    );
+  const [found] = await ruleFindings("source-id-unique", repeated);
+  // Line 16 is `    id: demo-0730`, under the second entry `  - resource: /b.md` on line 15.
+  assert.match(
+    found!,
+    /^error bitwild-profile\/source-id-unique reporting\/include-pdf-annotations\.md:16:5 /,
+  );
+  assert.deepEqual(await ruleFindings("source-id-unique", (t) => t), []);
+});

@@ -63,3 +63,15 @@ Deno.test("parseYamlBlock() turns nesting deep enough to exhaust the parser's st
   assert.ok(!parsed.ok);
   assert.match(parsed.message, /nests too deeply/);
 });
+
+Deno.test("parseYamlBlock() locates each list item and its keys, one position per item", () => {
+  const text = "---\ntype: Guide\nsources:\n  - id: a\n  -\n  - resource: /b.md\n    id: b\n---\n";
+  const parsed = parseYamlBlock(splitFrontMatter(text));
+  assert.ok(parsed.ok);
+  const items = parsed.frontMatter.items.get("sources")!;
+  assert.equal(items.length, 3);
+  assert.deepEqual(items[0]!.keys.get("id"), { line: 4, column: 5 });
+  assert.deepEqual(items[2]!.at, { line: 6, column: 5 });
+  assert.deepEqual(items[2]!.keys.get("id"), { line: 7, column: 5 });
+  assert.equal(parsed.frontMatter.items.has("type"), false);
+});
