@@ -91,6 +91,7 @@ async function main(args: string[]): Promise<number> {
       target,
     });
     debug = config.settings.debug === true;
+    for (const warning of config.warnings) context.stderr(`wayfinder: warning: ${warning}\n`);
     return await command.run(config, context);
   } catch (error) {
     if (error instanceof Deno.errors.BrokenPipe) return 0;

@@ -26,9 +26,9 @@ export const getCommand: Command = {
       dataRoot: s.dataDir,
       update: s.update,
     });
-    for (const key of result.unknownKeys) {
+    if (result.replacedLock) {
       context.stderr(
-        `Unknown top-level key '${key}' in ${config.configFile}: wayfinder does not read it\n`,
+        `wayfinder: warning: Replaced unreadable lock '${result.lockFile}' (${result.replacedLock})\n`,
       );
     }
     if (s.output === "json") printJson(context, summary(result));

@@ -6,11 +6,12 @@ import {
   formatReportText,
   planIndexFixes,
   repoRootOf,
+  type RuleInfo,
   toSarif,
   validateProject,
   type ValidationReport,
 } from "../src/okf/mod.ts";
-import { type Command, type CommandContext, printJson } from "./_command.ts";
+import { type Command, type CommandContext, printJson, printJsonLine } from "./_command.ts";
 
 /** `wayfinder validate <bundle>`: OKF 0.2 conformance; `--fix` writes the generated indexes. */
 export const validateCommand: Command = {
@@ -28,15 +29,24 @@ export const validateCommand: Command = {
     if (s.dryRun && !s.fix) {
       throw new WayfinderError("usage", "'--dry-run' only goes with '--fix'");
     }
+    if (s.dryRun && s.validateOutput === "sarif") {
+      // SARIF carries findings; the planned index files are a diff or a list of changes.
+      throw new WayfinderError(
+        "usage",
+        "'--fix --dry-run' prints a diff (--output text) or the planned changes (json, jsonl), not SARIF",
+      );
+    }
     if (s.fix) {
       const dryRunExit = fix(bundle, s.dryRun, s.validateOutput, context);
       if (dryRunExit !== null) return dryRunExit;
     }
+    const rules = new Map<string, RuleInfo>();
     const report = await validateProject(bundle, {
       configFile: config.configFile,
       dataRoot: s.dataDir,
+      rules,
     });
-    printReport(report, s.validateOutput, context);
+    printReport(report, rules, s.validateOutput, context);
     return report.gate === "PASS" ? 0 : 1;
   },
 };
@@ -56,6 +66,7 @@ function fix(
   if (dryRun) {
     const planned = changes.map(({ path, action, after }) => ({ path, action, content: after }));
     if (output === "text") context.stdout(diffIndexFixes(changes));
+    else if (output === "jsonl") { for (const c of planned) printJsonLine(context, c); }
     else printJson(context, { changes: planned });
     context.stderr(`${changes.length} index file(s) would change\n`);
     return changes.length ? 1 : 0;
@@ -69,14 +80,19 @@ function fix(
   return null;
 }
 
-function printReport(report: ValidationReport, output: string, context: CommandContext): void {
+function printReport(
+  report: ValidationReport,
+  rules: ReadonlyMap<string, RuleInfo>,
+  output: string,
+  context: CommandContext,
+): void {
   if (output === "json") printJson(context, report);
   else if (output === "jsonl") {
     for (const f of report.findings) context.stdout(JSON.stringify(f) + "\n");
   } else if (output === "sarif") {
     printJson(
       context,
-      toSarif(report, { repoRoot: repoRootOf(report.bundle), toolVersion: context.version }),
+      toSarif(report, { repoRoot: repoRootOf(report.bundle), toolVersion: context.version, rules }),
     );
   } else context.stdout(formatReportText(report, (p) => shown(context, report.bundle, p)));
 }

@@ -50,3 +50,11 @@ export class WayfinderError extends Error {
     return EXIT_CODES[this.code];
   }
 }
+
+/**
+ * A message on one line: parsers quote the input they choked on, newlines
+ * and all ("Unexpected token 'g', "garbage\n" is not valid JSON").
+ */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}

@@ -101,9 +101,38 @@ Deno.test("get fails with one line and exit 2 on an unreachable source or a bad 
     bad.stderr,
     /^wayfinder: Invalid Profile binding in .*: profiles\.x\.source needs 'git' and 'path' strings\n$/,
   );
+  for (const binding of ['{"version": 1, "profiles": {}}', '{"embedding": {}}']) {
+    writeFileSync(join(project, "wayfinder.json"), binding);
+    const empty = await wayfinder(["get", project], env);
+    assert.equal(empty.code, 2);
+    assert.match(
+      empty.stderr,
+      /^wayfinder: '.*wayfinder\.json' binds no Profiles: name one under 'profiles' for get to resolve\n$/,
+    );
+  }
   const none = await wayfinder(["get", await Deno.makeTempDir()], env);
   assert.equal(none.code, 2);
   assert.match(none.stderr, /^wayfinder: No wayfinder\.json at or above /);
+});
+
+Deno.test("get replaces a corrupt or other-version lock instead of asking for itself", async () => {
+  const project = await exampleProject("acme-notes", repo.dir);
+  assert.equal((await wayfinder(["get", project], env)).code, 0);
+  const lockFile = join(project, "wayfinder.lock");
+  const good = readFileSync(lockFile, "utf8");
+  const gutted = { ...JSON.parse(good), profiles: { "acme-notes": { source: "/tmp/repo" } } };
+  const other = { ...JSON.parse(good), lock_version: 2 };
+  for (const bad of ["garbage\n", JSON.stringify(other), JSON.stringify(gutted)]) {
+    writeFileSync(lockFile, bad);
+    const run = await wayfinder(["get", project], env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(
+      run.stderr,
+      /^wayfinder: warning: Replaced unreadable lock '.*wayfinder\.lock' \([^\n]+\)\n$/,
+    );
+    assert.match(run.stdout, /^Wrote /m);
+    assert.equal(readFileSync(lockFile, "utf8"), good);
+  }
 });
 
 Deno.test("get reports an unknown top-level key of wayfinder.json", async () => {
@@ -116,6 +145,7 @@ Deno.test("get reports an unknown top-level key of wayfinder.json", async () => 
   );
   const run = await wayfinder(["get", project], env);
   assert.equal(run.code, 0, run.stderr);
-  assert.match(run.stderr, /Unknown top-level key 'embeding'/);
+  // Once: main.ts warns for every command; get adds no second line.
+  assert.equal(run.stderr.match(/warning: Unknown top-level key 'embeding'/g)?.length, 1);
   assert.doesNotMatch(run.stderr, /'search'/);
 });

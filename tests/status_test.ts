@@ -25,6 +25,24 @@ async function setup() {
   return { root, env, status };
 }
 
+Deno.test("status warns on stderr about an unknown top-level key of wayfinder.json; --output json stays JSON", async () => {
+  const { root, status, env } = await setup();
+  await Deno.writeTextFile(
+    join(root, "wayfinder.json"),
+    JSON.stringify({ embeding: { model: "typo.gguf" }, search: { limit: 3 } }),
+  );
+  const run = await wayfinder(["status", root, "--output", "json"], env);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(JSON.parse(run.stdout).state, "absent");
+  assert.equal(
+    run.stderr,
+    `wayfinder: warning: Unknown top-level key 'embeding' in '${
+      join(root, "wayfinder.json")
+    }': wayfinder does not read it\n`,
+  );
+  assert.equal((await status()).state, "absent");
+});
+
 Deno.test("status reports absent, ready and stale with what changed, exit 0 each time", async () => {
   const { root, env, status } = await setup();
   const absent = await wayfinder(["status", root], env);

@@ -70,10 +70,21 @@ Deno.test("a stale lock or an empty cache leaves the gate INCOMPLETE with the re
     WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
   });
   assert.equal(JSON.parse(emptyCache.stdout).gate, "INCOMPLETE");
-  writeFileSync(lockFile, "{ broken");
+  const gutted = { ...lock, profiles: { "acme-notes": { source: "/tmp/repo" } } };
+  writeFileSync(lockFile, JSON.stringify(gutted));
+  const partial = await wayfinder(["validate", join(project, "knowledge")], env);
+  assert.equal(partial.code, 2);
+  assert.match(
+    partial.stderr,
+    /^wayfinder: Cannot read lock '.*': profiles\.acme-notes lacks a string 'path'; run 'wayfinder get' to rewrite it\n$/,
+  );
+  writeFileSync(lockFile, "garbage\n");
   const broken = await wayfinder(["validate", join(project, "knowledge")], env);
   assert.equal(broken.code, 2);
-  assert.match(broken.stderr, /^wayfinder: Cannot read lock '.*wayfinder\.lock': [^\n]+\n$/);
+  assert.match(
+    broken.stderr,
+    /^wayfinder: Cannot read lock '.*wayfinder\.lock': [^\n]+; run 'wayfinder get' to rewrite it\n$/,
+  );
 });
 
 Deno.test("a child Profile's rules run after its parent's and fail the gate; SARIF links each rule's docs", async () => {
@@ -98,6 +109,8 @@ Deno.test("a child Profile's rules run after its parent's and fail the gate; SAR
     rule.helpUri,
     "https://github.com/btwld/wayfinder/blob/main/examples/profiles/two-rule-child/README.md#title-without-period",
   );
+  // The rule's own description, not the first finding's message.
+  assert.equal(rule.shortDescription.text, "A concept title MUST NOT end with a period.");
 });
 
 Deno.test("validate reports an unknown top-level key of wayfinder.json", async () => {

@@ -85,6 +85,17 @@ Deno.test("validate --fix writes the generated indexes once; a second --fix writ
   assert.match(dry.stdout, /^--- \/dev\/null\n\+\+\+ b\/playbooks\/index\.md$/m);
   assert.match(dry.stdout, /^-\* \[Old\]\(old\.md\)$/m);
   assert.equal(await Deno.stat(join(bundle, "playbooks", "index.md")).catch(() => null), null);
+  const lines = await wayfinder(
+    ["validate", bundle, "--fix", "--dry-run", "--output", "jsonl"],
+    {},
+    bundle,
+  );
+  assert.equal(lines.code, 1);
+  const planned = lines.stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(planned.map((c) => `${c.action} ${c.path}`), [
+    "create playbooks/index.md",
+    "update tables/index.md",
+  ]);
   const fixed = await wayfinder(["validate", bundle, "--fix"], {}, bundle);
   assert.equal(fixed.code, 0, fixed.stderr);
   assert.match(fixed.stderr, /Created playbooks\/index\.md\nUpdated tables\/index\.md\n/);
@@ -107,6 +118,11 @@ Deno.test("validate refuses bad input with one line and exit 2", async () => {
   oneLineError(await wayfinder(["validate", join(REPO, "main.ts")]), 2);
   oneLineError(await wayfinder(["validate", join(OKF, "valid"), "--dry-run"]), 2);
   oneLineError(await wayfinder(["validate", join(OKF, "valid"), "--output", "xml"]), 2);
+  const sarifDiff = await wayfinder(
+    ["validate", join(OKF, "valid"), "--fix", "--dry-run", "--output", "sarif"],
+  );
+  oneLineError(sarifDiff, 2);
+  assert.equal(sarifDiff.stdout, "");
   const project = await Deno.makeTempDir();
   await Deno.mkdir(join(project, "knowledge"));
   writeFileSync(join(project, "wayfinder.json"), "{ not json");
@@ -116,6 +132,33 @@ Deno.test("validate refuses bad input with one line and exit 2", async () => {
     '{"version": 1, "profiles": {"p": {"source": "x"}}}',
   );
   oneLineError(await wayfinder(["validate", join(project, "knowledge")]), 2);
+  const source = { git: "/no/such/repository", path: "p" };
+  writeFileSync(
+    join(project, "wayfinder.json"),
+    JSON.stringify({ version: 1, profiles: { p: { source, "applies-to": ["./knowledge"] } } }),
+  );
+  const typo = await wayfinder(["validate", join(project, "knowledge")]);
+  oneLineError(typo, 2);
+  assert.match(
+    typo.stderr,
+    /profiles\.p has an unknown key 'applies-to'; did you mean 'applies_to'/,
+  );
+});
+
+Deno.test("validate does not PASS when the bound Profile's applies_to names no folder", async () => {
+  const project = await copyTree(join(OKF, "peer", "examples", "acme-notes"));
+  const file = join(project, "wayfinder.json");
+  writeFileSync(file, readFileSync(file, "utf8").replace('"./knowledge"', '"./knowlege"'));
+  const run = await wayfinder(["validate", join(project, "knowledge")]);
+  assert.equal(run.code, 1, run.stderr);
+  assert.match(
+    run.stdout,
+    /advisory +Profile 'acme-notes' applies_to '\.\/knowlege', which is not a folder/,
+  );
+  assert.match(
+    run.stdout,
+    /^Profile acme-notes: not applied \(wayfinder\/profile-unbound\)\nINCOMPLETE: /m,
+  );
 });
 
 Deno.test("validate survives a YAML bomb and a 50 MB concept", async () => {

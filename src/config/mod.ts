@@ -15,6 +15,7 @@ export {
   chosen,
   type Config,
   findConfigFile,
+  KNOWN_TOP_LEVEL_KEYS,
   originOf,
   resolveConfig,
   type ResolveOptions,

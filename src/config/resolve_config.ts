@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { WayfinderError } from "../error.ts";
+import { oneLine, WayfinderError } from "../error.ts";
 import type { ParsedFlags } from "./parse_flags.ts";
 import { dataRootFrom, type Setting, type SettingKey, SETTINGS } from "./settings.ts";
 
@@ -31,6 +31,8 @@ export interface Config {
   configDir: string | null;
   /** The project root for commands that take one, else the working directory. */
   target: string;
+  /** Things to tell the user about wayfinder.json on stderr, once per run (unknown keys). */
+  warnings: readonly string[];
 }
 
 export interface ResolveOptions {
@@ -41,6 +43,25 @@ export interface ResolveOptions {
 }
 
 const CONFIG_FILE = "wayfinder.json";
+
+/** Top-level keys wayfinder.json may hold: the Profile binding's, then each setting's section. */
+export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = [
+  "$schema",
+  "version",
+  "profiles",
+  ...new Set(
+    Object.values(SETTINGS as Record<string, Setting>).flatMap((s) =>
+      s.file ? [s.file.split(".")[0]!] : []
+    ),
+  ),
+];
+
+/** One warning per top-level key nothing reads: a typo there must not pass unnoticed. */
+function unknownKeyWarnings(path: string, data: Record<string, unknown>): string[] {
+  return Object.keys(data).filter((key) => !KNOWN_TOP_LEVEL_KEYS.includes(key)).map((key) =>
+    `Unknown top-level key '${key}' in '${path}': wayfinder does not read it`
+  );
+}
 
 /** Walks up from `start` to the filesystem root and returns the first wayfinder.json. */
 export function findConfigFile(start: string): string | null {
@@ -60,7 +81,10 @@ function readConfigFile(path: string): Record<string, unknown> {
   try {
     data = JSON.parse(readFileSync(path, "utf8"));
   } catch (error) {
-    throw new WayfinderError("config", `Cannot read config '${path}': ${(error as Error).message}`);
+    throw new WayfinderError(
+      "config",
+      `Cannot read config '${path}': ${oneLine((error as Error).message)}`,
+    );
   }
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
     throw new WayfinderError("config", `Cannot read config '${path}': expected a JSON object`);
@@ -209,5 +233,6 @@ export function resolveConfig(
     configFile,
     configDir,
     target,
+    warnings: Object.freeze(configFile ? unknownKeyWarnings(configFile, fileData) : []),
   });
 }

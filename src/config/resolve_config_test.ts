@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
 import { parseFlags } from "./parse_flags.ts";
-import { findConfigFile, resolveConfig } from "./resolve_config.ts";
+import { findConfigFile, KNOWN_TOP_LEVEL_KEYS, resolveConfig } from "./resolve_config.ts";
 import type { CommandSpec } from "./parse_flags.ts";
 
 const spec: CommandSpec = {
@@ -106,19 +106,49 @@ Deno.test("resolveConfig() rejects bad values with a one-line reason", () => {
   bad([], { WAYFINDER_THREADS: "many" });
 });
 
-Deno.test("resolveConfig() reports malformed wayfinder.json as a config error", () => {
+Deno.test("resolveConfig() reports malformed wayfinder.json as a one-line config error", () => {
   const root = Deno.makeTempDirSync();
-  writeFileSync(join(root, "wayfinder.json"), "{ not json");
-  assert.throws(
-    () =>
-      resolveConfig(spec.settings, parseFlags(spec, [root, "q"]), {
-        env: {},
-        cwd: root,
-        target: root,
-      }),
-    (e: unknown) =>
-      e instanceof WayfinderError && e.code === "config" && e.message.includes("wayfinder.json"),
-  );
+  for (const text of ["{ not json", "garbage\n", '{\n  "a": 1,\n}\n']) {
+    writeFileSync(join(root, "wayfinder.json"), text);
+    assert.throws(
+      () =>
+        resolveConfig(spec.settings, parseFlags(spec, [root, "q"]), {
+          env: {},
+          cwd: root,
+          target: root,
+        }),
+      (e: unknown) =>
+        e instanceof WayfinderError && e.code === "config" &&
+        e.message.startsWith(`Cannot read config '${join(root, "wayfinder.json")}': `) &&
+        !e.message.includes("\n"),
+    );
+  }
+});
+
+Deno.test("resolveConfig() warns once about each top-level key of wayfinder.json nothing reads", () => {
+  const root = project({
+    version: 1,
+    profiles: {},
+    search: { limit: 3 },
+    mcp: { roots: ["."] },
+    watch: {},
+    embeding: { model: "typo.gguf" },
+    serach: {},
+  });
+  const config = resolveConfig(spec.settings, parseFlags(spec, [root, "q"]), {
+    env: {},
+    cwd: root,
+    target: root,
+  });
+  const file = join(root, "wayfinder.json");
+  assert.deepEqual(config.warnings, [
+    `Unknown top-level key 'embeding' in '${file}': wayfinder does not read it`,
+    `Unknown top-level key 'serach' in '${file}': wayfinder does not read it`,
+  ]);
+  // Every setting's section is known, whichever command runs.
+  for (const key of ["embedding", "index", "search", "dataDir", "knowledge", "mcp", "watch"]) {
+    assert.ok(KNOWN_TOP_LEVEL_KEYS.includes(key), key);
+  }
 });
 
 Deno.test("parseFlags() rejects unknown flags and missing arguments", () => {

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { WayfinderError } from "../error.ts";
+import { oneLine, WayfinderError } from "../error.ts";
 
 /** Reads a UTF-8 file; `what` names it in the error ("queries", "qrels", …). */
 export async function readText(path: string, what: string): Promise<string> {
@@ -46,8 +46,4 @@ export function checkGrade(value: unknown, path: string, what: string, where: st
     );
   }
   return value;
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
 }

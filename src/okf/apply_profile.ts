@@ -16,6 +16,7 @@ import {
 } from "./concept_facts.ts";
 import { OKF_FRONTMATTER_KEYS, RuleCompiler, type Slots } from "./evaluate_rule.ts";
 import { type Finding, finding } from "./finding.ts";
+import type { RuleInfo } from "./okf_rules.ts";
 import type { LoadedBundle } from "./load_bundle.ts";
 import type { Position } from "./parse_front_matter.ts";
 import type { ProfilePackage, ProfileRule } from "./profile_package.ts";
@@ -149,10 +150,13 @@ function checkEach(
   report(c.doc.path, failing[0]!.at, { ...c.facts, failing: values.map(shown).join(", ") });
 }
 
-/** The position of the first front matter key the rule's schema names, else the file start. */
+/**
+ * The position of the first key the rule's schema names: a derived fact's own
+ * position (the repeated source id), else the front matter key, else the file start.
+ */
 function keyPosition(rule: ProfileRule, c: ConceptFacts): Position {
   for (const key of namedKeys(rule.check.schema ?? {})) {
-    const at = c.doc.frontMatter!.keys.get(key);
+    const at = c.positions[key] ?? c.doc.frontMatter!.keys.get(key);
     if (at) return at;
   }
   return START;
@@ -184,8 +188,26 @@ function profileFinding(
     /\{([\w.]+)\}/g,
     (m, name) => name in vars ? shown(vars[name]) : m,
   );
-  const helpUri = pkg.docs ? `${pkg.docs}#${rule.id}` : undefined;
+  const helpUri = profileRuleInfo(pkg, rule).helpUri || undefined;
   return finding(`${pkg.id}/${rule.id}`, rule.severity, message, path, at.line, at.column, helpUri);
+}
+
+/** Every rule of the chain by finding id, described as SARIF describes rules. */
+export function chainRuleInfo(chain: ProfileChain): Map<string, RuleInfo> {
+  return new Map(
+    chain.packages.flatMap((pkg) =>
+      pkg.rules.map((rule) => [`${pkg.id}/${rule.id}`, profileRuleInfo(pkg, rule)] as const)
+    ),
+  );
+}
+
+function profileRuleInfo(pkg: ProfilePackage, rule: ProfileRule): RuleInfo {
+  const template = typeof rule.message === "string" ? rule.message : rule.id;
+  return {
+    severity: rule.severity,
+    summary: rule.description ?? template,
+    helpUri: pkg.docs ? `${pkg.docs}#${rule.id}` : "",
+  };
 }
 
 function shown(value: unknown): string {

@@ -90,3 +90,58 @@ Deno.test("applyProfile() accepts project vocabulary from the binding and reject
   const ids = applyProfile(loadBundle(join(project, "knowledge")), chain).findings.map((f) => f.id);
   assert.ok(ids.includes("bitwild-profile/used-type-registered"), ids.join());
 });
+
+/** The findings of one rule after `edit` rewrote include-pdf-annotations.md. */
+async function ruleFindings(rule: string, edit: (text: string) => string, extra?: string[]) {
+  const project = await bitwildCopy();
+  const file = join(project, "knowledge", "reporting", "include-pdf-annotations.md");
+  writeFileSync(file, edit(readFileSync(file, "utf8")));
+  const chain = bitwildChain(project);
+  for (const name of extra ?? []) chain.bound.relationships.push({ name });
+  return applyProfile(loadBundle(join(project, "knowledge")), chain).findings
+    .filter((f) => f.id === `bitwild-profile/${rule}`)
+    .map((f) => `${summary(f)}:${f.location.column} ${f.message}`);
+}
+
+Deno.test("concept-baseline-fields requires non-empty type, title, description and status", async () => {
+  const baseline = "Every concept must contain non-empty string values for type, title, " +
+    "description, and status.";
+  const at = "reporting/include-pdf-annotations.md:2:1";
+  for (const key of ["title", "description", "status"]) {
+    const dropped = (t: string) => t.replace(new RegExp(`^${key}: .*\\n`, "m"), "");
+    assert.deepEqual(await ruleFindings("concept-baseline-fields", dropped), [
+      `error bitwild-profile/concept-baseline-fields ${at} ${baseline}`,
+    ], key);
+  }
+  const blank = (t: string) => t.replace(/^title: .*$/m, 'title: "  "');
+  assert.equal((await ruleFindings("concept-baseline-fields", blank)).length, 1);
+  assert.deepEqual(await ruleFindings("concept-baseline-fields", (t) => t), []);
+});
+
+Deno.test("used-relationship-declared rejects a relationship name nobody declares, at its list", async () => {
+  const renamed = (t: string) =>
+    t.replace("relationship: specified-by", "relationship: inspired-by");
+  assert.deepEqual(await ruleFindings("used-relationship-declared", renamed), [
+    "error bitwild-profile/used-relationship-declared reporting/include-pdf-annotations.md:15:1 " +
+    "Relationship names must be declared by the selected Profile binding; found " +
+    '{"relationship":"inspired-by","resource":"https://github.com/conceptadev/example/issues/128"}.',
+  ]);
+  // The project may declare its own names in wayfinder.json.
+  assert.deepEqual(await ruleFindings("used-relationship-declared", renamed, ["inspired-by"]), []);
+  assert.deepEqual(await ruleFindings("used-relationship-declared", (t) => t), []);
+});
+
+Deno.test("source-id-unique points at the repeated id, not at the file start", async () => {
+  const repeated = (t: string) =>
+    t.replace(
+      "    last_modified: 2026-07-30T00:00:00Z\n",
+      "    last_modified: 2026-07-30T00:00:00Z\n  - resource: /b.md\n    id: demo-0730\n",
+    );
+  const [found] = await ruleFindings("source-id-unique", repeated);
+  // Line 16 is `    id: demo-0730`, under the second entry `  - resource: /b.md` on line 15.
+  assert.match(
+    found!,
+    /^error bitwild-profile\/source-id-unique reporting\/include-pdf-annotations\.md:16:5 /,
+  );
+  assert.deepEqual(await ruleFindings("source-id-unique", (t) => t), []);
+});

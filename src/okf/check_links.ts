@@ -4,6 +4,9 @@ import { findLinks, resolveLink } from "./find_links.ts";
 import type { BundleDocument } from "./load_bundle.ts";
 import { ruleFinding } from "./okf_rules.ts";
 
+/** Longest target a message quotes: a link may be a whole file on one line. */
+export const MAX_QUOTED_TARGET = 200;
+
 /** Broken links reported per file; past this a single note gives the rest's count. */
 export const MAX_LINK_NOTES = 50;
 
@@ -19,8 +22,8 @@ export function checkLinks(doc: BundleDocument, existing: ReadonlySet<string>): 
       continue;
     }
     const message = resolved === null
-      ? `Link '${link.target}' points outside the bundle`
-      : `Link target '${link.target}' is not in the bundle (yet)`;
+      ? `Link '${shown(link.target)}' points outside the bundle`
+      : `Link target '${shown(link.target)}' is not in the bundle (yet)`;
     findings.push(ruleFinding("okf/broken-link", message, doc.path, link.line, link.column));
   }
   if (more > 0) {
@@ -29,4 +32,13 @@ export function checkLinks(doc: BundleDocument, existing: ReadonlySet<string>): 
     findings.push(ruleFinding("okf/broken-link", message, doc.path, last.line, last.column + 1));
   }
   return findings;
+}
+
+/** The target, cut at {@link MAX_QUOTED_TARGET} characters (never inside a surrogate pair). */
+function shown(target: string): string {
+  if (target.length <= MAX_QUOTED_TARGET) return target;
+  const cut = /[\uD800-\uDBFF]$/.test(target.slice(0, MAX_QUOTED_TARGET))
+    ? MAX_QUOTED_TARGET - 1
+    : MAX_QUOTED_TARGET;
+  return `${target.slice(0, cut)}…`;
 }

@@ -21,6 +21,8 @@ export interface ConceptFacts {
   doc: BundleDocument;
   facts: Record<string, unknown>;
   lists: Record<string, Located[]>;
+  /** Where a derived fact is best pointed at, when it is not a front matter key of its own. */
+  positions: Record<string, Position>;
 }
 
 /** The bundle's targets index: what exists, and which paths are concepts. */
@@ -40,6 +42,9 @@ export function conceptFacts(doc: BundleDocument, index: BundleIndex): ConceptFa
   const sourceIds = sources.filter((s) => isObject(s) && s.id !== undefined).map((s) =>
     String(s.id)
   );
+  const positions: Record<string, Position> = {};
+  const repeated = repeatedSourceId(doc);
+  if (repeated) positions.source_ids = repeated;
   const lists: Record<string, Located[]> = {
     tags: tagItems(data.tags, keyAt("tags")),
     keys: [...doc.frontMatter!.keys].map(([key, at]) => ({ facts: { value: key }, at })),
@@ -55,7 +60,24 @@ export function conceptFacts(doc: BundleDocument, index: BundleIndex): ConceptFa
     source_ids: sourceIds,
     sibling_directory: index.dirs.has(dir),
   };
-  return { doc, facts, lists };
+  return { doc, facts, lists, positions };
+}
+
+/** Where the first `sources[].id` that repeats an earlier one is written. */
+function repeatedSourceId(doc: BundleDocument): Position | null {
+  const { data, items } = doc.frontMatter!;
+  if (!Array.isArray(data.sources)) return null;
+  const seen = new Set<string>();
+  for (const [i, source] of data.sources.entries()) {
+    if (!isObject(source) || source.id === undefined) continue;
+    const id = String(source.id);
+    if (seen.has(id)) {
+      const item = items.get("sources")?.[i];
+      return item?.keys.get("id") ?? item?.at ?? null;
+    }
+    seen.add(id);
+  }
+  return null;
 }
 
 function tagItems(tags: unknown, at: Position): Located[] {

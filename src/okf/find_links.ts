@@ -38,13 +38,11 @@ export function resolveLink(target: string, fromPath: string): string | null | u
   if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("#") || target.startsWith("//")) {
     return undefined;
   }
-  let path = target.replace(/[?#].*$/, "");
-  try {
-    path = decodeURI(path);
-  } catch { /* keep it as written */ }
+  const path = target.replace(/[?#].*$/, "");
   const base = path.startsWith("/") ? [] : fromPath.split("/").slice(0, -1);
   const parts = [...base];
-  for (const part of path.split("/")) {
+  // Each segment decoded whole (%23 is '#', %25 is '%'), as --fix's linkPath encodes names.
+  for (const part of path.split("/").map(decodeSegment)) {
     if (part === "" || part === ".") continue;
     if (part === "..") {
       if (parts.length === 0) return null;
@@ -52,4 +50,12 @@ export function resolveLink(target: string, fromPath: string): string | null | u
     } else parts.push(part);
   }
   return parts.join("/");
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment; // a stray '%' is kept as written
+  }
 }

@@ -36,7 +36,7 @@ export function formatReportText(
     out.push(
       p.status === "applied"
         ? `Profile ${p.name}: ${packages} @ ${p.commit!.slice(0, 12)} applied`
-        : `Profile ${p.name}: not applied (wayfinder/profile-unresolved)`,
+        : `Profile ${p.name}: not applied (wayfinder/profile-${p.status})`,
     );
   }
   const c = report.counts;

@@ -116,12 +116,19 @@ function text(value: unknown): string {
   return String(value).replace(/\s+/g, " ").trim();
 }
 
-/** A file name as a link destination: spaces and parentheses would end it early. */
-function linkPath(name: string): string {
-  return name.replace(
-    /[ ()<>]/g,
-    (c) => encodeURIComponent(c).replace("(", "%28").replace(")", "%29"),
-  );
+/**
+ * A file or folder name as a link destination that `resolveLink` reads back
+ * as the same name: whitespace and parentheses would end it, `#` and `?`
+ * would start a fragment or query, `%` an escape, `:` a URL scheme, `<` an
+ * angle-bracket destination, a backtick a code span, a backslash an escape.
+ */
+export function linkPath(name: string): string {
+  return name.replace(/[\s()<>#?%:`\\[\]]/gu, percentEncode);
+}
+
+function percentEncode(char: string): string {
+  return [...new TextEncoder().encode(char)]
+    .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join("");
 }
 
 function dirOf(path: string): string {

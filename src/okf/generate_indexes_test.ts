@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { stringify } from "yaml";
-import { generateIndexes } from "./generate_indexes.ts";
+import { findLinks, resolveLink } from "./find_links.ts";
+import { generateIndexes, linkPath } from "./generate_indexes.ts";
 import { applyIndexFixes, planIndexFixes } from "./fix_indexes.ts";
 import { loadBundle } from "./load_bundle.ts";
 import { validateBundle } from "./validate_bundle.ts";
@@ -88,4 +89,33 @@ Deno.test("validate --fix is idempotent: a second run plans nothing, and its ind
     }),
     { numRuns: 40 },
   );
+});
+
+Deno.test("linkPath() and resolveLink() round-trip every file name through an index entry", () => {
+  const fileName = fc.string({ unit: "grapheme", minLength: 1, maxLength: 12 })
+    .filter((n) => !n.includes("/") && !n.includes("\0") && n !== "." && n !== "..");
+  fc.assert(
+    fc.property(fileName, fc.constantFrom("", "area/", "a b/c#d/"), (name, dir) => {
+      const line = `* [Title](${linkPath(name)}) - description`;
+      const links = findLinks(line, 1);
+      assert.equal(links.length, 1, line);
+      assert.equal(links[0]!.target, linkPath(name));
+      assert.equal(resolveLink(links[0]!.target, `${dir}index.md`), `${dir}${name}`, line);
+    }),
+    { numRuns: 500 },
+  );
+  assert.equal(linkPath("a#b (1) 100%.md"), "a%23b%20%281%29%20100%25.md");
+});
+
+Deno.test("--fix links names with #, %, spaces and parentheses so validate finds every target", async () => {
+  const dir = await Deno.makeTempDir();
+  const names = ["a#b.md", "a%20b.md", "x (1).md", "c:d.md", "q?.md", "é ü.md"];
+  mkdirSync(join(dir, "f#g %h"));
+  for (const n of names) writeFileSync(join(dir, "f#g %h", n), `---\ntype: Guide\n---\n`);
+  const plan = planIndexFixes(dir);
+  applyIndexFixes(plan.root, plan.changes);
+  assert.match(readFileSync(join(dir, "index.md"), "utf8"), /\(f%23g%20%25h\/index\.md\)/);
+  const report = await validateBundle(dir);
+  assert.deepEqual(report.findings, []);
+  assert.deepEqual(planIndexFixes(dir).changes, []);
 });

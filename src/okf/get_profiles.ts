@@ -11,11 +11,11 @@ import { WayfinderError } from "../error.ts";
 import { installSkill } from "./install_skills.ts";
 import {
   configurationSha256,
+  loadLock,
   type Lock,
   type LockedPackage,
   type LockedProfile,
   lockPathOf,
-  readLock,
   writeLock,
 } from "./lock_file.ts";
 import { ensureCommit, extractPackage, fetchRef, packageDir } from "./profile_cache.ts";
@@ -59,6 +59,8 @@ export interface GetResult {
   chains: Record<string, ChainLink[]>;
   /** Top-level keys of wayfinder.json that nothing defines. */
   unknownKeys: string[];
+  /** Why the lock that was there could not be read, when get replaced it. */
+  replacedLock?: string;
 }
 
 interface Context {
@@ -79,12 +81,14 @@ export async function getProfiles(options: GetOptions): Promise<GetResult> {
   if (binding.profiles.length === 0) {
     throw new WayfinderError(
       "config",
-      `'${options.configFile}' binds no Profile: it has no 'profiles'`,
+      `'${options.configFile}' binds no Profiles: name one under 'profiles' for get to resolve`,
     );
   }
   const lockFile = lockPathOf(options.configFile);
   const sha = configurationSha256(binding);
-  const old = readLock(lockFile);
+  // get is the command that writes locks: one it cannot read is replaced, not a dead end.
+  const read = loadLock(lockFile);
+  const old = read.ok ? read.lock : null;
   const frozen = !options.update && old?.configuration_sha256 === sha ? old : null;
   const ctx: Context = {
     dataRoot: options.dataRoot,
@@ -116,6 +120,7 @@ export async function getProfiles(options: GetOptions): Promise<GetResult> {
     installed,
     chains,
     unknownKeys: binding.unknownKeys,
+    ...(read.ok ? {} : { replacedLock: read.problem }),
   };
 }
 

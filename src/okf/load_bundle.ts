@@ -21,7 +21,7 @@ export interface BundleDocument {
   path: string;
   kind: DocumentKind;
   /** "present" with `frontMatter` set when it parsed; "invalid" when it did not. */
-  block: "absent" | "unclosed" | "present" | "invalid";
+  block: "absent" | "unclosed" | "oversized" | "present" | "invalid";
   frontMatter: FrontMatter | null;
   /** The front matter block as written, delimiters included, even when it did not parse. */
   frontMatterRaw: string;
@@ -114,7 +114,12 @@ function readDocument(root: string, path: string, findings: Finding[]): BundleDo
     bodyLine: split.bodyLine,
   };
   if (split.block === "unclosed") {
-    const msg = "Front matter opened with '---' has no closing '---' line within its first 1 MiB";
+    const msg = "Front matter opened with '---' has no closing '---' line";
+    findings.push(ruleFinding("okf/invalid-front-matter", msg, path, 1, 1));
+  } else if (split.block === "oversized") {
+    const msg = `Front matter is over 1 MiB (it closes on line ${
+      split.bodyLine - 1
+    }); it is refused unparsed`;
     findings.push(ruleFinding("okf/invalid-front-matter", msg, path, 1, 1));
   } else if (split.block === "present") {
     const parsed = parseYamlBlock(split);

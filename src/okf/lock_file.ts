@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { WayfinderError } from "../error.ts";
+import { oneLine, WayfinderError } from "../error.ts";
 import type { Binding } from "./read_binding.ts";
 
 /** One package pinned to a commit. */
@@ -59,28 +59,81 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/**
- * Reads a lock, or null when there is none.
- * @throws {WayfinderError} `config` when the file is not a version 1 lock.
- */
-export function readLock(path: string): Lock | null {
-  if (!existsSync(path)) return null;
+/** A lock as read from disk: the lock (null when there is none), or why it cannot be used. */
+export type LockRead = { ok: true; lock: Lock | null } | { ok: false; problem: string };
+
+/** Reads a lock without throwing for its content, so `get` can replace a bad one. */
+export function loadLock(path: string): LockRead {
+  if (!existsSync(path)) return { ok: true, lock: null };
   let data;
   try {
     data = JSON.parse(readFileSync(path, "utf8"));
   } catch (error) {
-    throw new WayfinderError("config", `Cannot read lock '${path}': ${(error as Error).message}`);
+    return { ok: false, problem: oneLine((error as Error).message) };
   }
   if (
     data?.lock_version !== 1 || typeof data.configuration_sha256 !== "string" ||
-    typeof data.profiles !== "object"
+    !isObject(data.profiles)
   ) {
+    return { ok: false, problem: "not a lock_version 1 file" };
+  }
+  for (const [name, entry] of Object.entries(data.profiles)) {
+    const problem = profileProblem(`profiles.${name}`, entry);
+    if (problem) return { ok: false, problem };
+  }
+  return { ok: true, lock: data as Lock };
+}
+
+// In the order validate reads them, so the first gap named is the one that mattered.
+const PACKAGE_FIELDS = ["source", "path", "profile_id", "profile_release"] as const;
+/** A git object name: sha-1, or sha-256 in a sha-256 repository. */
+const COMMIT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** What is wrong with a locked Profile entry (the fields validate and get read), if anything. */
+function profileProblem(where: string, entry: unknown): string | null {
+  const own = packageProblem(where, entry);
+  if (own) return own;
+  const { requested_ref, parents } = entry as Record<string, unknown>;
+  if (typeof requested_ref !== "string") return `${where} lacks a string 'requested_ref'`;
+  if (parents === undefined) return null;
+  if (!Array.isArray(parents)) return `${where}.parents is not a list`;
+  for (const [i, parent] of parents.entries()) {
+    const problem = packageProblem(`${where}.parents[${i}]`, parent);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+function packageProblem(where: string, entry: unknown): string | null {
+  if (!isObject(entry)) return `${where} is not an object`;
+  for (const field of PACKAGE_FIELDS) {
+    if (typeof entry[field] !== "string" || entry[field] === "") {
+      return `${where} lacks a string '${field}'`;
+    }
+    if (field === "path" && !COMMIT.test(String(entry.resolved_commit))) {
+      return `${where} lacks a 'resolved_commit' (a full hex commit id)`;
+    }
+  }
+  return null;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Reads a lock, or null when there is none.
+ * @throws {WayfinderError} `config` when the file is not a well-formed version 1 lock.
+ */
+export function readLock(path: string): Lock | null {
+  const read = loadLock(path);
+  if (!read.ok) {
     throw new WayfinderError(
       "config",
-      `Cannot read lock '${path}': not a lock_version 1 file; run 'wayfinder get'`,
+      `Cannot read lock '${path}': ${read.problem}; run 'wayfinder get' to rewrite it`,
     );
   }
-  return data as Lock;
+  return read.lock;
 }
 
 /** The lock as written to disk: pretty JSON with a final newline. */

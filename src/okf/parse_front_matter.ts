@@ -2,7 +2,7 @@
  * Splits a markdown document into its YAML front matter and body, and parses
  * the front matter with limits a hostile document cannot get past.
  */
-import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 
 /**
  * Aliases resolved per document at most: a "billion laughs" front matter
@@ -23,14 +23,28 @@ export interface FrontMatter {
   data: Record<string, unknown>;
   /** Position of each top-level key, in file coordinates. */
   keys: Map<string, Position>;
+  /**
+   * For each top-level key holding a list: where each item starts and, for
+   * a mapping item, where each of its keys is (so a finding can point at `sources[2].id`).
+   */
+  items: Map<string, ItemPosition[]>;
   /** The block exactly as written, delimiters and final newline included. */
   raw: string;
 }
 
+/** Where one list item of the front matter is. */
+export interface ItemPosition {
+  at: Position;
+  keys: Map<string, Position>;
+}
+
 /** A document split into front matter and body. */
 export interface SplitDocument {
-  /** "absent": no opening `---`; "unclosed": an opening without a closing line within the limit. */
-  block: "absent" | "unclosed" | "present";
+  /**
+   * "absent": no opening `---`; "unclosed": an opening without a closing
+   * line; "oversized": closed, but past {@link MAX_FRONT_MATTER_BYTES}, so left unparsed.
+   */
+  block: "absent" | "unclosed" | "oversized" | "present";
   /** The YAML between the delimiters (present only). */
   yaml: string;
   /** The block as written, delimiters included (present only). */
@@ -50,19 +64,23 @@ export function splitFrontMatter(text: string): SplitDocument {
   const open = OPENING.exec(text);
   if (!open) return { block: "absent", yaml: "", raw: "", yamlLine: 1, body: text, bodyLine: 1 };
   CLOSING.lastIndex = open[0].length;
-  const close = CLOSING.exec(text.slice(0, MAX_FRONT_MATTER_BYTES + open[0].length + 8));
+  const close = CLOSING.exec(text);
   if (!close) {
     return { block: "unclosed", yaml: "", raw: "", yamlLine: 2, body: text, bodyLine: 1 };
   }
   const end = close.index + close[0].length;
   const yaml = text.slice(open[0].length, close.index);
+  const bodyLine = 2 + countLines(yaml) + 1;
+  if (yaml.length > MAX_FRONT_MATTER_BYTES) {
+    return { block: "oversized", yaml: "", raw: "", yamlLine: 2, body: text.slice(end), bodyLine };
+  }
   return {
     block: "present",
     yaml,
     raw: text.slice(0, end),
     yamlLine: 2,
     body: text.slice(end),
-    bodyLine: 2 + countLines(yaml) + 1,
+    bodyLine,
   };
 }
 
@@ -110,13 +128,36 @@ export function parseYamlBlock(split: SplitDocument): ParsedYaml {
     return { ok: false, message: "front matter is not a mapping of keys to values", ...at(0) };
   }
   const keys = new Map<string, Position>();
+  const items = new Map<string, ItemPosition[]>();
   for (const pair of isMap(doc.contents) ? doc.contents.items : []) {
+    if (!isScalar(pair.key) || !pair.key.range) continue;
+    const key = String(pair.key.value);
+    const keyAt = at(pair.key.range[0]);
+    keys.set(key, keyAt);
+    if (isSeq(pair.value)) {
+      // One position per item, so indexes match the parsed list; an item without one gets the key's.
+      items.set(
+        key,
+        pair.value.items.map((item) => itemAt(item, at) ?? { at: keyAt, keys: new Map() }),
+      );
+    }
+  }
+  data ??= {};
+  const frontMatter = { data: data as Record<string, unknown>, keys, items, raw: split.raw };
+  return { ok: true, frontMatter };
+}
+
+/** Where a list item and, if it is a mapping, each of its scalar keys start. */
+function itemAt(item: unknown, at: (offset: number) => Position): ItemPosition | null {
+  const range = (item as { range?: [number, number, number] } | null)?.range;
+  if (!range) return null;
+  const keys = new Map<string, Position>();
+  for (const pair of isMap(item) ? item.items : []) {
     if (isScalar(pair.key) && pair.key.range) {
       keys.set(String(pair.key.value), at(pair.key.range[0]));
     }
   }
-  data ??= {};
-  return { ok: true, frontMatter: { data: data as Record<string, unknown>, keys, raw: split.raw } };
+  return { at: at(range[0]), keys };
 }
 
 function firstLine(message: string): string {

@@ -17,9 +17,14 @@ Deno.test("splitFrontMatter() finds the block, its lines and the body line, CRLF
 Deno.test("splitFrontMatter() tells absent from unclosed blocks", () => {
   assert.equal(splitFrontMatter("# Title\n---\n").block, "absent");
   assert.equal(splitFrontMatter("---\ntype: x\n").block, "unclosed");
-  // The closing line is looked for only within the size limit.
-  const huge = `---\nx: "${"a".repeat(MAX_FRONT_MATTER_BYTES)}"\n---\n`;
-  assert.equal(splitFrontMatter(huge).block, "unclosed");
+  // A block past the size limit that does close is oversized, not unclosed, and keeps its body.
+  const huge = `---\nx: "${"a".repeat(MAX_FRONT_MATTER_BYTES)}"\n---\n# Body\n`;
+  const oversized = splitFrontMatter(huge);
+  assert.equal(oversized.block, "oversized");
+  assert.equal(oversized.body, "# Body\n");
+  assert.equal(oversized.bodyLine, 4);
+  assert.equal(oversized.yaml, "");
+  assert.equal(splitFrontMatter(huge.replace(/---\n# Body/, "# Body")).block, "unclosed");
 });
 
 Deno.test("parseYamlBlock() refuses alias bombs, duplicate keys and non-mappings", () => {
@@ -57,4 +62,16 @@ Deno.test("parseYamlBlock() turns nesting deep enough to exhaust the parser's st
   const parsed = parseYamlBlock(splitFrontMatter(deep));
   assert.ok(!parsed.ok);
   assert.match(parsed.message, /nests too deeply/);
+});
+
+Deno.test("parseYamlBlock() locates each list item and its keys, one position per item", () => {
+  const text = "---\ntype: Guide\nsources:\n  - id: a\n  -\n  - resource: /b.md\n    id: b\n---\n";
+  const parsed = parseYamlBlock(splitFrontMatter(text));
+  assert.ok(parsed.ok);
+  const items = parsed.frontMatter.items.get("sources")!;
+  assert.equal(items.length, 3);
+  assert.deepEqual(items[0]!.keys.get("id"), { line: 4, column: 5 });
+  assert.deepEqual(items[2]!.at, { line: 6, column: 5 });
+  assert.deepEqual(items[2]!.keys.get("id"), { line: 7, column: 5 });
+  assert.equal(parsed.frontMatter.items.has("type"), false);
 });

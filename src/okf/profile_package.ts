@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { WayfinderError } from "../error.ts";
+import { oneLine, WayfinderError } from "../error.ts";
 import type { Severity } from "./finding.ts";
 import type { VocabularyEntry } from "./read_binding.ts";
 
@@ -76,7 +76,7 @@ export function readProfilePackage(dir: string): ProfilePackage {
   } catch (error) {
     throw new WayfinderError(
       "config",
-      `Cannot read Profile '${file}': ${(error as Error).message}`,
+      `Cannot read Profile '${file}': ${oneLine((error as Error).message)}`,
     );
   }
   const bad = (why: string) => new WayfinderError("config", `Invalid Profile '${file}': ${why}`);

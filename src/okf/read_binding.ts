@@ -4,9 +4,10 @@
  * actors}}}`. The same file holds this tool's own settings; any other
  * top-level key is returned as unknown so callers can report it.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { WayfinderError } from "../error.ts";
+import { KNOWN_TOP_LEVEL_KEYS } from "../config/mod.ts";
+import { oneLine, WayfinderError } from "../error.ts";
 
 /** A named, described vocabulary entry (a type, tag or relationship name). */
 export interface VocabularyEntry {
@@ -30,6 +31,8 @@ export interface BoundProfile {
   written: { git: string; ref?: string; path: string };
   /** Absolute bundle directories the Profile governs. */
   appliesTo: string[];
+  /** `applies_to` entries, as written, that name no existing folder: the Profile governs nothing there. */
+  missingFolders: string[];
   types: VocabularyEntry[];
   tags: VocabularyEntry[];
   relationships: VocabularyEntry[];
@@ -48,18 +51,6 @@ export interface Binding {
   text: string;
 }
 
-/** Top-level keys wayfinder.json may hold: the binding's and the tool's settings'. */
-export const KNOWN_TOP_LEVEL_KEYS = [
-  "$schema",
-  "version",
-  "profiles",
-  "embedding",
-  "index",
-  "search",
-  "dataDir",
-  "knowledge",
-];
-
 /**
  * Reads the binding from `file`. A file without `profiles` binds nothing
  * (its `profiles` list is empty) but still reports unknown keys.
@@ -72,7 +63,10 @@ export function readBinding(file: string): Binding {
     text = readFileSync(file, "utf8");
     data = JSON.parse(text);
   } catch (error) {
-    throw new WayfinderError("config", `Cannot read config '${file}': ${(error as Error).message}`);
+    throw new WayfinderError(
+      "config",
+      `Cannot read config '${file}': ${oneLine((error as Error).message)}`,
+    );
   }
   const bad = (why: string) =>
     new WayfinderError("config", `Invalid Profile binding in '${file}': ${why}`);
@@ -90,6 +84,10 @@ export function readBinding(file: string): Binding {
   return { file, version: 1, profiles, unknownKeys, text };
 }
 
+/** Keys a profile entry and its source may hold; a typo must not silently bind nothing. */
+const PROFILE_KEYS = ["source", "applies_to", "types", "tags", "relationships", "actors"];
+const SOURCE_KEYS = ["git", "ref", "path"];
+
 function boundProfile(
   name: string,
   raw: unknown,
@@ -97,10 +95,12 @@ function boundProfile(
   bad: (why: string) => WayfinderError,
 ): BoundProfile {
   if (!isObject(raw)) throw bad(`profiles.${name} must be an object`);
+  rejectUnknownKeys(raw, PROFILE_KEYS, `profiles.${name}`, bad);
   const source = raw.source;
   if (!isObject(source) || !isText(source.git) || !isText(source.path)) {
     throw bad(`profiles.${name}.source needs 'git' and 'path' strings`);
   }
+  rejectUnknownKeys(source, SOURCE_KEYS, `profiles.${name}.source`, bad);
   if (source.ref !== undefined && !isText(source.ref)) {
     throw bad(`profiles.${name}.source.ref must be a string`);
   }
@@ -125,11 +125,33 @@ function boundProfile(
       path: source.path,
     },
     appliesTo: appliesTo.map((p) => resolve(dir, p)),
+    missingFolders: appliesTo.filter((p) => !isDirectory(resolve(dir, p))),
     types: vocabulary(raw.types, `profiles.${name}.types`, bad),
     tags: vocabulary(raw.tags, `profiles.${name}.tags`, bad),
     relationships: vocabulary(raw.relationships, `profiles.${name}.relationships`, bad),
     actors: actors as Record<string, Record<string, unknown>>,
   };
+}
+
+function rejectUnknownKeys(
+  entry: Record<string, unknown>,
+  known: string[],
+  where: string,
+  bad: (why: string) => WayfinderError,
+): void {
+  const key = Object.keys(entry).find((k) => !known.includes(k));
+  if (key === undefined) return;
+  const near = known.find((k) => k === key.replaceAll("-", "_").toLowerCase());
+  const hint = near ? `; did you mean '${near}'?` : `; expected ${known.join(", ")}`;
+  throw bad(`${where} has an unknown key '${key}'${hint}`);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function vocabulary(

@@ -34,6 +34,13 @@ Deno.test("readBinding() keeps URLs as written and refuses a malformed binding",
   );
   assert.equal(ok.profiles[0]!.source.git, url);
   assert.throws(() => readBinding("/no/such/wayfinder.json"), /Cannot read config/);
+  const garbage = join(await Deno.makeTempDir(), "wayfinder.json");
+  writeFileSync(garbage, "garbage\n");
+  assert.throws(
+    () => readBinding(garbage),
+    (e: Error) =>
+      /^Cannot read config '.*': .*garbage/.test(e.message) && !e.message.includes("\n"),
+  );
   for (
     const bad of [{ version: 2, profiles: {} }, { version: 1, profiles: [] }, {
       version: 1,
@@ -64,4 +71,39 @@ Deno.test("configurationSha256() covers sources only, in canonical key order", a
     lockText({ lock_version: 1, configuration_sha256: sha, profiles: {} }),
     /^\{\n {2}"lock_version": 1,\n/,
   );
+});
+
+Deno.test("readBinding() refuses an unknown key in a profile entry or its source, naming it", async () => {
+  const cases: [unknown, RegExp][] = [
+    [
+      { source, "applies-to": ["./knowledge"] },
+      /profiles\.a has an unknown key 'applies-to'; did you mean 'applies_to'\?$/,
+    ],
+    [{ source, type: [] }, /profiles\.a has an unknown key 'type'; expected source, applies_to, /],
+    [
+      { source: { ...source, reference: "v2" } },
+      /profiles\.a\.source has an unknown key 'reference'/,
+    ],
+  ];
+  for (const [entry, message] of cases) {
+    const file = await bindingFile({ version: 1, profiles: { a: entry } });
+    assert.throws(
+      () => readBinding(file),
+      (e: Error) =>
+        e.name === "WayfinderError" && /^Invalid Profile binding in /.test(e.message) &&
+        message.test(e.message) && !e.message.includes("\n"),
+    );
+  }
+});
+
+Deno.test("readBinding() lists applies_to entries that name no existing folder", async () => {
+  const file = await bindingFile({
+    version: 1,
+    profiles: { a: { source, applies_to: ["./knowledge", "./knowlege", "wayfinder.json"] } },
+  });
+  await Deno.mkdir(join(file, "..", "knowledge"));
+  assert.deepEqual(readBinding(file).profiles[0]!.missingFolders, [
+    "./knowlege",
+    "wayfinder.json",
+  ]);
 });

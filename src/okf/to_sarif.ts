@@ -7,7 +7,7 @@ import { realpathSync } from "node:fs";
 import { relative } from "node:path";
 import type { Finding, Severity } from "./finding.ts";
 import { OKF_RULES, type RuleInfo } from "./okf_rules.ts";
-import { WAYFINDER_RULES } from "./wayfinder_rules.ts";
+import { WAYFINDER_RULES, WAYFINDER_RULES_DOCS } from "./wayfinder_rules.ts";
 import type { ValidationReport } from "./validate_bundle.ts";
 
 const LEVEL: Record<Severity, "error" | "warning" | "note"> = {
@@ -67,7 +67,7 @@ function ruleInfo(
   const known = (OKF_RULES as Record<string, RuleInfo>)[id] ?? extra?.get(id);
   if (known) return known;
   const own = (WAYFINDER_RULES as Record<string, Omit<RuleInfo, "helpUri">>)[id];
-  if (own) return { ...own, helpUri: "" };
+  if (own) return { ...own, helpUri: WAYFINDER_RULES_DOCS };
   const first = findings.find((f) => f.id === id)!;
   return { severity: first.severity, summary: first.message, helpUri: first.helpUri ?? "" };
 }
@@ -77,9 +77,14 @@ function sarifRule(id: string, rule: RuleInfo) {
     id,
     shortDescription: { text: rule.summary },
     ...(rule.helpUri ? { helpUri: rule.helpUri } : {}),
-    help: { text: rule.helpUri ? `${rule.summary}. See ${rule.helpUri}` : rule.summary },
+    help: { text: rule.helpUri ? `${sentence(rule.summary)} See ${rule.helpUri}` : rule.summary },
     defaultConfiguration: { level: LEVEL[rule.severity] },
   };
+}
+
+/** The summary as a sentence: Profile descriptions end with their own full stop already. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
 /** A finding's file as a URI relative to the repository root, with forward slashes. */

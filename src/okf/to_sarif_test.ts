@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { dirname } from "node:path";
-import { toSarif, validateBundle } from "./mod.ts";
+import { finding } from "./finding.ts";
+import { type RuleInfo, toSarif, validateBundle } from "./mod.ts";
+import { WAYFINDER_RULES_DOCS, wayfinderFinding } from "./wayfinder_rules.ts";
 
 const INVALID = fileURLToPath(new URL("../../fixtures/okf/invalid", import.meta.url));
 
@@ -28,4 +30,46 @@ Deno.test("toSarif() writes SARIF 2.1.0 with rules that carry helpUri and repo-r
   });
   const levels = new Set(run.results.map((r: Json) => r.level));
   assert.deepEqual([...levels].sort(), ["error", "note", "warning"]);
+});
+
+Deno.test("toSarif() describes Profile rules from their descriptions and links wayfinder rules", async () => {
+  const report = await validateBundle(INVALID);
+  const helpUri = "https://example.test/profile/README.md#title-without-period";
+  report.findings = [
+    finding(
+      "acme/title-without-period",
+      "error",
+      "Title Restart. ends with a period.",
+      "a.md",
+      2,
+      1,
+      helpUri,
+    ),
+    wayfinderFinding(
+      "wayfinder/project-type",
+      "Project type 'X' is declared…",
+      "../wayfinder.json",
+    ),
+  ];
+  const rules = new Map<string, RuleInfo>([["acme/title-without-period", {
+    severity: "error",
+    summary: "A concept title MUST NOT end with a period.",
+    helpUri,
+  }]]);
+  const sarif: Json = toSarif(report, { repoRoot: dirname(INVALID), toolVersion: "1", rules });
+  const rule = (id: string) => sarif.runs[0].tool.driver.rules.find((r: Json) => r.id === id);
+  assert.deepEqual(rule("acme/title-without-period").shortDescription, {
+    text: "A concept title MUST NOT end with a period.",
+  });
+  assert.equal(
+    rule("acme/title-without-period").help.text,
+    `A concept title MUST NOT end with a period. See ${helpUri}`,
+  );
+  assert.equal(rule("wayfinder/project-type").helpUri, WAYFINDER_RULES_DOCS);
+  assert.equal(report.findings[1]!.helpUri, WAYFINDER_RULES_DOCS);
+  for (const r of sarif.runs[0].tool.driver.rules) {
+    assert.match(r.helpUri, /^https:\/\//, r.id);
+    assert.doesNotMatch(r.help.text, /\.\./, r.id);
+    assert.match(r.help.text, /[^.]\. See https:\/\//, r.id);
+  }
 });

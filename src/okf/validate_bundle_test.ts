@@ -65,7 +65,14 @@ Deno.test("validateBundle() makes malformed optional fields advisories, broken l
     "note okf/broken-link",
     "note okf/broken-link",
   ]);
-  assert.equal(of("area/computation.md").length, 3);
+  const at = (f: { location: { path: string; line: number; column: number } }) =>
+    `${f.location.path}:${f.location.line}:${f.location.column}`;
+  const computation = report.findings.filter((f) => f.location.path === "area/computation.md");
+  assert.deepEqual(computation.map((f) => `${f.severity} ${f.id} ${at(f)} ${f.message}`), [
+    "advisory okf/invalid-computation area/computation.md:2:1 An Attested Computation needs a `computation` path or a `# Computation` section",
+    "advisory okf/invalid-computation area/computation.md:2:1 An Attested Computation needs a non-empty `runtime`",
+    "advisory okf/invalid-computation area/computation.md:2:1 `parameters` should be a list of `{name, type, required}` mappings",
+  ]);
   assert.deepEqual(of("index.md")[0], "advisory okf/unsupported-version");
   const link = report.findings.find((f) => f.id === "okf/broken-link")!;
   assert.deepEqual(link.location, { path: "area/advisories.md", line: 16, column: 24 });
@@ -84,4 +91,80 @@ Deno.test("validateBundle() accepts what §11 says consumers must not reject", a
   const report = await validateBundle(dir);
   assert.equal(report.gate, "PASS");
   assert.deepEqual(report.findings.map((f) => `${f.severity} ${f.id}`), ["note okf/broken-link"]);
+});
+
+/** A one-concept bundle holding `text` as `a.md`, and its findings. */
+async function findingsOf(text: string, name = "a.md") {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/${name}`, text);
+  return (await validateBundle(dir)).findings.map((f) =>
+    `${f.severity} ${f.id} ${f.location.path}:${f.location.line}:${f.location.column} ${f.message}`
+  );
+}
+
+Deno.test("validateBundle() makes a `sources` that is not a list an advisory on its line", async () => {
+  assert.deepEqual(await findingsOf("---\ntype: Guide\ntitle: T\nsources: https://x.test\n---\n"), [
+    "advisory okf/invalid-sources a.md:4:1 `sources` should be a list of entries",
+  ]);
+  const mapping = "---\ntype: Guide\nsources:\n  resource: /a.md\n---\n";
+  assert.deepEqual(await findingsOf(mapping), [
+    "advisory okf/invalid-sources a.md:3:1 `sources` should be a list of entries",
+  ]);
+  assert.deepEqual(await findingsOf("---\ntype: Guide\nsources: []\n---\n"), []);
+});
+
+Deno.test("validateBundle() checks an Attested Computation's executor, attester and computation", async () => {
+  const ok = "---\ntype: Attested Computation\nruntime: python3\ncomputation: run.py\n" +
+    "parameters:\n  - { name: year, type: int, required: true }\n" +
+    "executor: { resource: /tools/runner.md }\n---\n";
+  assert.deepEqual(await findingsOf(ok), []);
+  const bad = "---\nruntime: python3\ntype: Attested Computation\ncomputation: 7\n" +
+    "executor: runner\nattester: { by: me }\n---\n";
+  assert.deepEqual(await findingsOf(bad), [
+    "advisory okf/invalid-computation a.md:3:1 `attester` should be a mapping with a non-empty `resource`",
+    "advisory okf/invalid-computation a.md:3:1 `computation` should be a path",
+    "advisory okf/invalid-computation a.md:3:1 `executor` should be a mapping with a non-empty `resource`",
+  ]);
+});
+
+Deno.test({
+  name: "validateBundle() reports a markdown file it cannot read as okf/unreadable, and goes on",
+  // /proc/self/mem is a regular file whose first read fails with EIO, even for root.
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    await Deno.symlink("/proc/self/mem", `${dir}/stuck.md`);
+    await Deno.writeTextFile(`${dir}/ok.md`, "---\ntype: Guide\n---\n");
+    const report = await validateBundle(dir);
+    assert.equal(report.gate, "FAIL");
+    assert.equal(report.documents, 1);
+    const [unreadable, ...rest] = report.findings;
+    assert.deepEqual(rest, []);
+    assert.equal(unreadable!.id, "okf/unreadable");
+    assert.equal(unreadable!.severity, "error");
+    assert.deepEqual(unreadable!.location, { path: "stuck.md", line: 1, column: 1 });
+    assert.match(unreadable!.message, /^Cannot read: EIO/);
+  },
+});
+
+Deno.test("validateBundle() tells an oversized front matter block from an unclosed one", async () => {
+  const big = `x: "${"a".repeat(1 << 20)}"`;
+  assert.deepEqual(await findingsOf(`---\n${big}\n---\n# Body\n`), [
+    "error okf/invalid-front-matter a.md:1:1 Front matter is over 1 MiB (it closes on line 3); it is refused unparsed",
+  ]);
+  assert.deepEqual(await findingsOf(`---\n${big}\n# Body\n`), [
+    "error okf/invalid-front-matter a.md:1:1 Front matter opened with '---' has no closing '---' line",
+  ]);
+});
+
+Deno.test("validateBundle() quotes at most 200 characters of a broken link's target", async () => {
+  // The 200th UTF-16 unit is the first half of an emoji: the cut falls before it.
+  const target = `${"😀".repeat(99)}a😀${"x".repeat(800_000)}.md`;
+  const [note] = await findingsOf(`---\ntype: Guide\n---\n[long](${target})\n`);
+  assert.equal(
+    note,
+    `note okf/broken-link a.md:4:8 Link target '${"😀".repeat(99)}a…' is not in the bundle (yet)`,
+  );
+  const short = await findingsOf(`---\ntype: Guide\n---\n[b](${"y".repeat(197)}.md)\n`);
+  assert.match(short[0]!, new RegExp(`'${"y".repeat(197)}\\.md' is not in the bundle`));
 });

@@ -2,17 +2,19 @@
  * validate with the project around the bundle: OKF conformance, then the
  * rules of every Profile wayfinder.json binds to this bundle, read from the
  * lock and cache. A bound Profile that cannot be applied makes the gate
- * INCOMPLETE rather than PASS.
+ * INCOMPLETE rather than PASS, and so does one whose `applies_to` names a
+ * folder that does not exist.
  */
 import { realpathSync } from "node:fs";
-import { relative, resolve } from "node:path";
-import { applyProfile } from "./apply_profile.ts";
+import { dirname, relative, resolve } from "node:path";
+import { applyProfile, chainRuleInfo } from "./apply_profile.ts";
 import type { Finding } from "./finding.ts";
 import { loadBundle, type LoadedBundle } from "./load_bundle.ts";
+import type { RuleInfo } from "./okf_rules.ts";
 import { lockedChain } from "./locked_chain.ts";
 import { type Binding, type BoundProfile, readBinding } from "./read_binding.ts";
 import { okfFindings, reportOf, type ValidationReport } from "./validate_bundle.ts";
-import { wayfinderFinding } from "./wayfinder_rules.ts";
+import { wayfinderFinding, type WayfinderRuleId } from "./wayfinder_rules.ts";
 
 /** Options for {@link validateProject}. */
 export interface ProjectOptions {
@@ -20,12 +22,15 @@ export interface ProjectOptions {
   configFile: string | null;
   /** Data root holding the Profile cache. */
   dataRoot: string;
+  /** Filled with the description of every applied Profile rule, by finding id (for SARIF). */
+  rules?: Map<string, RuleInfo>;
 }
 
 /** How each bound Profile fared. */
 export interface ProfileStatus {
   name: string;
-  status: "applied" | "unresolved";
+  /** `unbound`: its `applies_to` names a folder that does not exist. */
+  status: "applied" | "unresolved" | "unbound";
   /** Package ids and releases, the bound package first (applied only). */
   packages?: { id: string; release: string }[];
   commit?: string;
@@ -59,30 +64,25 @@ export function validateProject(
   if (options.configFile) {
     const binding = readBinding(options.configFile);
     const bindingPath = relative(bundle.root, binding.file).split("\\").join("/");
+    const at = (id: WayfinderRuleId, message: string, needle: string) =>
+      findings.push(wayfinderFinding(id, message, bindingPath, binding.text, needle));
     for (const key of binding.unknownKeys) {
       const message =
         `Unknown top-level key '${key}': wayfinder.json holds the Profile binding and wayfinder's settings only`;
-      findings.push(
-        wayfinderFinding(
-          "wayfinder/config-unknown-key",
-          message,
-          bindingPath,
-          binding.text,
-          JSON.stringify(key),
-        ),
-      );
+      at("wayfinder/config-unknown-key", message, JSON.stringify(key));
     }
-    for (const bound of boundTo(binding, bundle)) {
-      const outcome = applyBound(
-        bundle,
-        binding,
-        bound,
-        bindingPath,
-        options.dataRoot,
-        findings,
-      );
+    const bound = boundTo(binding, bundle);
+    for (const profile of bound) {
+      const outcome = applyBound(bundle, binding, profile, bindingPath, options, findings);
       profiles.push(outcome);
       if (outcome.status !== "applied" || outcome.reason) incomplete = true;
+    }
+    for (const status of unboundProfiles(binding, bound, at)) {
+      profiles.push(status);
+      incomplete = true;
+    }
+    if (binding.profiles.length > 0 && bound.length === 0) {
+      at("wayfinder/bundle-unbound", noProfileHere(binding), '"profiles"');
     }
   }
   return Promise.resolve({ ...reportOf(bundle, findings, incomplete), profiles });
@@ -94,16 +94,49 @@ function boundTo(binding: Binding, bundle: LoadedBundle) {
   return binding.profiles.filter((p) => p.appliesTo.some((dir) => realPath(dir) === root));
 }
 
+/**
+ * Profiles not applied here whose `applies_to` names a folder that does not
+ * exist: most likely a typo for this bundle, so the gate must not PASS.
+ */
+function unboundProfiles(
+  binding: Binding,
+  bound: BoundProfile[],
+  at: (id: WayfinderRuleId, message: string, needle: string) => void,
+): ProfileStatus[] {
+  const statuses: ProfileStatus[] = [];
+  for (const profile of binding.profiles) {
+    for (const folder of profile.missingFolders) {
+      const message =
+        `Profile '${profile.name}' applies_to '${folder}', which is not a folder: its rules were applied to no bundle there`;
+      at("wayfinder/profile-unbound", message, JSON.stringify(folder));
+    }
+    if (profile.missingFolders.length > 0 && !bound.includes(profile)) {
+      const reason = `applies_to names no existing folder: ${profile.missingFolders.join(", ")}`;
+      statuses.push({ name: profile.name, status: "unbound", reason });
+    }
+  }
+  return statuses;
+}
+
+/** Why no Profile governs this bundle: where each bound Profile applies instead. */
+function noProfileHere(binding: Binding): string {
+  const project = dirname(binding.file);
+  const where = binding.profiles.map((p) =>
+    `'${p.name}' to ${p.appliesTo.map((d) => relative(project, d) || ".").join(", ")}`
+  );
+  return `No bound Profile applies to this bundle: wayfinder.json binds ${where.join("; ")}`;
+}
+
 function applyBound(
   bundle: LoadedBundle,
   binding: Binding,
   bound: BoundProfile,
   bindingPath: string,
-  dataRoot: string,
+  options: ProjectOptions,
   findings: Finding[],
 ): ProfileStatus {
   const name = bound.name;
-  const locked = lockedChain(binding, bound, dataRoot);
+  const locked = lockedChain(binding, bound, options.dataRoot);
   if (!locked.ok) {
     findings.push(
       wayfinderFinding(
@@ -117,6 +150,7 @@ function applyBound(
     return { name, status: "unresolved", reason: locked.reason };
   }
   const outcome = applyProfile(bundle, locked.chain);
+  for (const [id, info] of chainRuleInfo(locked.chain)) options.rules?.set(id, info);
   for (const f of outcome.findings) findings.push(f);
   for (const id of outcome.unsupported) {
     const message =

@@ -5,6 +5,12 @@
  */
 import { type Finding, finding, type Severity } from "./finding.ts";
 
+/**
+ * Where these rules are explained: the README's Profiles section, as the
+ * package page (deno.json's name) publishes it. SARIF viewers link each rule here.
+ */
+export const WAYFINDER_RULES_DOCS = "https://jsr.io/@wayfinder/wayfinder#profiles";
+
 /** A wayfinder rule: severity and one-line summary. */
 export interface WayfinderRule {
   severity: Severity;
@@ -16,6 +22,15 @@ export const WAYFINDER_RULES = {
     severity: "advisory",
     summary:
       "A bound Profile is not locked or not cached, so its rules were not applied: run 'wayfinder get'",
+  },
+  "wayfinder/profile-unbound": {
+    severity: "advisory",
+    summary:
+      "A bound Profile's applies_to names a folder that does not exist, so its rules were applied to no bundle there",
+  },
+  "wayfinder/bundle-unbound": {
+    severity: "note",
+    summary: "wayfinder.json binds Profiles, but none applies to this bundle",
   },
   "wayfinder/rule-unsupported": {
     severity: "advisory",
@@ -46,5 +61,6 @@ export function wayfinderFinding(
   const offset = needle ? text.indexOf(needle) : -1;
   const line = offset < 0 ? 1 : text.slice(0, offset).split("\n").length;
   const column = offset < 0 ? 1 : offset - text.lastIndexOf("\n", offset - 1);
-  return finding(id, WAYFINDER_RULES[id].severity, message, path, line, column);
+  const rule = WAYFINDER_RULES[id];
+  return finding(id, rule.severity, message, path, line, column, WAYFINDER_RULES_DOCS);
 }
