@@ -126,6 +126,16 @@ export function denseRanking(
 ): DenseRanking {
   const { vectors, dimensions, quantized } = index;
   const rows = dimensions === 0 ? 0 : vectors.length / dimensions;
+  if (only && 4 * only.reduce((sum, kept) => sum + kept, 0) < rows) {
+    // Few rows to rank: scoring just those beats any scan of all of them.
+    checkQuery(query, dimensions);
+    const exact = new Float32Array(rows).fill(NaN);
+    for (let row = 0; row < rows; row++) {
+      if (only[row] === 1) exact[row] = rowDot(vectors, dimensions, row, query);
+    }
+    skipRows(exact, index.pending, undefined);
+    return { top: topK(exact, depth), score: (row) => exact[row]! };
+  }
   if (!quantized || 4 * poolSize(quantized.kind, depth, rows) >= rows) {
     const exact = skipRows(denseScores(vectors, dimensions, query), index.pending, only);
     return { top: topK(exact, depth), score: (row) => exact[row]! };
