@@ -61,4 +61,5 @@ export {
   LlamaReranker,
   type ModelIdentity,
 } from "./embed/mod.ts";
+export type { Metrics, Report, RunReport } from "./eval/mod.ts";
 export { WayfinderError } from "./error.ts";

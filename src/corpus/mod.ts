@@ -12,6 +12,7 @@ export {
   openCorpus,
 } from "./open_corpus.ts";
 export { effectiveSettings, type IndexSettings } from "./corpus_settings.ts";
+export { evaluateCorpus, type EvaluateOptions, parseRun, type RunSpec } from "./evaluate_corpus.ts";
 export {
   type EmbedderSettings,
   type Locations,

@@ -173,6 +173,11 @@ function isScorer(value: unknown): value is PassageScorer {
   return typeof (value as PassageScorer)?.rank === "function";
 }
 
+/** The data root a corpus keeps its index under: the one given, else the user's default. */
+export function corpusDataDir(options: { dataDir?: string }): string {
+  return resolve(options.dataDir ?? dataRootFrom(Deno.env.toObject()));
+}
+
 /**
  * Opens a source tree for indexing and search. Models load on first use and
  * stay loaded until `close`.
@@ -196,7 +201,7 @@ export async function openCorpus(root: string, options: CorpusOptions = {}): Pro
   if (!stat?.isDirectory) {
     throw new WayfinderError("io", `Cannot open '${absolute}': not a directory`);
   }
-  const dataDir = resolve(options.dataDir ?? dataRootFrom(Deno.env.toObject()));
+  const dataDir = corpusDataDir(options);
   const indexDir = resolve(options.indexDir ?? indexDirFor(dataDir, absolute));
   if (indexDir === absolute || absolute.startsWith(indexDir + sep)) {
     throw new WayfinderError(

@@ -102,11 +102,16 @@ export async function openEmbedder(
   });
   return await LlamaEmbedder.create({
     modelPath: model.path,
-    threads: settings.threads ?? await defaultThreads(),
+    threads: await threadsFor(settings),
     batchSize: settings.batchSize,
     longInput,
     inputFormat: settings.inputFormat ?? INPUT_FORMAT,
   });
+}
+
+/** The threads a model runs on: the caller's choice, else what this machine can spare now. */
+async function threadsFor(settings: { threads?: number }): Promise<number> {
+  return settings.threads ?? await defaultThreads();
 }
 
 /** Opens the cross-encoder `settings` name; `what` (the flag or run that asked) goes into the error. */
@@ -122,7 +127,7 @@ export async function openReranker(settings: RerankerSettings, what: string): Pr
   }
   return await LlamaReranker.create({
     modelPath: settings.model,
-    threads: settings.threads ?? await defaultThreads(),
+    threads: await threadsFor(settings),
   });
 }
 

@@ -15,6 +15,7 @@ const HIDDEN = 32;
  * encoder weights and a head whose output ignores the input: the pooler's
  * weight is zero, so every pair scores sigmoid(classifier · tanh(pooler bias) + classifier bias).
  */
+// Over 60 lines: one checkpoint, file by file, as the importer reads it.
 function crossEncoderCheckpoint(labels = 1) {
   let seed = 11;
   const random = () => {

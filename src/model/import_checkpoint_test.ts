@@ -97,6 +97,7 @@ Deno.test("importCheckpoint() q8_0 output stays close to the reference", async (
 });
 
 /** A small random BERT checkpoint with sentence-transformers files, by relative path. */
+// Over 60 lines: one checkpoint, file by file, as the importer reads it.
 function tinyCheckpoint(options: { modelType?: string; extraModule?: string } = {}) {
   let seed = 7;
   const random = () => {

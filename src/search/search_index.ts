@@ -152,12 +152,24 @@ function rank(
       complete: depth >= rows,
     };
   }
-  // Reciprocal rank fusion (Cormack et al. 2009): for each chunk d,
-  //   fused(d) = Σ over rankings r that contain d of 1 / (k + rank_r(d)),
-  // with 1-based ranks, rankings cut at `depth`, k = rrfK (60). A chunk in
-  // only one ranking gets only that term. Equal fused scores (common: ranks
-  // i and j in one list, j and i in the other) break by dense similarity.
   const lexical = lexicalOf(index, query, depth, only);
+  return { candidates: fuse(denseTop, dense, lexical, depth, rrfK), complete: depth >= rows };
+}
+
+/**
+ * Reciprocal rank fusion (Cormack et al. 2009): for each chunk d,
+ *   fused(d) = Σ over rankings r that contain d of 1 / (k + rank_r(d)),
+ * with 1-based ranks, rankings cut at `depth`, k = rrfK (60). A chunk in
+ * only one ranking gets only that term. Equal fused scores (common: ranks
+ * i and j in one list, j and i in the other) break by dense similarity.
+ */
+function fuse(
+  denseTop: number[],
+  dense: (row: number) => number | undefined,
+  lexical: { index: number; score: number }[],
+  depth: number,
+  rrfK: number,
+): Candidate[] {
   const fused = new Map<number, number>();
   const lexicalScore = new Map<number, number>();
   denseTop.forEach((row, i) => fused.set(row, 1 / (rrfK + i + 1)));
@@ -171,14 +183,11 @@ function rank(
     (row) => dense(row) ?? -Infinity,
   )
     .slice(0, depth);
-  return {
-    candidates: order.map((row) => ({
-      row,
-      similarity: fused.get(row)!,
-      scores: { dense: dense(row), lexical: lexicalScore.get(row), fused: fused.get(row)! },
-    })),
-    complete: depth >= rows,
-  };
+  return order.map((row) => ({
+    row,
+    similarity: fused.get(row)!,
+    scores: { dense: dense(row), lexical: lexicalScore.get(row), fused: fused.get(row)! },
+  }));
 }
 
 /**
