@@ -179,3 +179,39 @@ Deno.test("index --events writes started, file, batch and published; failed on e
   assert.equal(failed.code, "stale_index");
   assert.match(failing.stderr.trim().split("\n").at(-1)!, /^wayfinder: /);
 });
+
+Deno.test({
+  name: "a lock and progress left under a pid now held by an older process are not a writer",
+  // Process start times come from /proc.
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const { root, env, status } = await setup();
+    const built = await wayfinder(["index", root, "--output", "json"], env);
+    assert.equal(built.code, 0, built.stderr);
+    const indexDir = JSON.parse(built.stdout).index;
+    // Written before the machine booted, so pid 1 (init, running since boot) never wrote them.
+    const since = "2000-01-01T00:00:00.000Z";
+    await Deno.writeTextFile(join(indexDir, "lock"), JSON.stringify({ pid: 1, since, token: "t" }));
+    await Deno.writeTextFile(
+      join(indexDir, "progress.json"),
+      JSON.stringify({
+        pid: 1,
+        startedAt: since,
+        updatedAt: since,
+        phase: "embed",
+        filesDone: 5,
+        filesTotal: 5,
+        chunksDone: 1,
+        chunksTotal: 9,
+      }),
+    );
+    const left = await status();
+    assert.equal(left.state, "ready");
+    assert.equal(left.lock, undefined);
+    assert.equal(left.progress, undefined);
+    await Deno.writeTextFile(join(root, "auth_service.dart"), "// edited\n", { append: true });
+    const run = await wayfinder(["index", root], env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal((await status()).state, "ready");
+  },
+});

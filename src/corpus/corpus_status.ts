@@ -99,7 +99,7 @@ export async function corpusStatus(input: StatusInput): Promise<CorpusStatus> {
     diskBytes: await diskBytes(indexDir),
   };
   if (holder?.alive) status.lock = { pid: holder.pid, since: holder.since };
-  if (progress && processAlive(progress.pid)) status.progress = progress;
+  if (progress && processAlive(progress.pid, progress.startedAt)) status.progress = progress;
   if (failure) status.failure = failure;
   if (formatProblem) {
     status.stale = { changed: [], added: [], deleted: [], reasons: [formatProblem] };

@@ -220,7 +220,7 @@ async function denseCoverage(index: StoredIndex, mode: SearchMode, root: string)
     total.toLocaleString("en")
   } chunks`;
   const progress = await readRunProgress(index.dir);
-  const next = progress && processAlive(progress.pid)
+  const next = progress && processAlive(progress.pid, progress.startedAt)
     ? "indexing continues"
     : `run 'wayfinder index ${root}' to embed the rest`;
   if (index.manifest.settings?.knowledge) {
