@@ -1,7 +1,8 @@
 /**
  * wayfinder: local-first semantic search for code and knowledge.
  * Picks the subcommand, maps errors to a one-line message and an exit code
- * (0 ok, 1 findings or gate failure, 2 usage/IO/stale index/missing model).
+ * (0 ok, 1 findings or gate failure, 2 usage/IO/stale index/missing model;
+ * a command stopped by a signal returns 128 + its number itself).
  * The only place that calls Deno.exit.
  */
 import { dirname, fromFileUrl } from "./src/_paths.ts";
@@ -31,7 +32,8 @@ function usage(): string {
     ...names.map((n) => `  ${n.padEnd(width)}${COMMANDS[n]!.spec.summary.split("\n")[0]}`),
     "",
     "Run 'wayfinder <command> --help' for a command's flags.",
-    "Exit codes: 0 ok, 1 findings or gate failure, 2 usage, I/O, stale index or missing model.",
+    "Exit codes: 0 ok, 1 findings or gate failure, 2 usage, I/O, stale index or missing model,",
+    "130/143 index stopped by SIGINT/SIGTERM.",
   ].join("\n");
 }
 

@@ -1,6 +1,7 @@
 import { openCorpus, watchCorpus, type WatchUpdate } from "../src/corpus/mod.ts";
 import { type Command, type CommandContext, printJsonLine } from "./_command.ts";
 import { escapeLine } from "./_escape.ts";
+import { listenForInterrupt } from "./_interrupt.ts";
 import {
   CHUNKING_SETTINGS,
   corpusOptions,
@@ -26,14 +27,11 @@ export const watchCommand: Command = {
   targetPositional: 0,
   async run(config, context) {
     const corpus = await openCorpus(corpusRoot(config, context), corpusOptions(config, context));
-    const stop = new AbortController();
-    const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
-    const onSignal = () => stop.abort();
-    for (const signal of signals) Deno.addSignalListener(signal, onSignal);
+    const interrupt = listenForInterrupt();
     try {
       await watchCorpus(corpus, {
         debounceMs: config.settings.debounceMs,
-        signal: stop.signal,
+        signal: interrupt.signal,
         onUpdate: reporter(context, config.settings.output),
       });
       context.stderr("Stopped watching.\n");
@@ -41,7 +39,7 @@ export const watchCommand: Command = {
     } finally {
       // Listeners stay until the models are closed: a signal during cleanup must not kill it.
       await corpus.close();
-      for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
+      interrupt.dispose();
     }
   },
 };
