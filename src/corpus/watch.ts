@@ -4,7 +4,7 @@
  * corpus (so the model stays loaded). Holds the index lock for as long as it
  * watches, so no other writer races it.
  */
-import { relative, sep } from "node:path";
+import { relative } from "node:path";
 import { WayfinderError } from "../error.ts";
 import type { IndexSummary } from "../pipeline/mod.ts";
 import { acquireIndexLock, type IndexLock } from "../store/mod.ts";
@@ -25,6 +25,11 @@ export interface WatchUpdate {
 export interface WatchOptions {
   /** Quiet time before an update, so a rename-then-write is one update. @default 300 */
   debounceMs?: number;
+  /**
+   * Longest wait from the first change to its update while changes keep
+   * coming (a file written every 100 ms is never quiet). @default 2000
+   */
+  maxWaitMs?: number;
   /** Stops watching; an update in flight is abandoned before it publishes. */
   signal?: AbortSignal;
   /** Called after every update, including ones that found nothing to do. */
@@ -58,7 +63,9 @@ export async function watchCorpus(corpus: Corpus, options: WatchOptions = {}): P
     if (first?.error) throw first.error;
     for await (const event of watcher) {
       if (!CHANGES.has(event.kind)) continue;
-      const paths = event.paths.filter((path) => !ignored(corpus, path));
+      // Writes the walk ignores (a log, a build folder) must not hold the debounce open.
+      const paths = [];
+      for (const path of event.paths) if (!await corpus.ignores(path)) paths.push(path);
       if (paths.length > 0) updates.request(paths.map((p) => relative(corpus.root, p)));
     }
   } finally {
@@ -70,17 +77,15 @@ export async function watchCorpus(corpus: Corpus, options: WatchOptions = {}): P
   }
 }
 
-/** Paths whose changes never touch the index: the index and data folders, and `.git`. */
-function ignored(corpus: Corpus, path: string): boolean {
-  const within = (dir: string) => path === dir || path.startsWith(dir + sep);
-  if (within(corpus.indexDir) || within(corpus.dataDir)) return true;
-  return relative(corpus.root, path).split(sep).includes(".git");
-}
-
-/** Runs one update at a time; requests during the quiet time or a running update coalesce. */
+/**
+ * Runs one update at a time; requests during the quiet time or a running
+ * update coalesce, for at most `maxWaitMs` from the first of them.
+ */
 class UpdateQueue {
   #pending = new Set<string>();
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the oldest request not yet taken by an update arrived. */
+  #waitingSince: number | undefined;
   #running: Promise<void> | null = null;
 
   constructor(
@@ -91,8 +96,14 @@ class UpdateQueue {
 
   request(paths: string[]): void {
     for (const path of paths) this.#pending.add(path);
+    this.#waitingSince ??= performance.now();
+    const waited = performance.now() - this.#waitingSince;
+    const quiet = this.options.debounceMs ?? 300;
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#start(), this.options.debounceMs ?? 300);
+    this.#timer = setTimeout(
+      () => this.#start(),
+      Math.max(0, Math.min(quiet, (this.options.maxWaitMs ?? 2000) - waited)),
+    );
   }
 
   /** Waits for the update in flight; pending requests are dropped (we are stopping). */
@@ -109,6 +120,7 @@ class UpdateQueue {
     }
     const paths = [...this.#pending].sort();
     this.#pending.clear();
+    this.#waitingSince = undefined;
     this.#running = this.run("change", paths).then(() => {
       this.#running = null;
       if (this.#pending.size > 0) this.request([]);

@@ -1,10 +1,9 @@
 import { join, resolve, sep } from "node:path";
 import { WayfinderError } from "../error.ts";
 import type { SourceFile } from "../types.ts";
-import { namesDefaultExclude } from "./default_excludes.ts";
-import { cleanGlobs, compileGlobs } from "./globs.ts";
-import { ignoredBy, loadRules, rootRules, type Rules } from "./ignore_rules.ts";
+import { loadRules, rootRules, type Rules } from "./ignore_rules.ts";
 import { readSource } from "./read_source.ts";
+import { keepsDir, keepsFile, type Selection, selection } from "./selection.ts";
 
 /** Why a file the user might expect to be indexed was left out. */
 export type SkipReason =
@@ -87,10 +86,7 @@ interface _Candidate {
 }
 
 interface _Walk {
-  include?: (rel: string) => boolean;
-  /** Include globs that name a default-excluded file, which they re-include. */
-  namedInclude?: (rel: string) => boolean;
-  exclude?: (rel: string) => boolean;
+  selection: Selection;
   maxFileBytes: number;
   /** Real paths of folders never entered. */
   excludeDirs: ReadonlySet<string>;
@@ -142,9 +138,7 @@ export async function walkTree(root: string, options: WalkOptions = {}): Promise
   const absRoot = resolve(root);
   const realRoot = await _realRoot(root, absRoot);
   const walk: _Walk = {
-    include: compileGlobs(options.include),
-    namedInclude: compileGlobs(cleanGlobs(options.include).filter(namesDefaultExclude)),
-    exclude: compileGlobs(options.exclude),
+    selection: selection(options),
     maxFileBytes: options.maxFileBytes ?? 1048576,
     excludeDirs: new Set(await Promise.all((options.excludeDirs ?? []).map(_realOrAbsolute))),
     realRoot,
@@ -232,7 +226,7 @@ async function _visit(walk: _Walk, entry: Deno.DirEntry, child: _Dir): Promise<v
     walk.skipped.push({ path: child.rel, reason });
   };
   if (target.kind === "dir") {
-    if (ignoredBy(child.rules, child.rel, true) || walk.exclude?.(child.rel)) return;
+    if (!keepsDir(walk.selection, child.rules, child.rel)) return;
     if (walk.excludeDirs.has(target.real)) return;
     if (target.problem) return skip(target.problem);
     const dir = { ...child, real: target.real };
@@ -241,7 +235,7 @@ async function _visit(walk: _Walk, entry: Deno.DirEntry, child: _Dir): Promise<v
     else if (walk.walked.has(dir.real)) skip("symlink_duplicate");
     else await _walkDir(walk, dir);
   } else if (target.kind === "file") {
-    if (!_selected(walk, child.rules, child.rel)) return;
+    if (!keepsFile(walk.selection, child.rules, child.rel)) return;
     if (target.problem) return skip(target.problem);
     walk.candidates.push({ ...child, real: target.real, viaLink: entry.isSymlink });
   }
@@ -266,15 +260,6 @@ async function _resolveLink(abs: string, realRoot: string): Promise<_Target> {
     const problem = e instanceof Deno.errors.FilesystemLoop ? "symlink_loop" : "unreadable";
     return { kind: "file", real: abs, problem };
   }
-}
-
-/** Ignore files win over `include`; `include` naming a default exclude wins over the default. */
-function _selected(walk: _Walk, rules: Rules[], rel: string): boolean {
-  const by = ignoredBy(rules, rel, false);
-  if (by === "ignore_file") return false;
-  if (by === "defaults" && !walk.namedInclude?.(rel)) return false;
-  if (walk.include && !walk.include(rel)) return false;
-  return !walk.exclude?.(rel);
 }
 
 async function _followLink(walk: _Walk, link: _Dir): Promise<void> {
