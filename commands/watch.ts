@@ -32,7 +32,7 @@ export const watchCommand: Command = {
       await watchCorpus(corpus, {
         debounceMs: config.settings.debounceMs,
         signal: interrupt.signal,
-        onUpdate: reporter(context, config.settings.output),
+        onUpdate: reporter(context, config.settings.output, corpus.root),
       });
       context.stderr("Stopped watching.\n");
       return 0;
@@ -44,24 +44,33 @@ export const watchCommand: Command = {
   },
 };
 
+/** The event each kind of update is reported as. */
+const EVENTS = { initial: "watching", change: "updated", lost: "lost", back: "rearmed" } as const;
+
 /** One line per update that did something (or failed); saves that changed nothing stay quiet. */
 function reporter(
   context: CommandContext,
   output: "text" | "json" | "jsonl",
+  root: string,
 ): (update: WatchUpdate) => void {
   return (update) => {
     const { summary, error } = update;
     if (summary?.current && update.trigger === "change") return;
-    const event = error ? "failed" : update.trigger === "initial" ? "watching" : "updated";
+    const event = error ? "failed" : EVENTS[update.trigger];
     const time = new Date().toISOString();
     if (output !== "text") {
-      const { skipped: _skipped, ...rest } = summary ?? {};
+      const { skipped: _skipped, ...rest } = summary ?? { root };
       const failure = error ? { code: error.code, message: error.message } : {};
       printJsonLine(context, { event, time, paths: update.paths, ...rest, ...failure });
       return;
     }
     const clock = time.slice(11, 19);
-    context.stdout(`${clock} ${event}: ${error ? escapeLine(error.message) : counts(update)}\n`);
+    const what = error
+      ? escapeLine(error.message)
+      : update.trigger === "lost"
+      ? `${escapeLine(root)} is gone; looking for it every second`
+      : counts(update);
+    context.stdout(`${clock} ${event}: ${what}\n`);
   };
 }
 
@@ -74,5 +83,5 @@ function counts(update: WatchUpdate): string {
     ? ` (${update.paths.slice(0, 3).map(escapeLine).join(", ")}` +
       `${update.paths.length > 3 ? ", …" : ""})`
     : "";
-  return update.trigger === "initial" ? `${s.root}, ${what}` : `${what}${paths}`;
+  return update.trigger === "change" ? `${what}${paths}` : `${s.root}, ${what}`;
 }

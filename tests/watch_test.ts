@@ -271,3 +271,28 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
     await assert.rejects(Deno.stat(lock), Deno.errors.NotFound);
   });
 }
+
+Deno.test("wayfinder watch says when its root is gone and watches it again once it is back", async () => {
+  const root = await copyTree(SERVICES);
+  const watch = spawnWatch(root, {
+    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
+    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
+  });
+  assert.equal((await watch.nextEvent()).event, "watching");
+  await Deno.remove(root, { recursive: true });
+  const lost = await watch.nextEvent();
+  assert.deepEqual([lost.event, lost.root], ["lost", root], JSON.stringify(lost));
+
+  await Deno.mkdir(root);
+  await new Deno.Command("cp", { args: ["-R", `${SERVICES}/.`, root] }).output();
+  const back = await watch.nextEvent();
+  assert.equal(back.event, "rearmed", JSON.stringify(back));
+  await Deno.writeTextFile(join(root, "notes.md"), "# Notes\n\nRotate the signing keys.\n");
+  const update = await watch.nextEvent();
+  assert.equal(update.event, "updated", "the new watch hears changes");
+  assert.deepEqual(update.paths, ["notes.md"]);
+
+  watch.child.kill("SIGTERM");
+  const { status, stderr } = await watch.finish();
+  assert.equal(status.code, 0, stderr);
+});
