@@ -215,3 +215,33 @@ Deno.test({
     assert.equal((await status()).state, "ready");
   },
 });
+
+Deno.test("a model or embedder that fails to open is a failed run: started and failed events, status failed", async () => {
+  const { root, env, status } = await setup();
+  const garbage = join(await Deno.makeTempDir(), "bogus.gguf");
+  await Deno.writeTextFile(garbage, "not a gguf\n");
+  const cases = [
+    { flags: ["--model", garbage], code: "model", message: /^Cannot load model/ },
+    { flags: ["--model", `${garbage}.missing`], code: "no_model", message: /does not exist/ },
+    {
+      flags: ["--embedder", "openai", "--embedder-url", "http://127.0.0.1:9", "--model", "m"],
+      code: "embedder",
+      message: /^Cannot embed with openai/,
+    },
+  ];
+  for (const { flags, code, message } of cases) {
+    const run = await wayfinder(["index", root, "--events", ...flags], env);
+    assert.equal(run.code, 2, run.stderr);
+    const lines = run.stderr.trim().split("\n");
+    const events = lines.slice(0, -1).map((line) => JSON.parse(line));
+    assert.deepEqual(events.map((e) => e.event), ["started", "failed"], run.stderr);
+    assert.equal(events[1].code, code);
+    assert.match(events[1].message, message);
+    assert.equal(lines.at(-1), `wayfinder: ${events[1].message}`);
+    const failed = await status(...flags);
+    assert.equal(failed.state, "failed");
+    assert.equal(failed.failure.message, events[1].message);
+  }
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  assert.equal((await status()).state, "ready", "a run that succeeds clears the failure");
+});

@@ -267,11 +267,11 @@ class LocalCorpus implements Corpus {
     }
     const settings = await this.#settings(run.rebuild ? null : undefined);
     const { knowledge } = settings.index;
-    const embedder = await this.#embedderFor(settings.embedder);
     const summary = await indexCorpus({
       root: this.root,
       indexDir: this.indexDir,
-      embedder,
+      // Opened inside the run: a model that fails to load is a failed run, with its events.
+      embedder: () => this.#embedderFor(settings.embedder),
       chunker: await openCodeChunker(this.options.locations),
       ...settings.index,
       longInput: settings.embedder.longInput ?? "reject",
