@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Embedder, openCorpus } from "../src/mod.ts";
 import { LlamaEmbedder } from "../src/embed/mod.ts";
-import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
+import { copyTree, realModel, REPO, tinyModel, wayfinder } from "./_run.ts";
 
 const SERVICES = join(REPO, "fixtures", "corpus", "services");
 /** One line over the tiny model's 512 tokens that no split can shorten. */
@@ -244,4 +244,37 @@ Deno.test("a model or embedder that fails to open is a failed run: started and f
   }
   assert.equal((await wayfinder(["index", root], env)).code, 0);
   assert.equal((await status()).state, "ready", "a run that succeeds clears the failure");
+});
+
+Deno.test("status tells a GGUF without a manifest by hashing it and reading its header, not loading it", async () => {
+  const { root, env, status } = await setup();
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  const dir = await Deno.makeTempDir();
+  // Other weights, no manifest: the hash tells them apart.
+  const other = join(dir, "m2.gguf");
+  await Deno.copyFile(realModel(), other);
+  const weights = await status("--model", other);
+  assert.equal(weights.state, "stale");
+  assert.deepEqual(weights.stale.reasons, ["model wayfinder-tiny-test → m2.gguf (other weights)"]);
+  // The same weights without their manifest load without its query prefix.
+  const bare = join(dir, "tiny-bare.gguf");
+  await Deno.copyFile(tinyModel(), bare);
+  const setupOnly = await status("--model", bare);
+  assert.equal(setupOnly.state, "stale");
+  assert.match(
+    setupOnly.stale.reasons[0],
+    /^model wayfinder-tiny-test without a manifest beside .*tiny-bare\.gguf loads another way \(queryPrefix "query: " → ""\)$/,
+  );
+  for (const model of [other, bare]) {
+    const refused = await wayfinder(["index", root, "--model", model], env);
+    assert.match(refused.stderr, /--rebuild/, "index agrees");
+  }
+
+  // Built with the bare model, it is ready, and index says current without loading it.
+  const bareEnv = { ...env, WAYFINDER_EMBEDDING_MODEL: bare };
+  assert.equal((await wayfinder(["index", root, "--rebuild"], bareEnv)).code, 0);
+  const ready = await wayfinder(["status", root, "--output", "json"], bareEnv);
+  assert.equal(JSON.parse(ready.stdout).state, "ready", ready.stdout);
+  const current = await wayfinder(["index", root], bareEnv);
+  assert.match(current.stdout, /is current; nothing to update/);
 });
