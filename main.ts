@@ -10,6 +10,7 @@ import { helpText, parseFlags, resolveConfig } from "./src/config/mod.ts";
 import { WayfinderError } from "./src/error.ts";
 import type { Command, CommandContext } from "./commands/_command.ts";
 import { COMMANDS } from "./commands/mod.ts";
+import { escapeLine } from "./commands/_escape.ts";
 import project from "./deno.json" with { type: "json" };
 
 const encoder = new TextEncoder();
@@ -97,11 +98,12 @@ async function main(args: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof Deno.errors.BrokenPipe) return 0;
     if (error instanceof WayfinderError) {
-      context.stderr(`wayfinder: ${error.message}\n`);
+      // Messages quote paths and input: a control character in one must not reach the terminal.
+      context.stderr(`wayfinder: ${escapeLine(error.message)}\n`);
       if (debug && error.cause) context.stderr(`${(error.cause as Error).stack ?? error.cause}\n`);
       return error.exit;
     }
-    context.stderr(`wayfinder: ${(error as Error)?.message ?? error}\n`);
+    context.stderr(`wayfinder: ${escapeLine(String((error as Error)?.message ?? error))}\n`);
     if (debug) context.stderr(`${(error as Error)?.stack}\n`);
     return 2;
   }

@@ -78,9 +78,10 @@ function announceSearchable(context: CommandContext): (event: IndexEvent) => voi
 }
 
 function describe(summary: IndexSummary): string {
-  if (summary.current) return `Index for ${summary.root} is current; nothing to update.\n`;
+  const root = escapeLine(summary.root);
+  if (summary.current) return `Index for ${root} is current; nothing to update.\n`;
   const f = summary.files;
-  return `Indexed ${summary.root}: ${f.seen} files (${f.changed} changed, ${f.deleted} deleted), ` +
+  return `Indexed ${root}: ${f.seen} files (${f.changed} changed, ${f.deleted} deleted), ` +
     `${summary.embeddedChunks} chunks embedded, ${summary.reusedChunks} reused, ` +
     `${summary.removedChunks} removed in ${(summary.elapsedMs / 1000).toFixed(1)} s\n`;
 }

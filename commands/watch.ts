@@ -76,12 +76,13 @@ function reporter(
 
 function counts(update: WatchUpdate): string {
   const s = update.summary!;
-  if (s.current) return `${s.root} (index current, ${s.files.seen} files)`;
+  const root = escapeLine(s.root);
+  if (s.current) return `${root} (index current, ${s.files.seen} files)`;
   const what = `${s.files.changed} changed, ${s.files.deleted} deleted, ` +
     `${s.embeddedChunks} chunks embedded, ${s.removedChunks} removed in ${s.elapsedMs} ms`;
   const paths = update.paths.length > 0
     ? ` (${update.paths.slice(0, 3).map(escapeLine).join(", ")}` +
       `${update.paths.length > 3 ? ", …" : ""})`
     : "";
-  return update.trigger === "change" ? `${what}${paths}` : `${s.root}, ${what}`;
+  return update.trigger === "change" ? `${what}${paths}` : `${root}, ${what}`;
 }
