@@ -10,10 +10,12 @@ export const statusCommand: Command = {
     summary:
       "Report the index's state (ready, indexing, stale, failed, absent) without loading a model",
     positionals: ["root"],
+    // What index takes, less what only a run does (--rebuild, --events).
     settings: [
       ...INDEX_SETTINGS,
       ...EMBEDDER_SETTINGS,
       ...CHUNKING_SETTINGS,
+      "vectorQuantization",
     ],
   },
   targetPositional: 0,

@@ -17,10 +17,12 @@ export const watchCommand: Command = {
     summary:
       "Keep the index fresh: update it incrementally on file changes until interrupted (SIGINT/SIGTERM)",
     positionals: ["root"],
+    // What index takes, less --rebuild and --events (watch reports through --output jsonl).
     settings: [
       ...INDEX_SETTINGS,
       ...EMBEDDER_SETTINGS,
       ...CHUNKING_SETTINGS,
+      "vectorQuantization",
       "debounceMs",
     ],
   },

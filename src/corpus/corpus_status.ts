@@ -162,6 +162,10 @@ async function staleness(
   if (recordedChars !== undefined && recordedChars !== settings.index.maxChunkChars) {
     reasons.push(`maxChunkChars ${recordedChars} → ${settings.index.maxChunkChars}`);
   }
+  const codes = manifest.quantization ?? "none";
+  if (codes !== settings.index.quantization) {
+    reasons.push(`quantization ${codes} → ${settings.index.quantization}`);
+  }
   reasons.push(...await modelDifference(manifest.identity, settings.embedder, input.locations));
   const changes = await treeChanges(input.root, manifest.files, {
     include: settings.index.include,
