@@ -2,6 +2,7 @@ import { join, resolve, sep } from "node:path";
 import { WayfinderError } from "../error.ts";
 import type { SourceFile } from "../types.ts";
 import { loadRules, rootRules, type Rules } from "./ignore_rules.ts";
+import { rawNames } from "./raw_names.ts";
 import { readSource } from "./read_source.ts";
 import { keepsDir, keepsFile, type Selection, selection } from "./selection.ts";
 
@@ -13,11 +14,16 @@ export type SkipReason =
   | "symlink_outside_root"
   | "symlink_loop"
   | "symlink_duplicate"
-  | "not_utf8";
+  | "not_utf8"
+  | "non_utf8_name";
 
 /** A file (or directory) the walker saw but could not index. */
 export interface SkippedFile {
-  /** Path relative to the root, with forward slashes. */
+  /**
+   * Path relative to the root, with forward slashes. For `non_utf8_name`,
+   * the name's bytes that are not UTF-8 are shown as `\xNN` and a backslash
+   * in it as `\\`.
+   */
   path: string;
   reason: SkipReason;
 }
@@ -203,6 +209,8 @@ async function _walkDir(walk: _Walk, dir: _Dir): Promise<void> {
   entries.sort((a, b) => _compare(a.name, b.name));
   const rules = await loadRules(dir.abs, dir.rel, entries, dir.rules);
   const ancestors = new Set(dir.ancestors).add(dir.real);
+  // Names Deno decoded lossily, by their lossy form: asked for only when one is there.
+  const raw = entries.some((e) => e.name.includes("\uFFFD")) ? await rawNames(dir.abs) : null;
   for (const entry of entries) {
     if (entry.name === ".git") continue;
     const child: _Dir = {
@@ -212,8 +220,25 @@ async function _walkDir(walk: _Walk, dir: _Dir): Promise<void> {
       rules,
       ancestors,
     };
-    await _visit(walk, entry, child);
+    // A lossy name opens nothing; a name that really holds U+FFFD does.
+    if (raw && entry.name.includes("\uFFFD") && !await _exists(child.abs)) {
+      _skipNonUtf8(walk, entry, child, raw.get(entry.name)?.shift() ?? entry.name);
+    } else await _visit(walk, entry, child);
   }
+}
+
+/** Reports a file or folder whose name is not UTF-8, unless the walk would leave it out anyway. */
+function _skipNonUtf8(walk: _Walk, entry: Deno.DirEntry, child: _Dir, name: string): void {
+  const kept = entry.isDirectory
+    ? keepsDir(walk.selection, child.rules, child.rel)
+    : keepsFile(walk.selection, child.rules, child.rel);
+  const at = child.rel.lastIndexOf("/");
+  const path = at < 0 ? name : `${child.rel.slice(0, at)}/${name}`;
+  if (kept) walk.skipped.push({ path, reason: "non_utf8_name" });
+}
+
+async function _exists(path: string): Promise<boolean> {
+  return await Deno.lstat(path).then(() => true, () => false);
 }
 
 /** Sorts one directory entry: walk it, defer it, keep it as a file, or skip it. */
@@ -284,7 +309,7 @@ async function _readAll(walk: _Walk): Promise<SourceFile[]> {
       seen.add(c.real);
       unique.push(c);
     } else {
-      // Without a link, only a name the OS gave lossily (not UTF-8) can repeat a real path.
+      // Without a link a real path repeats only if the OS lists one name twice.
       walk.skipped.push({ path: c.rel, reason: c.viaLink ? "symlink_duplicate" : "unreadable" });
     }
   }
