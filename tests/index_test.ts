@@ -274,3 +274,26 @@ for (const [signal, exit] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
     assert.equal(JSON.parse(status.stdout).state, "stale", "neither indexing nor failed");
   });
 }
+
+Deno.test("--include naming a default exclude adds it back without dropping the rest, and is recorded", async () => {
+  const root = await Deno.makeTempDir({ prefix: "wayfinder-include-" });
+  const data = await Deno.makeTempDir({ prefix: "wayfinder-data-" });
+  const env = { WAYFINDER_DATA_DIR: data, WAYFINDER_EMBEDDING_MODEL: tinyModel() };
+  Deno.mkdirSync(join(root, "src"));
+  writeFileSync(join(root, "README.md"), "# Readme\n\nHow to sign in.\n");
+  writeFileSync(join(root, "src", "auth.ts"), "export function signIn() {}\n");
+  writeFileSync(join(root, "deno.lock"), '{"version": "4"}\n');
+  writeFileSync(join(root, "app.min.js"), "var a=1;\n");
+  const indexed = async (extra: string[]) => {
+    const summary = await indexJson(root, env, extra);
+    const status = await wayfinder(["status", root, "--output", "json"], env);
+    return { summary, files: JSON.parse(status.stdout).files };
+  };
+  const first = await indexed(["--include", "deno.lock", "--include", "*.min.js"]);
+  assert.equal(first.files, 4, "README.md and src/auth.ts stay");
+  const again = await indexed([]);
+  assert.equal(again.summary.current, true, "a plain run keeps the recorded globs");
+  const cleared = await indexed(["--include", ""]);
+  assert.equal(cleared.summary.files.deleted, 2);
+  assert.equal(cleared.files, 2);
+});

@@ -8,17 +8,22 @@ import { ignoredBy, type Rules } from "./ignore_rules.ts";
 
 /** The compiled include and exclude globs of one walk. */
 export interface Selection {
+  /** Include globs that restrict the walk to what they match. */
   include?: (rel: string) => boolean;
-  /** Include globs that name a default-excluded file, which they re-include. */
+  /**
+   * Include globs that name a default-excluded file (`deno.lock`,
+   * `*.min.js`): they add it back and restrict nothing.
+   */
   namedInclude?: (rel: string) => boolean;
   exclude?: (rel: string) => boolean;
 }
 
 /** Compiles a walk's globs once. */
 export function selection(options: { include?: string[]; exclude?: string[] }): Selection {
+  const include = cleanGlobs(options.include);
   return {
-    include: compileGlobs(options.include),
-    namedInclude: compileGlobs(cleanGlobs(options.include).filter(namesDefaultExclude)),
+    include: compileGlobs(include.filter((glob) => !namesDefaultExclude(glob))),
+    namedInclude: compileGlobs(include.filter(namesDefaultExclude)),
     exclude: compileGlobs(options.exclude),
   };
 }
@@ -28,11 +33,15 @@ export function keepsDir(selection: Selection, rules: Rules[], rel: string): boo
   return !ignoredBy(rules, rel, true) && !selection.exclude?.(rel);
 }
 
-/** Ignore files win over `include`; `include` naming a default exclude wins over the default. */
+/**
+ * Ignore files win over `include`; an include glob naming a default exclude
+ * wins over the default and over the other include globs; `exclude` wins over all.
+ */
 export function keepsFile(selection: Selection, rules: Rules[], rel: string): boolean {
   const by = ignoredBy(rules, rel, false);
   if (by === "ignore_file") return false;
-  if (by === "defaults" && !selection.namedInclude?.(rel)) return false;
-  if (selection.include && !selection.include(rel)) return false;
+  const named = selection.namedInclude?.(rel) ?? false;
+  if (by === "defaults" && !named) return false;
+  if (selection.include && !selection.include(rel) && !named) return false;
   return !selection.exclude?.(rel);
 }

@@ -34,8 +34,9 @@ export interface WalkOptions {
    * Globs (picomatch) a file's root-relative posix path must match to be
    * indexed. A pattern without a slash matches the base name at any depth
    * (`*.md`). Directories are not tested against `include`. A pattern whose
-   * last segment is itself a default exclude (`deno.lock`, `*.min.js`)
-   * re-includes the files it matches; see {@link DEFAULT_EXCLUDES}.
+   * last segment is itself a default exclude (`deno.lock`, `*.min.js`) only
+   * adds back the files it matches and restricts nothing: `["deno.lock"]`
+   * indexes everything plus `deno.lock`; see {@link DEFAULT_EXCLUDES}.
    * @default [] (everything)
    */
   include?: string[];
