@@ -1,7 +1,8 @@
 /**
  * wayfinder: local-first semantic search for code and knowledge.
  * Picks the subcommand, maps errors to a one-line message and an exit code
- * (0 ok, 1 findings or gate failure, 2 usage/IO/stale index/missing model).
+ * (0 ok, 1 findings or gate failure, 2 usage/IO/stale index/missing model;
+ * a command stopped by a signal returns 128 + its number itself).
  * The only place that calls Deno.exit.
  */
 import { dirname, fromFileUrl } from "./src/_paths.ts";
@@ -9,6 +10,7 @@ import { helpText, parseFlags, resolveConfig } from "./src/config/mod.ts";
 import { WayfinderError } from "./src/error.ts";
 import type { Command, CommandContext } from "./commands/_command.ts";
 import { COMMANDS } from "./commands/mod.ts";
+import { escapeLine } from "./commands/_escape.ts";
 import project from "./deno.json" with { type: "json" };
 
 const encoder = new TextEncoder();
@@ -31,7 +33,8 @@ function usage(): string {
     ...names.map((n) => `  ${n.padEnd(width)}${COMMANDS[n]!.spec.summary.split("\n")[0]}`),
     "",
     "Run 'wayfinder <command> --help' for a command's flags.",
-    "Exit codes: 0 ok, 1 findings or gate failure, 2 usage, I/O, stale index or missing model.",
+    "Exit codes: 0 ok, 1 findings or gate failure, 2 usage, I/O, stale index or missing model,",
+    "130/143 index stopped by SIGINT/SIGTERM.",
   ].join("\n");
 }
 
@@ -96,11 +99,12 @@ async function main(args: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof Deno.errors.BrokenPipe) return 0;
     if (error instanceof WayfinderError) {
-      context.stderr(`wayfinder: ${error.message}\n`);
+      // Messages quote paths and input: a control character in one must not reach the terminal.
+      context.stderr(`wayfinder: ${escapeLine(error.message)}\n`);
       if (debug && error.cause) context.stderr(`${(error.cause as Error).stack ?? error.cause}\n`);
       return error.exit;
     }
-    context.stderr(`wayfinder: ${(error as Error)?.message ?? error}\n`);
+    context.stderr(`wayfinder: ${escapeLine(String((error as Error)?.message ?? error))}\n`);
     if (debug) context.stderr(`${(error as Error)?.stack}\n`);
     return 2;
   }

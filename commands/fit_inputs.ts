@@ -1,5 +1,6 @@
 import type { FitInputsReport } from "../src/pipeline/mod.ts";
 import { type Command, printResult } from "./_command.ts";
+import { escapeLine } from "./_escape.ts";
 import { CHUNKING_SETTINGS, EMBEDDER_SETTINGS, INDEX_SETTINGS, withCorpus } from "./_wiring.ts";
 
 /** `wayfinder fit-inputs <root>`: how the tree's embedding inputs fit the model's token budget. */
@@ -32,20 +33,22 @@ function describe(report: FitInputsReport): string {
   const { seen, skipped } = report.files;
   const files = plural(seen, "file") + (skipped > 0 ? ` (${skipped} skipped)` : "");
   const lines = [
-    `${report.root}: ${files}, ${plural(report.chunks, "chunk")} → ` +
+    `${escapeLine(report.root)}: ${files}, ${plural(report.chunks, "chunk")} → ` +
     `${plural(report.inputs, "input")} within ${report.maxTokens} tokens of ${report.model} ` +
     `(largest ${report.largestInput}), ${plural(report.splitChunks, "chunk")} split`,
   ];
   for (const d of report.diagnostics) {
     lines.push(
-      `  ${d.sourcePath}:${d.lineStart}-${d.lineEnd}  ${d.code}  ${
+      `  ${escapeLine(d.sourcePath)}:${d.lineStart}-${d.lineEnd}  ${d.code}  ${
         plural(d.affectedChunks, "chunk")
       }`,
     );
   }
   for (const u of report.unfit) {
     lines.push(
-      `  ${u.sourcePath}:${u.lineStart}-${u.lineEnd}  cannot fit: one character needs ${u.tokens} tokens`,
+      `  ${
+        escapeLine(u.sourcePath)
+      }:${u.lineStart}-${u.lineEnd}  cannot fit: one character needs ${u.tokens} tokens`,
     );
   }
   if (report.unfit.length > 0) {

@@ -1,7 +1,15 @@
 import type { IndexEvent, IndexSummary } from "../src/pipeline/mod.ts";
 import { type Command, type CommandContext, printResult } from "./_command.ts";
 import { progressLine } from "./_progress.ts";
-import { CHUNKING_SETTINGS, EMBEDDER_SETTINGS, INDEX_SETTINGS, withCorpus } from "./_wiring.ts";
+import { escapeLine } from "./_escape.ts";
+import { listenForInterrupt } from "./_interrupt.ts";
+import {
+  CHUNKING_SETTINGS,
+  corpusRoot,
+  EMBEDDER_SETTINGS,
+  INDEX_SETTINGS,
+  withCorpus,
+} from "./_wiring.ts";
 
 /** `wayfinder index <root>`: build or update the index of a source tree. */
 export const indexCommand: Command = {
@@ -21,15 +29,32 @@ export const indexCommand: Command = {
   targetPositional: 0,
   async run(config, context) {
     const events = config.settings.events;
-    const summary = await withCorpus(config, context, (corpus) =>
-      corpus.index({
-        rebuild: config.settings.rebuild,
-        // With --events, stderr carries only JSON lines (and a final error line).
-        onProgress: events ? undefined : progressLine(context),
-        onEvent: events
-          ? (event) => context.stderr(JSON.stringify(event) + "\n")
-          : announceSearchable(context),
-      }));
+    const interrupt = listenForInterrupt();
+    let summary: IndexSummary;
+    try {
+      summary = await withCorpus(config, context, (corpus) =>
+        corpus.index({
+          rebuild: config.settings.rebuild,
+          // With --events, stderr carries only JSON lines (and a final error line).
+          onProgress: events ? undefined : progressLine(context),
+          onEvent: events
+            ? (event) => context.stderr(JSON.stringify(event) + "\n")
+            : announceSearchable(context),
+          signal: interrupt.signal,
+        }));
+    } catch (error) {
+      if (!interrupt.received) throw error;
+      const root = escapeLine(corpusRoot(config, context));
+      const clear = context.stderrIsTerminal && !events ? "\r\x1b[2K" : "";
+      context.stderr(
+        `${clear}wayfinder: Stopped indexing ${root} on ${interrupt.received}; ` +
+          "the last published index stays live\n",
+      );
+      return interrupt.exitCode;
+    } finally {
+      // Only now: a second signal must not cut the lock's release short.
+      interrupt.dispose();
+    }
     const { skipped: _skipped, ...rest } = summary;
     printResult(context, config.settings.output, rest, () => describe(summary));
     if (!events) { for (const line of warnings(summary)) context.stderr(`${line}\n`); }
@@ -53,9 +78,10 @@ function announceSearchable(context: CommandContext): (event: IndexEvent) => voi
 }
 
 function describe(summary: IndexSummary): string {
-  if (summary.current) return `Index for ${summary.root} is current; nothing to update.\n`;
+  const root = escapeLine(summary.root);
+  if (summary.current) return `Index for ${root} is current; nothing to update.\n`;
   const f = summary.files;
-  return `Indexed ${summary.root}: ${f.seen} files (${f.changed} changed, ${f.deleted} deleted), ` +
+  return `Indexed ${root}: ${f.seen} files (${f.changed} changed, ${f.deleted} deleted), ` +
     `${summary.embeddedChunks} chunks embedded, ${summary.reusedChunks} reused, ` +
     `${summary.removedChunks} removed in ${(summary.elapsedMs / 1000).toFixed(1)} s\n`;
 }

@@ -26,7 +26,7 @@ export const searchCommand: Command = {
       context,
       (corpus) => corpus.search(query, searchOptions(config)),
     );
-    for (const notice of result.notices) context.stderr(`note: ${notice}\n`);
+    for (const notice of result.notices) context.stderr(`note: ${escapeLine(notice)}\n`);
     const output = config.settings.output;
     if (output === "json") {
       printJson(context, resultJson(result));

@@ -10,10 +10,12 @@ export const statusCommand: Command = {
     summary:
       "Report the index's state (ready, indexing, stale, failed, absent) without loading a model",
     positionals: ["root"],
+    // What index takes, less what only a run does (--rebuild, --events).
     settings: [
       ...INDEX_SETTINGS,
       ...EMBEDDER_SETTINGS,
       ...CHUNKING_SETTINGS,
+      "vectorQuantization",
     ],
   },
   targetPositional: 0,
@@ -41,7 +43,10 @@ function megabytes(bytes: number): string {
 function describe(s: CorpusStatus): string {
   const lines = [`${s.state}  ${escapeLine(s.root)}`];
   const row = (name: string, value: string) => lines.push(`  ${name.padEnd(9)}${value}`);
-  row("index", `${s.indexDir} (${s.generation ?? "no generation"}, ${megabytes(s.diskBytes)})`);
+  row(
+    "index",
+    `${escapeLine(s.indexDir)} (${s.generation ?? "no generation"}, ${megabytes(s.diskBytes)})`,
+  );
   if (s.generation) {
     row("updated", s.updatedAt ?? "?");
     row("content", `${s.files} files, ${s.chunks} chunks`);
@@ -67,6 +72,6 @@ function describe(s: CorpusStatus): string {
     for (const reason of s.stale.reasons) row("reason", escapeLine(reason));
   }
   if (s.lock && !s.progress) row("lock", `held by pid ${s.lock.pid} since ${s.lock.since}`);
-  if (s.state === "absent") row("hint", `run 'wayfinder index ${s.root}'`);
+  if (s.state === "absent") row("hint", `run 'wayfinder index ${escapeLine(s.root)}'`);
   return lines.join("\n") + "\n";
 }

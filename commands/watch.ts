@@ -1,6 +1,7 @@
 import { openCorpus, watchCorpus, type WatchUpdate } from "../src/corpus/mod.ts";
 import { type Command, type CommandContext, printJsonLine } from "./_command.ts";
 import { escapeLine } from "./_escape.ts";
+import { listenForInterrupt } from "./_interrupt.ts";
 import {
   CHUNKING_SETTINGS,
   corpusOptions,
@@ -16,65 +17,74 @@ export const watchCommand: Command = {
     summary:
       "Keep the index fresh: update it incrementally on file changes until interrupted (SIGINT/SIGTERM)",
     positionals: ["root"],
+    // What index takes, less --rebuild and --events (watch reports through --output jsonl).
     settings: [
       ...INDEX_SETTINGS,
       ...EMBEDDER_SETTINGS,
       ...CHUNKING_SETTINGS,
+      "vectorQuantization",
       "debounceMs",
     ],
   },
   targetPositional: 0,
   async run(config, context) {
     const corpus = await openCorpus(corpusRoot(config, context), corpusOptions(config, context));
-    const stop = new AbortController();
-    const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
-    const onSignal = () => stop.abort();
-    for (const signal of signals) Deno.addSignalListener(signal, onSignal);
+    const interrupt = listenForInterrupt();
     try {
       await watchCorpus(corpus, {
         debounceMs: config.settings.debounceMs,
-        signal: stop.signal,
-        onUpdate: reporter(context, config.settings.output),
+        signal: interrupt.signal,
+        onUpdate: reporter(context, config.settings.output, corpus.root),
       });
       context.stderr("Stopped watching.\n");
       return 0;
     } finally {
       // Listeners stay until the models are closed: a signal during cleanup must not kill it.
       await corpus.close();
-      for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
+      interrupt.dispose();
     }
   },
 };
+
+/** The event each kind of update is reported as. */
+const EVENTS = { initial: "watching", change: "updated", lost: "lost", back: "rearmed" } as const;
 
 /** One line per update that did something (or failed); saves that changed nothing stay quiet. */
 function reporter(
   context: CommandContext,
   output: "text" | "json" | "jsonl",
+  root: string,
 ): (update: WatchUpdate) => void {
   return (update) => {
     const { summary, error } = update;
     if (summary?.current && update.trigger === "change") return;
-    const event = error ? "failed" : update.trigger === "initial" ? "watching" : "updated";
+    const event = error ? "failed" : EVENTS[update.trigger];
     const time = new Date().toISOString();
     if (output !== "text") {
-      const { skipped: _skipped, ...rest } = summary ?? {};
+      const { skipped: _skipped, ...rest } = summary ?? { root };
       const failure = error ? { code: error.code, message: error.message } : {};
       printJsonLine(context, { event, time, paths: update.paths, ...rest, ...failure });
       return;
     }
     const clock = time.slice(11, 19);
-    context.stdout(`${clock} ${event}: ${error ? escapeLine(error.message) : counts(update)}\n`);
+    const what = error
+      ? escapeLine(error.message)
+      : update.trigger === "lost"
+      ? `${escapeLine(root)} is gone; looking for it every second`
+      : counts(update);
+    context.stdout(`${clock} ${event}: ${what}\n`);
   };
 }
 
 function counts(update: WatchUpdate): string {
   const s = update.summary!;
-  if (s.current) return `${s.root} (index current, ${s.files.seen} files)`;
+  const root = escapeLine(s.root);
+  if (s.current) return `${root} (index current, ${s.files.seen} files)`;
   const what = `${s.files.changed} changed, ${s.files.deleted} deleted, ` +
     `${s.embeddedChunks} chunks embedded, ${s.removedChunks} removed in ${s.elapsedMs} ms`;
   const paths = update.paths.length > 0
     ? ` (${update.paths.slice(0, 3).map(escapeLine).join(", ")}` +
       `${update.paths.length > 3 ? ", …" : ""})`
     : "";
-  return update.trigger === "initial" ? `${s.root}, ${what}` : `${what}${paths}`;
+  return update.trigger === "change" ? `${what}${paths}` : `${root}, ${what}`;
 }

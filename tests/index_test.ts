@@ -226,3 +226,74 @@ Deno.test("long inputs: a long line is cut exactly; what cannot fit is rejected,
   assert.equal(whole.join(""), minified.trimEnd(), "stored text stays whole");
   assert.equal(truncated.truncatedChunks, whole.length + 2, "every passage, ok.md's two too");
 });
+
+for (const [signal, exit] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+  Deno.test(`index stopped by ${signal} releases its lock, keeps the last index live and says so`, async () => {
+    const root = await Deno.makeTempDir({ prefix: "wayfinder-stop-" });
+    const data = await Deno.makeTempDir({ prefix: "wayfinder-data-" });
+    const env = { WAYFINDER_DATA_DIR: data, WAYFINDER_EMBEDDING_MODEL: tinyModel() };
+    writeFileSync(join(root, "keys.md"), "# Keys\n\nRotate the signing keys every quarter.\n");
+    const { index } = await indexJson(root, env);
+    // Enough to chunk and embed that the run is still going when the signal lands.
+    for (let i = 0; i < 600; i++) {
+      writeFileSync(
+        join(root, `note_${i}.md`),
+        `# Note ${i}\n\nTopic ${i % 17}.\n\n## More\n\nText ${i}.\n`,
+      );
+    }
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--quiet", join(REPO, "main.ts"), "index", root, "--events"],
+      env: { ...env, NO_COLOR: "1", WAYFINDER_THREADS: "1" },
+      clearEnv: true,
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    let stderr = "";
+    while (!stderr.includes('"event":"file"')) {
+      const { value, done } = await lines.read();
+      assert.ok(!done, `index ended before its first file event: ${stderr}`);
+      stderr += value;
+    }
+    child.kill(signal);
+    for (let read = await lines.read(); !read.done; read = await lines.read()) stderr += read.value;
+    const { code } = await child.status;
+    assert.equal(code, exit, stderr);
+    const [last, ...others] = stderr.trim().split("\n").reverse();
+    assert.match(last!, new RegExp(`^wayfinder: Stopped indexing .* on ${signal}; `));
+    assert.ok(others.every((line) => line.startsWith("{")), stderr);
+    const failed = JSON.parse(others[0]!);
+    assert.deepEqual([failed.event, failed.code], ["failed", "aborted"]);
+    for (const left of ["lock", "progress.json"]) {
+      assert.throws(() => Deno.statSync(join(index, left)), Deno.errors.NotFound, left);
+    }
+    const search = await wayfinder(["search", root, "signing keys", "--output", "json"], env);
+    assert.equal(search.code, 0, search.stderr);
+    assert.equal(JSON.parse(search.stdout).matches[0].chunk.sourcePath, "keys.md");
+    const status = await wayfinder(["status", root, "--output", "json"], env);
+    assert.equal(JSON.parse(status.stdout).state, "stale", "neither indexing nor failed");
+  });
+}
+
+Deno.test("--include naming a default exclude adds it back without dropping the rest, and is recorded", async () => {
+  const root = await Deno.makeTempDir({ prefix: "wayfinder-include-" });
+  const data = await Deno.makeTempDir({ prefix: "wayfinder-data-" });
+  const env = { WAYFINDER_DATA_DIR: data, WAYFINDER_EMBEDDING_MODEL: tinyModel() };
+  Deno.mkdirSync(join(root, "src"));
+  writeFileSync(join(root, "README.md"), "# Readme\n\nHow to sign in.\n");
+  writeFileSync(join(root, "src", "auth.ts"), "export function signIn() {}\n");
+  writeFileSync(join(root, "deno.lock"), '{"version": "4"}\n');
+  writeFileSync(join(root, "app.min.js"), "var a=1;\n");
+  const indexed = async (extra: string[]) => {
+    const summary = await indexJson(root, env, extra);
+    const status = await wayfinder(["status", root, "--output", "json"], env);
+    return { summary, files: JSON.parse(status.stdout).files };
+  };
+  const first = await indexed(["--include", "deno.lock", "--include", "*.min.js"]);
+  assert.equal(first.files, 4, "README.md and src/auth.ts stay");
+  const again = await indexed([]);
+  assert.equal(again.summary.current, true, "a plain run keeps the recorded globs");
+  const cleared = await indexed(["--include", ""]);
+  assert.equal(cleared.summary.files.deleted, 2);
+  assert.equal(cleared.files, 2);
+});

@@ -62,3 +62,45 @@ Deno.test("search refuses an index with a flipped byte: exit 2, one line", async
     /^wayfinder: Cannot use index at \S+: text\.bin fails its checksum; run 'wayfinder index \S+ --rebuild'\n$/,
   );
 });
+
+Deno.test("status and watch take every flag index does but --rebuild and --events, --quantization too", async () => {
+  const { indexCommand } = await import("../commands/index.ts");
+  const { statusCommand } = await import("../commands/status.ts");
+  const { watchCommand } = await import("../commands/watch.ts");
+  const indexFlags = indexCommand.spec.settings.filter((s) => s !== "rebuild" && s !== "events");
+  for (const command of [statusCommand, watchCommand]) {
+    const missing = indexFlags.filter((s) => !command.spec.settings.includes(s));
+    assert.deepEqual(missing, [], command.spec.name);
+  }
+
+  const { root, indexDir, env } = await setup();
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  const status = await wayfinder(
+    ["status", root, "--quantization", "int8", "--output", "json"],
+    env,
+  );
+  assert.equal(status.code, 0, status.stderr);
+  assert.deepEqual(JSON.parse(status.stdout).stale.reasons, ["quantization none → int8"]);
+
+  const watch = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", join(REPO, "main.ts"), "watch", root, "--quantization", "int8"],
+    env: { NO_COLOR: "1", WAYFINDER_THREADS: "1", ...env },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const reader = watch.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let first = "";
+  while (!first.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    first += value;
+  }
+  reader.releaseLock();
+  watch.kill("SIGTERM");
+  await watch.stdout.cancel().catch(() => {});
+  const stderr = await new Response(watch.stderr).text();
+  assert.equal((await watch.status).code, 0, stderr);
+  assert.match(first, / watching: /);
+  assert.equal((await readManifest(indexDir))!.quantization, "int8", "watch's update kept codes");
+});

@@ -124,3 +124,53 @@ Deno.test("an index folder in the tree is never indexed; the tree itself is refu
   }
   assert.ok((await Deno.stat(join(root, ".wayfinder", "indexes"))).isDirectory);
 });
+
+Deno.test("a root whose name holds control characters is escaped in every text line", async () => {
+  const parent = await Deno.makeTempDir();
+  const root = join(parent, "r\x1b[31mroot");
+  await Deno.mkdir(root);
+  await Deno.writeTextFile(join(root, "keys.md"), "# Keys\n\nRotate the signing keys.\n");
+  const env = {
+    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
+    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
+  };
+  const outputs: string[] = [];
+  const run = async (args: string[], code: number) => {
+    const result = await wayfinder(args, env);
+    assert.equal(result.code, code, `${args[0]}: ${result.stderr}`);
+    outputs.push(result.stdout, result.stderr);
+    return result;
+  };
+  assert.match((await run(["index", root], 0)).stdout, /^Indexed .*r\\x1b\[31mroot: /);
+  assert.match((await run(["index", root], 0)).stdout, /^Index for .*\\x1b.* is current/);
+  assert.match((await run(["fit-inputs", root], 0)).stdout, /r\\x1b\[31mroot: 1 file/);
+  assert.match((await run(["status", root], 0)).stdout, /^ready {2}.*\\x1b/);
+  await Deno.writeTextFile(join(root, "new.md"), "# New\n");
+  assert.match((await run(["search", root, "keys"], 0)).stderr, /^note: .*\\x1b\[31mroot'/m);
+  const missing = await run(["index", join(parent, "\x1bnope")], 2);
+  assert.match(missing.stderr, /^wayfinder: Cannot open '.*\\x1bnope'/);
+
+  // watch's first line names the root too.
+  const watch = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", join(REPO, "main.ts"), "watch", root],
+    env: { NO_COLOR: "1", WAYFINDER_THREADS: "1", ...env },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const reader = watch.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let first = "";
+  while (!first.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    first += value;
+  }
+  reader.releaseLock();
+  watch.kill("SIGTERM");
+  await watch.stdout.cancel().catch(() => {});
+  outputs.push(first, await new Response(watch.stderr).text());
+  await watch.status;
+  assert.match(first, /watching: .*r\\x1b\[31mroot, /);
+
+  for (const text of outputs) assert.ok(!text.includes("\x1b"), JSON.stringify(text));
+});

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Embedder, openCorpus } from "../src/mod.ts";
 import { LlamaEmbedder } from "../src/embed/mod.ts";
-import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
+import { copyTree, realModel, REPO, tinyModel, wayfinder } from "./_run.ts";
 
 const SERVICES = join(REPO, "fixtures", "corpus", "services");
 /** One line over the tiny model's 512 tokens that no split can shorten. */
@@ -196,4 +196,103 @@ Deno.test("index --events writes started, file, batch and published; failed on e
   assert.equal(failed.event, "failed");
   assert.equal(failed.code, "stale_index");
   assert.match(failing.stderr.trim().split("\n").at(-1)!, /^wayfinder: /);
+});
+
+Deno.test({
+  name: "a lock and progress left under a pid now held by an older process are not a writer",
+  // Process start times come from /proc.
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const { root, env, status } = await setup();
+    const built = await wayfinder(["index", root, "--output", "json"], env);
+    assert.equal(built.code, 0, built.stderr);
+    const indexDir = JSON.parse(built.stdout).index;
+    // Written before the machine booted, so pid 1 (init, running since boot) never wrote them.
+    const since = "2000-01-01T00:00:00.000Z";
+    await Deno.writeTextFile(join(indexDir, "lock"), JSON.stringify({ pid: 1, since, token: "t" }));
+    await Deno.writeTextFile(
+      join(indexDir, "progress.json"),
+      JSON.stringify({
+        pid: 1,
+        startedAt: since,
+        updatedAt: since,
+        phase: "embed",
+        filesDone: 5,
+        filesTotal: 5,
+        chunksDone: 1,
+        chunksTotal: 9,
+      }),
+    );
+    const left = await status();
+    assert.equal(left.state, "ready");
+    assert.equal(left.lock, undefined);
+    assert.equal(left.progress, undefined);
+    await Deno.writeTextFile(join(root, "auth_service.dart"), "// edited\n", { append: true });
+    const run = await wayfinder(["index", root], env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal((await status()).state, "ready");
+  },
+});
+
+Deno.test("a model or embedder that fails to open is a failed run: started and failed events, status failed", async () => {
+  const { root, env, status } = await setup();
+  const garbage = join(await Deno.makeTempDir(), "bogus.gguf");
+  await Deno.writeTextFile(garbage, "not a gguf\n");
+  const cases = [
+    { flags: ["--model", garbage], code: "model", message: /^Cannot load model/ },
+    { flags: ["--model", `${garbage}.missing`], code: "no_model", message: /does not exist/ },
+    {
+      flags: ["--embedder", "openai", "--embedder-url", "http://127.0.0.1:9", "--model", "m"],
+      code: "embedder",
+      message: /^Cannot embed with openai/,
+    },
+  ];
+  for (const { flags, code, message } of cases) {
+    const run = await wayfinder(["index", root, "--events", ...flags], env);
+    assert.equal(run.code, 2, run.stderr);
+    const lines = run.stderr.trim().split("\n");
+    const events = lines.slice(0, -1).map((line) => JSON.parse(line));
+    assert.deepEqual(events.map((e) => e.event), ["started", "failed"], run.stderr);
+    assert.equal(events[1].code, code);
+    assert.match(events[1].message, message);
+    assert.equal(lines.at(-1), `wayfinder: ${events[1].message}`);
+    const failed = await status(...flags);
+    assert.equal(failed.state, "failed");
+    assert.equal(failed.failure.message, events[1].message);
+  }
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  assert.equal((await status()).state, "ready", "a run that succeeds clears the failure");
+});
+
+Deno.test("status tells a GGUF without a manifest by hashing it and reading its header, not loading it", async () => {
+  const { root, env, status } = await setup();
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  const dir = await Deno.makeTempDir();
+  // Other weights, no manifest: the hash tells them apart.
+  const other = join(dir, "m2.gguf");
+  await Deno.copyFile(realModel(), other);
+  const weights = await status("--model", other);
+  assert.equal(weights.state, "stale");
+  assert.deepEqual(weights.stale.reasons, ["model wayfinder-tiny-test → m2.gguf (other weights)"]);
+  // The same weights without their manifest load without its query prefix.
+  const bare = join(dir, "tiny-bare.gguf");
+  await Deno.copyFile(tinyModel(), bare);
+  const setupOnly = await status("--model", bare);
+  assert.equal(setupOnly.state, "stale");
+  assert.match(
+    setupOnly.stale.reasons[0],
+    /^model wayfinder-tiny-test without a manifest beside .*tiny-bare\.gguf loads another way \(queryPrefix "query: " → ""\)$/,
+  );
+  for (const model of [other, bare]) {
+    const refused = await wayfinder(["index", root, "--model", model], env);
+    assert.match(refused.stderr, /--rebuild/, "index agrees");
+  }
+
+  // Built with the bare model, it is ready, and index says current without loading it.
+  const bareEnv = { ...env, WAYFINDER_EMBEDDING_MODEL: bare };
+  assert.equal((await wayfinder(["index", root, "--rebuild"], bareEnv)).code, 0);
+  const ready = await wayfinder(["status", root, "--output", "json"], bareEnv);
+  assert.equal(JSON.parse(ready.stdout).state, "ready", ready.stdout);
+  const current = await wayfinder(["index", root], bareEnv);
+  assert.match(current.stdout, /is current; nothing to update/);
 });

@@ -39,10 +39,17 @@ function updateLog() {
  * length of `body`, then stops the watcher and closes the corpus.
  */
 async function watching(
-  options: { dataDir?: (root: string) => string; debounceMs?: number },
+  options: {
+    dataDir?: (root: string) => string;
+    debounceMs?: number;
+    maxWaitMs?: number;
+    /** Changes the tree before watching starts. */
+    prepare?: (root: string) => Promise<void>;
+  },
   body: (root: string, corpus: Corpus, log: ReturnType<typeof updateLog>) => Promise<void>,
 ): Promise<Corpus> {
   const root = await copyTree(SERVICES);
+  await options.prepare?.(root);
   const corpus = await openCorpus(root, {
     dataDir: options.dataDir?.(root) ?? await Deno.makeTempDir(),
     embedder: { model: tinyModel(), threads: 1 },
@@ -53,6 +60,7 @@ async function watching(
     signal: stop.signal,
     onUpdate: log.onUpdate,
     debounceMs: options.debounceMs,
+    maxWaitMs: options.maxWaitMs,
   });
   try {
     await body(root, corpus, log);
@@ -145,6 +153,54 @@ Deno.test("watchCorpus() with its data folder inside the tree does not wake itse
   );
 });
 
+/** Writes to `path` every `everyMs` for `forMs`; `busy()` says whether it still does. */
+function keepWriting(path: string, everyMs: number, forMs: number) {
+  let busy = true;
+  const done = (async () => {
+    const end = Date.now() + forMs;
+    for (let i = 0; Date.now() < end; i++) {
+      await Deno.writeTextFile(path, `line ${i}\n`, { append: true });
+      await sleep(everyMs);
+    }
+    busy = false;
+  })();
+  return { busy: () => busy, done };
+}
+
+Deno.test("watchCorpus() does not let writes to ignored files hold an update back", async () => {
+  await watching(
+    {
+      debounceMs: 300,
+      maxWaitMs: 60_000,
+      prepare: (root) => Deno.writeTextFile(join(root, ".gitignore"), "app.log\n"),
+    },
+    async (root, _corpus, log) => {
+      await log.next(1);
+      const logging = keepWriting(join(root, "app.log"), 200, 6000);
+      await sleep(400);
+      await Deno.writeTextFile(join(root, "notes.md"), "# Notes\n\nRotate the keys.\n");
+      const update = await log.next(2, 10_000);
+      assert.ok(logging.busy(), "the update ran while the ignored log was still being written");
+      assert.deepEqual(update.paths, ["notes.md"]);
+      await logging.done;
+      await sleep(1000);
+      assert.equal(log.updates.length, 2, "the log's writes start no update of their own");
+    },
+  );
+});
+
+Deno.test("watchCorpus() updates within its maximum wait while changes keep coming", async () => {
+  await watching({ debounceMs: 300, maxWaitMs: 1000 }, async (root, _corpus, log) => {
+    await log.next(1);
+    const writing = keepWriting(join(root, "notes.md"), 100, 6000);
+    const update = await log.next(2, 10_000);
+    assert.ok(writing.busy(), "an update ran while the file was still being written");
+    assert.deepEqual(update.paths, ["notes.md"]);
+    assert.equal(update.error, undefined);
+    await writing.done;
+  });
+});
+
 /** Starts `wayfinder watch` and reads its JSON lines as they come. */
 function spawnWatch(root: string, env: Record<string, string>) {
   const child = new Deno.Command(Deno.execPath(), {
@@ -215,3 +271,28 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
     await assert.rejects(Deno.stat(lock), Deno.errors.NotFound);
   });
 }
+
+Deno.test("wayfinder watch says when its root is gone and watches it again once it is back", async () => {
+  const root = await copyTree(SERVICES);
+  const watch = spawnWatch(root, {
+    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
+    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
+  });
+  assert.equal((await watch.nextEvent()).event, "watching");
+  await Deno.remove(root, { recursive: true });
+  const lost = await watch.nextEvent();
+  assert.deepEqual([lost.event, lost.root], ["lost", root], JSON.stringify(lost));
+
+  await Deno.mkdir(root);
+  await new Deno.Command("cp", { args: ["-R", `${SERVICES}/.`, root] }).output();
+  const back = await watch.nextEvent();
+  assert.equal(back.event, "rearmed", JSON.stringify(back));
+  await Deno.writeTextFile(join(root, "notes.md"), "# Notes\n\nRotate the signing keys.\n");
+  const update = await watch.nextEvent();
+  assert.equal(update.event, "updated", "the new watch hears changes");
+  assert.deepEqual(update.paths, ["notes.md"]);
+
+  watch.child.kill("SIGTERM");
+  const { status, stderr } = await watch.finish();
+  assert.equal(status.code, 0, stderr);
+});

@@ -185,7 +185,8 @@ export const SETTINGS = {
     file: "index.include",
     default: [],
     value: "GLOB",
-    help: "Only index paths matching this glob (repeatable)",
+    help:
+      "Only index paths matching this glob (repeatable); a glob naming a default exclude (deno.lock, *.min.js) only adds it back",
   },
   exclude: {
     flag: "exclude",

@@ -7,7 +7,10 @@ import type { EmbedderSettings } from "./open_models.ts";
 
 /** What to index. Unset fields come from the index's record, then these defaults. */
 export interface IndexSettings {
-  /** Only paths matching one of these globs. @default [] (everything) */
+  /**
+   * Only paths matching one of these globs; a glob naming a default exclude
+   * only adds it back (see `WalkOptions.include`). @default [] (everything)
+   */
   include?: string[];
   /** Skip paths matching these globs. @default [] */
   exclude?: string[];

@@ -99,7 +99,7 @@ export async function corpusStatus(input: StatusInput): Promise<CorpusStatus> {
     diskBytes: await diskBytes(indexDir),
   };
   if (holder?.alive) status.lock = { pid: holder.pid, since: holder.since };
-  if (progress && processAlive(progress.pid)) status.progress = progress;
+  if (progress && processAlive(progress.pid, progress.startedAt)) status.progress = progress;
   if (failure) status.failure = failure;
   if (formatProblem) {
     status.stale = { changed: [], added: [], deleted: [], reasons: [formatProblem] };
@@ -161,6 +161,10 @@ async function staleness(
   const recordedChars = manifest.settings?.maxChunkChars;
   if (recordedChars !== undefined && recordedChars !== settings.index.maxChunkChars) {
     reasons.push(`maxChunkChars ${recordedChars} → ${settings.index.maxChunkChars}`);
+  }
+  const codes = manifest.quantization ?? "none";
+  if (codes !== settings.index.quantization) {
+    reasons.push(`quantization ${codes} → ${settings.index.quantization}`);
   }
   reasons.push(...await modelDifference(manifest.identity, settings.embedder, input.locations));
   const changes = await treeChanges(input.root, manifest.files, {

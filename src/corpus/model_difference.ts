@@ -1,12 +1,15 @@
 /**
  * Whether the configured embedder would give other vectors than the ones an
  * index holds, decided without loading the model: the provider, the
- * long-input policy, and the weights' SHA-256 from the manifest beside the
- * GGUF (trusted only when its recorded size matches the file).
+ * long-input policy, and the weights' SHA-256 — from the manifest beside the
+ * GGUF (trusted only when its recorded size matches the file), else hashed
+ * from the file, whose header then also tells the query prefix, pooling and
+ * token budget it would load with.
  */
-import type { ModelIdentity } from "../embed/mod.ts";
+import { basename } from "node:path";
+import { type ModelIdentity, readLlamaSetup } from "../embed/mod.ts";
 import { WayfinderError } from "../error.ts";
-import { readManifest, resolveModelPath } from "../model/mod.ts";
+import { type ModelManifest, readManifest, resolveModelPath, sha256File } from "../model/mod.ts";
 import { type EmbedderSettings, type Locations, REPOSITORY } from "./open_models.ts";
 
 /** Differences worth a re-index, worded for the user; empty when none is known. */
@@ -28,17 +31,19 @@ export async function modelDifference(
   }
   const weights = await configuredWeights(embedder, locations);
   if (typeof weights === "string") reasons.push(weights);
-  else if (weights && weights.sha256 !== built.sha256) {
+  else if (weights.sha256 !== built.sha256) {
     reasons.push(`model ${built.name} → ${weights.name} (other weights)`);
-  }
+  } else if (!weights.manifest) reasons.push(...await setupDifference(built, weights.path));
   return reasons;
 }
 
-/** The configured GGUF's name and SHA-256 from its manifest; null when unknown; a reason when missing. */
+/** The configured GGUF: its path, name and SHA-256, and its manifest when one describes it; a reason when missing. */
 async function configuredWeights(
   embedder: EmbedderSettings,
   locations: Locations,
-): Promise<{ name: string; sha256: string } | string | null> {
+): Promise<
+  { path: string; name: string; sha256: string; manifest: ModelManifest | null } | string
+> {
   let path: string;
   try {
     path = resolveModelPath({
@@ -52,16 +57,54 @@ async function configuredWeights(
     throw error;
   }
   const manifest = await readManifest(path).catch(() => null);
-  const size = (await Deno.stat(path).catch(() => null))?.size;
+  const info = await Deno.stat(path).catch(() => null);
+  if (!info?.isFile) return `model missing: '${path}' cannot be read`;
   // A manifest whose size disagrees with the file describes other bytes.
-  if (!manifest?.sha256 || manifest.bytes !== size) return null;
-  return { name: manifest.name, sha256: manifest.sha256 };
+  if (manifest?.sha256 && manifest.bytes === info.size) {
+    return { path, name: manifest.name, sha256: manifest.sha256, manifest };
+  }
+  return { path, name: basename(path), sha256: await hashOf(path, info), manifest: null };
+}
+
+/**
+ * Without a manifest, the same weights may still load another way than the
+ * index's model did (its manifest gave another prefix or budget): the
+ * GGUF header says how they would load. Worded as `assertSameModel` words it.
+ */
+async function setupDifference(built: ModelIdentity, path: string): Promise<string[]> {
+  let setup;
+  try {
+    setup = await readLlamaSetup(path, null);
+  } catch (error) {
+    return [`model unreadable: '${path}': ${(error as Error).message}`];
+  }
+  const changed = (["name", "queryPrefix", "pooling", "maxTokens"] as const)
+    .filter((key) => setup[key] !== built[key])
+    .map((key) => `${key} ${JSON.stringify(built[key])} → ${JSON.stringify(setup[key])}`);
+  return changed.length === 0 ? [] : [
+    `model ${built.name} without a manifest beside ${path} loads another way (${
+      changed.join(", ")
+    })`,
+  ];
+}
+
+/** SHA-256s of manifest-less GGUFs already hashed, by path, size and modification time. */
+const HASHES = new Map<string, string>();
+
+async function hashOf(path: string, info: Deno.FileInfo): Promise<string> {
+  const key = `${path}\0${info.size}\0${info.mtime?.getTime()}`;
+  let hash = HASHES.get(key);
+  if (hash === undefined) {
+    hash = await sha256File(path);
+    HASHES.set(key, hash);
+  }
+  return hash;
 }
 
 /**
  * Whether the configured embedder is known, without loading it, to be the
  * one the index was built with: the same provider and policy, and for a GGUF
- * the SHA-256 its manifest records. Unknown (no manifest) is not the same.
+ * the same weights (and, without a manifest, the same setup in its header).
  */
 export async function sameEmbedder(
   built: ModelIdentity,
@@ -72,5 +115,5 @@ export async function sameEmbedder(
   const provider = embedder.provider ?? "llama";
   if (provider !== "llama") return built.sha256 === `${provider}:${embedder.model}`;
   const weights = await configuredWeights(embedder, locations);
-  return typeof weights === "object" && weights !== null && weights.sha256 === built.sha256;
+  return typeof weights === "object" && weights.sha256 === built.sha256;
 }

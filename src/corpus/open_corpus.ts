@@ -1,4 +1,4 @@
-import { resolve, sep } from "node:path";
+import { relative, resolve, sep } from "node:path";
 import { dataRootFrom } from "../config/mod.ts";
 import { WayfinderError } from "../error.ts";
 import { rowsIn } from "../row_ranges.ts";
@@ -47,6 +47,7 @@ import {
   type SearchMode,
   sourceReader,
 } from "../search/mod.ts";
+import { type PathFilter, pathFilter } from "../walk/mod.ts";
 import {
   buildDrift,
   declaresBundle,
@@ -157,6 +158,12 @@ export interface Corpus {
   ): Promise<Searcher>;
   /** The live generation, loaded. */
   open(): Promise<StoredIndex>;
+  /**
+   * Whether a change at this absolute path cannot change the index: it lies
+   * outside the root, in the index or data folder, or where the walk `index`
+   * does never looks (ignore files, default excludes, the globs).
+   */
+  ignores(path: string): Promise<boolean>;
   /** Releases the models this corpus opened. */
   close(): Promise<void>;
 }
@@ -225,7 +232,7 @@ async function denseCoverage(index: StoredIndex, mode: SearchMode, root: string)
     total.toLocaleString("en")
   } chunks`;
   const progress = await readRunProgress(index.dir);
-  const next = progress && processAlive(progress.pid)
+  const next = progress && processAlive(progress.pid, progress.startedAt)
     ? "indexing continues"
     : `run 'wayfinder index ${root}' to embed the rest`;
   if (index.manifest.settings?.knowledge) {
@@ -247,6 +254,8 @@ class LocalCorpus implements Corpus {
   #fresh: { generation: string; at: number; notices: string[] } | null = null;
   /** Query vectors by text: runs and repeated questions embed a query once. */
   #queries = new Map<string, Promise<Float32Array>>();
+  /** The walk's rules for `ignores`, until a run may have recorded other globs. */
+  #filter: Promise<PathFilter> | null = null;
 
   constructor(
     readonly root: string,
@@ -263,11 +272,11 @@ class LocalCorpus implements Corpus {
     }
     const settings = await this.#settings(run.rebuild ? null : undefined);
     const { knowledge } = settings.index;
-    const embedder = await this.#embedderFor(settings.embedder);
     const summary = await indexCorpus({
       root: this.root,
       indexDir: this.indexDir,
-      embedder,
+      // Opened inside the run: a model that fails to load is a failed run, with its events.
+      embedder: () => this.#embedderFor(settings.embedder),
       chunker: await openCodeChunker(this.options.locations),
       ...settings.index,
       longInput: settings.embedder.longInput ?? "reject",
@@ -282,6 +291,7 @@ class LocalCorpus implements Corpus {
       knowledge,
     });
     this.#index = null;
+    this.#filter = null;
     return summary;
   }
 
@@ -389,6 +399,22 @@ class LocalCorpus implements Corpus {
     // this index (or a searcher over it) longer than that.
     this.#index = await retainLexical(index);
     return this.#index;
+  }
+
+  async ignores(path: string): Promise<boolean> {
+    const within = (dir: string) => path === dir || path.startsWith(dir + sep);
+    if (within(this.indexDir) || within(this.dataDir)) return true;
+    const rel = relative(this.root, path);
+    if (rel === "") return false; // the root itself
+    if (rel === ".." || rel.startsWith(`..${sep}`)) return true;
+    this.#filter ??= this.#settings().then(({ index }) => pathFilter(this.root, index));
+    try {
+      return await (await this.#filter).ignores(rel.split(sep).join("/"));
+    } catch {
+      // Unreadable settings: let the change through; the update then says what is wrong.
+      this.#filter = null;
+      return false;
+    }
   }
 
   async close(): Promise<void> {

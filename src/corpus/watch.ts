@@ -4,7 +4,7 @@
  * corpus (so the model stays loaded). Holds the index lock for as long as it
  * watches, so no other writer races it.
  */
-import { relative, sep } from "node:path";
+import { relative } from "node:path";
 import { WayfinderError } from "../error.ts";
 import type { IndexSummary } from "../pipeline/mod.ts";
 import { acquireIndexLock, type IndexLock } from "../store/mod.ts";
@@ -12,11 +12,15 @@ import type { Corpus } from "./open_corpus.ts";
 
 /** One update: what triggered it and how it ended. */
 export interface WatchUpdate {
-  /** "initial" for the catch-up at start, "change" for updates on file events. */
-  trigger: "initial" | "change";
-  /** Root-relative paths whose events led to this update (empty for the initial one). */
+  /**
+   * "initial" for the catch-up at start, "change" for updates on file events,
+   * "lost" when the root was deleted or moved away (no update ran; watching
+   * resumes when it is back), "back" for the catch-up once it is.
+   */
+  trigger: "initial" | "change" | "lost" | "back";
+  /** Root-relative paths whose events led to this update (empty for the others). */
   paths: string[];
-  /** The update's summary; `current` when nothing had changed and nothing was published. */
+  /** The update's summary; `current` when nothing had changed and nothing was published (none when lost). */
   summary?: IndexSummary;
   /** Why the update failed; the previous generation stays live and watching goes on. */
   error?: WayfinderError;
@@ -25,6 +29,11 @@ export interface WatchUpdate {
 export interface WatchOptions {
   /** Quiet time before an update, so a rename-then-write is one update. @default 300 */
   debounceMs?: number;
+  /**
+   * Longest wait from the first change to its update while changes keep
+   * coming (a file written every 100 ms is never quiet). @default 2000
+   */
+  maxWaitMs?: number;
   /** Stops watching; an update in flight is abandoned before it publishes. */
   signal?: AbortSignal;
   /** Called after every update, including ones that found nothing to do. */
@@ -34,9 +43,15 @@ export interface WatchOptions {
 /** Event kinds that mean content may have changed; reads (`access`) do not. */
 const CHANGES = new Set<Deno.FsEvent["kind"]>(["any", "create", "modify", "remove", "rename"]);
 
+/** How often a watcher whose root is gone looks for it again. */
+const REARM_EVERY_MS = 1000;
+
 /**
  * Watches `corpus.root` until `signal` aborts, updating the index after each
- * burst of changes. Resolves once stopped, with the lock released.
+ * burst of changes. When the root itself is deleted or moved away, says so
+ * (an update with trigger `lost`), looks for it every second, and once it is
+ * back watches it again after a catch-up update (trigger `back`). Resolves
+ * once stopped, with the lock released.
  *
  * @throws {WayfinderError} `busy` when another process holds the index lock;
  *   the first update's error when that fails (later failures are reported
@@ -50,16 +65,18 @@ export async function watchCorpus(corpus: Corpus, options: WatchOptions = {}): P
   const updates = new UpdateQueue(corpus, lock, options);
   try {
     if (signal?.aborted) return;
-    watcher = Deno.watchFs(corpus.root, { recursive: true });
     signal?.addEventListener("abort", stop, { once: true });
-    // Events during the catch-up wait in the watcher and start the next update.
-    const first = await updates.run("initial", []);
-    // A first update that fails (no model, another model's index) would fail every time.
-    if (first?.error) throw first.error;
-    for await (const event of watcher) {
-      if (!CHANGES.has(event.kind)) continue;
-      const paths = event.paths.filter((path) => !ignored(corpus, path));
-      if (paths.length > 0) updates.request(paths.map((p) => relative(corpus.root, p)));
+    for (let trigger: "initial" | "back" = "initial";; trigger = "back") {
+      watcher = armWatcher(corpus.root);
+      // Events during the catch-up wait in the watcher and start the next update.
+      const first = watcher && await updates.run(trigger, []);
+      // A first update that fails (no model, another model's index) would fail every time.
+      if (first?.error && trigger === "initial") throw first.error;
+      if (watcher && await follow(corpus, watcher, updates) === "stopped") return;
+      watcher?.close();
+      await updates.drain();
+      options.onUpdate?.({ trigger: "lost", paths: [] });
+      if (!await reappears(corpus.root, signal)) return;
     }
   } finally {
     signal?.removeEventListener("abort", stop);
@@ -70,17 +87,63 @@ export async function watchCorpus(corpus: Corpus, options: WatchOptions = {}): P
   }
 }
 
-/** Paths whose changes never touch the index: the index and data folders, and `.git`. */
-function ignored(corpus: Corpus, path: string): boolean {
-  const within = (dir: string) => path === dir || path.startsWith(dir + sep);
-  if (within(corpus.indexDir) || within(corpus.dataDir)) return true;
-  return relative(corpus.root, path).split(sep).includes(".git");
+/** A recursive watcher on the root, or undefined when the root vanished meanwhile. */
+function armWatcher(root: string): Deno.FsWatcher | undefined {
+  try {
+    return Deno.watchFs(root, { recursive: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
 }
 
-/** Runs one update at a time; requests during the quiet time or a running update coalesce. */
+/** Requests updates for the watcher's events until it is closed or the root is gone. */
+async function follow(
+  corpus: Corpus,
+  watcher: Deno.FsWatcher,
+  updates: UpdateQueue,
+): Promise<"stopped" | "lost"> {
+  for await (const event of watcher) {
+    if (!CHANGES.has(event.kind)) continue;
+    // A deleted or moved root is an event on the root; the watch on it is dead then.
+    if (event.paths.includes(corpus.root) && !await isDirectory(corpus.root)) return "lost";
+    // Writes the walk ignores (a log, a build folder) must not hold the debounce open.
+    const paths = [];
+    for (const path of event.paths) if (!await corpus.ignores(path)) paths.push(path);
+    if (paths.length > 0) updates.request(paths.map((p) => relative(corpus.root, p)));
+  }
+  return await isDirectory(corpus.root) ? "stopped" : "lost";
+}
+
+/** Waits for the root to be a folder again; false when stopped first. */
+async function reappears(root: string, signal: AbortSignal | undefined): Promise<boolean> {
+  while (!signal?.aborted) {
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(done, REARM_EVERY_MS);
+      signal?.addEventListener("abort", done, { once: true });
+    });
+    if (!signal?.aborted && await isDirectory(root)) return true;
+  }
+  return false;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return (await Deno.stat(path).catch(() => null))?.isDirectory ?? false;
+}
+
+/**
+ * Runs one update at a time; requests during the quiet time or a running
+ * update coalesce, for at most `maxWaitMs` from the first of them.
+ */
 class UpdateQueue {
   #pending = new Set<string>();
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the oldest request not yet taken by an update arrived. */
+  #waitingSince: number | undefined;
   #running: Promise<void> | null = null;
 
   constructor(
@@ -91,14 +154,22 @@ class UpdateQueue {
 
   request(paths: string[]): void {
     for (const path of paths) this.#pending.add(path);
+    this.#waitingSince ??= performance.now();
+    const waited = performance.now() - this.#waitingSince;
+    const quiet = this.options.debounceMs ?? 300;
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#start(), this.options.debounceMs ?? 300);
+    this.#timer = setTimeout(
+      () => this.#start(),
+      Math.max(0, Math.min(quiet, (this.options.maxWaitMs ?? 2000) - waited)),
+    );
   }
 
-  /** Waits for the update in flight; pending requests are dropped (we are stopping). */
+  /** Waits for the update in flight; pending requests are dropped (stopping, or the root is gone). */
   async drain(): Promise<void> {
     clearTimeout(this.#timer);
     while (this.#running) await this.#running;
+    this.#pending.clear();
+    this.#waitingSince = undefined;
   }
 
   #start(): void {
@@ -109,6 +180,7 @@ class UpdateQueue {
     }
     const paths = [...this.#pending].sort();
     this.#pending.clear();
+    this.#waitingSince = undefined;
     this.#running = this.run("change", paths).then(() => {
       this.#running = null;
       if (this.#pending.size > 0) this.request([]);
@@ -122,7 +194,10 @@ class UpdateQueue {
     try {
       update = { trigger, paths, summary: await this.corpus.index({ lock: this.lock, signal }) };
     } catch (error) {
-      if (signal?.aborted) return undefined;
+      // Stopped, or the root vanished under the update: the watcher says that instead.
+      if (signal?.aborted || trigger !== "initial" && !await isDirectory(this.corpus.root)) {
+        return undefined;
+      }
       const wrapped = error instanceof WayfinderError
         ? error
         : new WayfinderError("internal", (error as Error)?.message ?? String(error), {

@@ -1,4 +1,3 @@
-import { basename } from "node:path";
 import { existsSync } from "node:fs";
 import {
   type LlamaEmbeddingContext,
@@ -12,6 +11,7 @@ import type { Embedder, ModelIdentity } from "./embedder.ts";
 import { type LongInput, LongInputError } from "./long_input_error.ts";
 import { normalizeVector } from "./normalize_vector.ts";
 import { openLlamaModel } from "./llama_open_model.ts";
+import { type GgufMetadata, type LlamaSetup, llamaSetup } from "./llama_setup.ts";
 import type { LlamaSession } from "./llama_session.ts";
 
 /** Options for {@linkcode LlamaEmbedder.create}. */
@@ -31,15 +31,6 @@ export interface LlamaEmbedderOptions {
   /** Version of the chunk-to-text recipe, recorded in the identity. @default {1} */
   inputFormat?: number | string;
 }
-
-/** llama.cpp's pooling type numbers, as GGUF stores them. */
-const POOLING_NAMES: Readonly<Record<number, string>> = {
-  0: "none",
-  1: "mean",
-  2: "cls",
-  3: "last",
-  4: "rank",
-};
 
 interface Parts {
   session: LlamaSession<LlamaEmbeddingContext>;
@@ -78,9 +69,11 @@ export class LlamaEmbedder implements Embedder {
       ? [options.manifest ?? await readManifest(modelPath), await sha256File(modelPath)]
       : [null, ""];
     let maxTokens = 0;
+    let setup: LlamaSetup | undefined;
     const session = await openLlamaModel(modelPath, options.threads, "model", (model) => {
-      const modelMax = manifest?.maxTokens ?? model.trainContextSize;
-      maxTokens = Math.min(modelMax, options.contextSize ?? modelMax);
+      const header = model.fileInfo.metadata as unknown as GgufMetadata;
+      setup = llamaSetup(modelPath, manifest, header, model.trainContextSize);
+      maxTokens = Math.min(setup.maxTokens, options.contextSize ?? setup.maxTokens);
       // node-llama-cpp refuses inputs as long as the context, hence the +1;
       // the whole input must fit one batch because BERT attention is not causal.
       return model.createEmbeddingContext({
@@ -91,16 +84,14 @@ export class LlamaEmbedder implements Embedder {
     });
     const { model } = session;
     const metadata = model.fileInfo.metadata as unknown as Record<string, Record<string, unknown>>;
-    const poolingType = metadata[metadata.general?.architecture as string]?.pooling_type;
+    const { name, queryPrefix, pooling } = setup!;
     const identity: ModelIdentity = {
-      name: manifest?.name ?? (metadata.general?.name as string | undefined) ??
-        basename(modelPath).replace(/\.gguf$/i, ""),
+      name,
       provider: "llama",
       sha256,
       dimensions: model.embeddingVectorSize,
-      queryPrefix: manifest?.queryPrefix ?? "",
-      pooling: manifest?.pooling ??
-        (typeof poolingType === "number" ? POOLING_NAMES[poolingType] ?? "none" : "none"),
+      queryPrefix,
+      pooling,
       normalize: true,
       maxTokens,
       longInput: options.longInput ?? "reject",

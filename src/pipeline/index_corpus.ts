@@ -29,7 +29,8 @@ export const CHUNKER_VERSION = 4;
 export interface IndexOptions {
   root: string;
   indexDir: string;
-  embedder: Embedder;
+  /** The embedder, or how to open it: opened inside the run, a failure to open is a failed run. */
+  embedder: Embedder | (() => Promise<Embedder>);
   chunker: CodeChunker;
   include?: string[];
   exclude?: string[];
@@ -117,7 +118,11 @@ export async function indexCorpus(options: IndexOptions): Promise<IndexSummary> 
   }
   const journal = startJournal({ ...options, emit });
   try {
-    const summary = await update({ ...options, onProgress: journal.progress, emit }, started);
+    const embedder = typeof options.embedder === "function"
+      ? await options.embedder()
+      : options.embedder;
+    const run = { ...options, embedder, onProgress: journal.progress, emit };
+    const summary = await update(run, started);
     await journal.succeeded(summary);
     return summary;
   } catch (error) {
@@ -151,7 +156,7 @@ interface Plan {
 }
 
 /** Options inside a run: events already stamped and journaled. */
-type RunOptions = IndexOptions & { emit: (event: IndexEventInput) => void };
+type RunOptions = IndexOptions & { embedder: Embedder; emit: (event: IndexEventInput) => void };
 
 async function update(options: RunOptions, started: number): Promise<IndexSummary> {
   const { embedder, root } = options;
@@ -407,7 +412,7 @@ function summarise(
  */
 async function chunkOne(
   file: SourceFile,
-  options: IndexOptions,
+  options: RunOptions,
   unfit: UnfitPassage[],
 ): Promise<Chunk[]> {
   const fitted = await chunkSource(file, options);

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import process from "node:process";
 import { WayfinderError } from "../error.ts";
+import { processStartMs } from "./process_start.ts";
 
 /** A held index lock. */
 export interface IndexLock {
@@ -14,15 +15,31 @@ interface LockRecord {
   token: string;
 }
 
-/** True when a process with this pid exists (EPERM: it exists but is not ours). */
-function isAlive(pid: number): boolean {
+/**
+ * Clock slack when comparing a process's start with a record's time: `/proc`
+ * start times are whole-second estimates, and the wall clock may be stepped.
+ */
+const SLACK_MS = 5_000;
+
+/**
+ * True when the process that wrote a record `since` still runs. A pid alone
+ * is not enough: after a crash or a reboot the OS hands the pid to another
+ * process (this one included), which started after the record was written.
+ * EPERM from `kill` means a process exists but is not ours. Without a
+ * readable `since` or a known start time, the pid existing is what counts.
+ */
+function isAlive(pid: number, since?: string): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
+  const at = Date.parse(since ?? "");
+  // This process wrote it only if it was written after this process started.
+  if (pid === process.pid) return Number.isFinite(at) && at >= performance.timeOrigin - SLACK_MS;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
+  const started = processStartMs(pid);
+  return !Number.isFinite(at) || started === null || started <= at + SLACK_MS;
 }
 
 function readRecord(path: string): LockRecord | null {
@@ -36,8 +53,9 @@ function readRecord(path: string): LockRecord | null {
 /**
  * Takes the corpus's index lock: exclusively creates `lock` in the index
  * directory, recording pid and start time. A lock left by a dead process
- * (crash, SIGKILL) is taken over; so is an unreadable one, which can only be
- * a lock whose writer died mid-write. Two runs taking over the same stale
+ * (crash, SIGKILL) is taken over, also when its pid now names another
+ * process (this one included) that started after the lock was written; so is
+ * an unreadable one, which can only be a lock whose writer died mid-write. Two runs taking over the same stale
  * lock at the same instant could both succeed; that race needs a crash
  * followed by two simultaneous starts and is accepted.
  *
@@ -77,7 +95,7 @@ export async function acquireIndexLock(
       }
     }
     const held = readRecord(path);
-    if (held !== null && isAlive(held.pid) || attempt >= 2) {
+    if (held !== null && isAlive(held.pid, held.since) || attempt >= 2) {
       throw new WayfinderError(
         "busy",
         `Cannot index ${root}: index is busy (held by another wayfinder index or watch, pid ${
@@ -106,10 +124,14 @@ export interface LockHolder {
 export function readIndexLock(indexDir: string): LockHolder | null {
   const held = readRecord(join(indexDir, "lock"));
   if (held === null) return null;
-  return { pid: held.pid, since: held.since, alive: isAlive(held.pid) };
+  return { pid: held.pid, since: held.since, alive: isAlive(held.pid, held.since) };
 }
 
-/** True when a process with this pid runs: a progress file from a dead writer is stale. */
-export function processAlive(pid: number): boolean {
-  return isAlive(pid);
+/**
+ * True when the process that wrote a record at `since` (ISO) with this pid
+ * still runs: a progress file from a dead writer, or from a writer whose pid
+ * another process has since been given, is stale.
+ */
+export function processAlive(pid: number, since?: string): boolean {
+  return isAlive(pid, since);
 }

@@ -55,24 +55,36 @@ Deno.test("an ignore-file negation re-includes a default exclude", async () => {
   });
 });
 
-Deno.test("an include glob that names a default exclude re-includes it", async () => {
+Deno.test("an include glob that names a default exclude adds it back and restricts nothing", async () => {
   await withTree({ ...GENERATED, ...SOURCE }, async (root) => {
-    assert.deepEqual(await paths(root, { include: ["deno.lock", "web/*.ts"] }), ["deno.lock"]);
-    assert.deepEqual(await paths(root, { include: ["**/*.lock"] }), []);
-    assert.deepEqual(await paths(root, { include: ["web/**/*.min.js", "**/go.sum"] }), [
-      "go/go.sum",
-      "web/dist/app.min.js",
+    const source = Object.keys(SOURCE);
+    assert.deepEqual(
+      await paths(root, { include: ["deno.lock", "*.min.js"] }),
+      [...source, "deno.lock", "web/dist/app.min.js"].sort(),
+    );
+    // Beside a restricting glob, the named file is added to what that glob keeps.
+    assert.deepEqual(await paths(root, { include: ["deno.lock", "web/*.js"] }), [
+      "deno.lock",
+      "web/app.js",
     ]);
+    assert.deepEqual(await paths(root, { include: ["**/*.lock"] }), []);
+    assert.deepEqual(
+      await paths(root, { include: ["web/**/*.min.js", "**/go.sum"] }),
+      [...source, "go/go.sum", "web/dist/app.min.js"].sort(),
+    );
     // A broad glob leaves the defaults in force.
     assert.deepEqual(await paths(root, { include: ["*.json"] }), ["web/package.json"]);
     // `exclude` still wins over a naming include.
-    assert.deepEqual(await paths(root, { include: ["*.map"], exclude: ["dist"] }), []);
+    assert.deepEqual(
+      await paths(root, { include: ["*.map"], exclude: ["dist"] }),
+      source.filter((p) => !p.startsWith("web/dist")).sort(),
+    );
   });
 });
 
 Deno.test("a project's own ignore rule is not lifted by a naming include", async () => {
   await withTree({ ".gitignore": "deno.lock\n", "deno.lock": "{}" }, async (root) => {
-    assert.deepEqual(await paths(root, { include: ["deno.lock"] }), []);
+    assert.deepEqual(await paths(root, { include: ["deno.lock"] }), [".gitignore"]);
   });
 });
 

@@ -149,18 +149,32 @@ Deno.test("walkTree() handles names with spaces, newlines and glob characters", 
 });
 
 Deno.test({
-  name: "walkTree() skips a file whose name is not UTF-8 without aborting",
+  name:
+    "walkTree() skips files and folders whose names are not UTF-8 as non_utf8_name, bytes shown",
   // Linux file names are bytes; Deno hands them over lossily decoded.
   ignore: Deno.build.os !== "linux",
   fn: async () => {
-    await withTree({ "ok.ts": "ok" }, async (root) => {
+    await withTree({ "ok.ts": "ok", ".gitignore": "*.log\n" }, async (root) => {
       const made = await new Deno.Command("sh", {
-        args: ["-c", 'printf x > "$1/$(printf "bad\\377name.ts")"', "sh", root],
+        args: [
+          "-c",
+          'cd "$1" && printf x > "$(printf "bad\\377name.ts")" && ' +
+          'printf x > "$(printf "caf\\351_latin1.txt")" && printf x > "$(printf "caf\\351\\134.md")" && ' +
+          'mkdir "$(printf "dir_\\377")" && printf x > "$(printf "dir_\\377/inner.txt")" && ' +
+          'printf x > "$(printf "noise\\377.log")" && printf x > "$(printf "ok\\357\\277\\275real.ts")"',
+          "sh",
+          root,
+        ],
       }).output();
-      assert.equal(made.code, 0);
+      assert.equal(made.code, 0, new TextDecoder().decode(made.stderr));
       const { files, skipped } = await walkTree(root);
-      assert.deepEqual(files.map((f) => f.path), ["ok.ts"]);
-      assert.deepEqual(skipped, [{ path: "bad\uFFFDname.ts", reason: "unreadable" }]);
+      assert.deepEqual(files.map((f) => f.path), [".gitignore", "ok.ts", "ok\uFFFDreal.ts"]);
+      assert.deepEqual(skipped, [
+        { path: "bad\\xffname.ts", reason: "non_utf8_name" },
+        { path: "caf\\xe9\\\\.md", reason: "non_utf8_name" },
+        { path: "caf\\xe9_latin1.txt", reason: "non_utf8_name" },
+        { path: "dir_\\xff", reason: "non_utf8_name" },
+      ], "named by their bytes; an ignored one (noise\\xff.log) is not listed");
     });
   },
 });

@@ -4,6 +4,7 @@
  * @module
  */
 export { walkTree } from "./walk_tree.ts";
+export { type PathFilter, pathFilter } from "./path_filter.ts";
 export type { SkippedFile, SkipReason, WalkOptions, WalkResult } from "./walk_tree.ts";
 export { DEFAULT_EXCLUDES } from "./default_excludes.ts";
 export { detectLanguage } from "./detect_language.ts";

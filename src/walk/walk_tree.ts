@@ -1,10 +1,10 @@
 import { join, resolve, sep } from "node:path";
 import { WayfinderError } from "../error.ts";
 import type { SourceFile } from "../types.ts";
-import { namesDefaultExclude } from "./default_excludes.ts";
-import { cleanGlobs, compileGlobs } from "./globs.ts";
-import { ignoredBy, loadRules, rootRules, type Rules } from "./ignore_rules.ts";
+import { loadRules, rootRules, type Rules } from "./ignore_rules.ts";
+import { rawNames } from "./raw_names.ts";
 import { readSource } from "./read_source.ts";
+import { keepsDir, keepsFile, type Selection, selection } from "./selection.ts";
 
 /** Why a file the user might expect to be indexed was left out. */
 export type SkipReason =
@@ -14,11 +14,16 @@ export type SkipReason =
   | "symlink_outside_root"
   | "symlink_loop"
   | "symlink_duplicate"
-  | "not_utf8";
+  | "not_utf8"
+  | "non_utf8_name";
 
 /** A file (or directory) the walker saw but could not index. */
 export interface SkippedFile {
-  /** Path relative to the root, with forward slashes. */
+  /**
+   * Path relative to the root, with forward slashes. For `non_utf8_name`,
+   * the name's bytes that are not UTF-8 are shown as `\xNN` and a backslash
+   * in it as `\\`.
+   */
   path: string;
   reason: SkipReason;
 }
@@ -29,8 +34,9 @@ export interface WalkOptions {
    * Globs (picomatch) a file's root-relative posix path must match to be
    * indexed. A pattern without a slash matches the base name at any depth
    * (`*.md`). Directories are not tested against `include`. A pattern whose
-   * last segment is itself a default exclude (`deno.lock`, `*.min.js`)
-   * re-includes the files it matches; see {@link DEFAULT_EXCLUDES}.
+   * last segment is itself a default exclude (`deno.lock`, `*.min.js`) only
+   * adds back the files it matches and restricts nothing: `["deno.lock"]`
+   * indexes everything plus `deno.lock`; see {@link DEFAULT_EXCLUDES}.
    * @default [] (everything)
    */
   include?: string[];
@@ -87,10 +93,7 @@ interface _Candidate {
 }
 
 interface _Walk {
-  include?: (rel: string) => boolean;
-  /** Include globs that name a default-excluded file, which they re-include. */
-  namedInclude?: (rel: string) => boolean;
-  exclude?: (rel: string) => boolean;
+  selection: Selection;
   maxFileBytes: number;
   /** Real paths of folders never entered. */
   excludeDirs: ReadonlySet<string>;
@@ -142,9 +145,7 @@ export async function walkTree(root: string, options: WalkOptions = {}): Promise
   const absRoot = resolve(root);
   const realRoot = await _realRoot(root, absRoot);
   const walk: _Walk = {
-    include: compileGlobs(options.include),
-    namedInclude: compileGlobs(cleanGlobs(options.include).filter(namesDefaultExclude)),
-    exclude: compileGlobs(options.exclude),
+    selection: selection(options),
     maxFileBytes: options.maxFileBytes ?? 1048576,
     excludeDirs: new Set(await Promise.all((options.excludeDirs ?? []).map(_realOrAbsolute))),
     realRoot,
@@ -209,6 +210,8 @@ async function _walkDir(walk: _Walk, dir: _Dir): Promise<void> {
   entries.sort((a, b) => _compare(a.name, b.name));
   const rules = await loadRules(dir.abs, dir.rel, entries, dir.rules);
   const ancestors = new Set(dir.ancestors).add(dir.real);
+  // Names Deno decoded lossily, by their lossy form: asked for only when one is there.
+  const raw = entries.some((e) => e.name.includes("\uFFFD")) ? await rawNames(dir.abs) : null;
   for (const entry of entries) {
     if (entry.name === ".git") continue;
     const child: _Dir = {
@@ -218,8 +221,25 @@ async function _walkDir(walk: _Walk, dir: _Dir): Promise<void> {
       rules,
       ancestors,
     };
-    await _visit(walk, entry, child);
+    // A lossy name opens nothing; a name that really holds U+FFFD does.
+    if (raw && entry.name.includes("\uFFFD") && !await _exists(child.abs)) {
+      _skipNonUtf8(walk, entry, child, raw.get(entry.name)?.shift() ?? entry.name);
+    } else await _visit(walk, entry, child);
   }
+}
+
+/** Reports a file or folder whose name is not UTF-8, unless the walk would leave it out anyway. */
+function _skipNonUtf8(walk: _Walk, entry: Deno.DirEntry, child: _Dir, name: string): void {
+  const kept = entry.isDirectory
+    ? keepsDir(walk.selection, child.rules, child.rel)
+    : keepsFile(walk.selection, child.rules, child.rel);
+  const at = child.rel.lastIndexOf("/");
+  const path = at < 0 ? name : `${child.rel.slice(0, at)}/${name}`;
+  if (kept) walk.skipped.push({ path, reason: "non_utf8_name" });
+}
+
+async function _exists(path: string): Promise<boolean> {
+  return await Deno.lstat(path).then(() => true, () => false);
 }
 
 /** Sorts one directory entry: walk it, defer it, keep it as a file, or skip it. */
@@ -232,7 +252,7 @@ async function _visit(walk: _Walk, entry: Deno.DirEntry, child: _Dir): Promise<v
     walk.skipped.push({ path: child.rel, reason });
   };
   if (target.kind === "dir") {
-    if (ignoredBy(child.rules, child.rel, true) || walk.exclude?.(child.rel)) return;
+    if (!keepsDir(walk.selection, child.rules, child.rel)) return;
     if (walk.excludeDirs.has(target.real)) return;
     if (target.problem) return skip(target.problem);
     const dir = { ...child, real: target.real };
@@ -241,7 +261,7 @@ async function _visit(walk: _Walk, entry: Deno.DirEntry, child: _Dir): Promise<v
     else if (walk.walked.has(dir.real)) skip("symlink_duplicate");
     else await _walkDir(walk, dir);
   } else if (target.kind === "file") {
-    if (!_selected(walk, child.rules, child.rel)) return;
+    if (!keepsFile(walk.selection, child.rules, child.rel)) return;
     if (target.problem) return skip(target.problem);
     walk.candidates.push({ ...child, real: target.real, viaLink: entry.isSymlink });
   }
@@ -268,15 +288,6 @@ async function _resolveLink(abs: string, realRoot: string): Promise<_Target> {
   }
 }
 
-/** Ignore files win over `include`; `include` naming a default exclude wins over the default. */
-function _selected(walk: _Walk, rules: Rules[], rel: string): boolean {
-  const by = ignoredBy(rules, rel, false);
-  if (by === "ignore_file") return false;
-  if (by === "defaults" && !walk.namedInclude?.(rel)) return false;
-  if (walk.include && !walk.include(rel)) return false;
-  return !walk.exclude?.(rel);
-}
-
 async function _followLink(walk: _Walk, link: _Dir): Promise<void> {
   if (link.ancestors.has(link.real)) {
     walk.skipped.push({ path: link.rel, reason: "symlink_loop" });
@@ -299,7 +310,7 @@ async function _readAll(walk: _Walk): Promise<SourceFile[]> {
       seen.add(c.real);
       unique.push(c);
     } else {
-      // Without a link, only a name the OS gave lossily (not UTF-8) can repeat a real path.
+      // Without a link a real path repeats only if the OS lists one name twice.
       walk.skipped.push({ path: c.rel, reason: c.viaLink ? "symlink_duplicate" : "unreadable" });
     }
   }
