@@ -186,6 +186,9 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
     return summary(0, 0, null);
   }
   const zeros = new Float32Array(embedder.identity.dimensions);
+  // Reused passages read their text from the generation this run started from,
+  // so every publish of the run must leave that generation on disk.
+  const pinned = previous ? [previous.generation] : [];
   const publish = (pending: RowRange[] = []) =>
     writeGeneration(options.indexDir, {
       manifest: {
@@ -202,7 +205,7 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
       chunks: plan.chunks,
       // Rows still to embed are zeros on disk; `pending` keeps dense search off them.
       vectors: plan.vectors.map((v) => v ?? zeros),
-    });
+    }, { pinned });
   const { embedded, truncated } = await embedMissing(options, plan, publish);
   options.signal?.throwIfAborted();
   const total = plan.walked.files.length;

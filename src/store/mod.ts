@@ -59,7 +59,7 @@ export {
   readManifest,
   type StoredIndex,
 } from "./open_index.ts";
-export { type GenerationData, writeGeneration } from "./write_generation.ts";
+export { type GenerationData, type PublishOptions, writeGeneration } from "./write_generation.ts";
 export { retainLexical } from "./retain_lexical.ts";
 export {
   clearRunFailure,

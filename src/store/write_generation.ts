@@ -53,9 +53,9 @@ async function readCurrent(indexDir: string): Promise<string | null> {
 }
 
 /**
- * Removes generations other than the live and the previous one, and
- * leftovers of interrupted writes. Failures are ignored: garbage is retried
- * on the next write.
+ * Removes generations other than those in `keep`, and leftovers of
+ * interrupted writes. Failures are ignored: garbage is retried on the next
+ * write.
  */
 async function collectGarbage(indexDir: string, keep: Set<string>): Promise<void> {
   try {
@@ -90,22 +90,38 @@ async function writeFiles(
   }
 }
 
+/** Options of `writeGeneration`. */
+export interface PublishOptions {
+  /**
+   * Generations the running writer still reads from (the one its run started
+   * from: reused passages' text is read lazily), kept besides the live and
+   * the previous one. Pins live only in the writer's memory, so a crashed
+   * run's pins lapse at the next publish.
+   */
+  pinned?: readonly string[];
+}
+
 /**
  * Publishes a new generation of an index: streams passages, metadata,
  * full-text index and vectors (and their codes, with a quantization) into a
  * fresh `gen-*` directory, fsyncs them, then points `current` at it with one
  * atomic rename, the only commit point. A crash before the rename leaves the
  * previous generation live. Afterwards removes generations older than the
- * previous one and leftovers of interrupted writes. The caller holds the
- * index lock.
+ * previous one (except pinned ones) and leftovers of interrupted writes.
+ * The caller holds the index lock.
  *
  * @param indexDir The corpus's index directory; created if missing.
  * @param data Manifest fields, chunks and their vectors, in the same order.
+ * @param options See `PublishOptions`.
  * @returns The new generation's name.
  * @throws {WayfinderError} `io` when the directory cannot be written;
  *   `internal` when vectors do not match chunks or dimensions.
  */
-export async function writeGeneration(indexDir: string, data: GenerationData): Promise<string> {
+export async function writeGeneration(
+  indexDir: string,
+  data: GenerationData,
+  options: PublishOptions = {},
+): Promise<string> {
   const dimensions = data.manifest.identity.dimensions;
   const count = data.chunks.length;
   const row = rowsOf(data.vectors, count, dimensions);
@@ -144,7 +160,7 @@ export async function writeGeneration(indexDir: string, data: GenerationData): P
       },
     );
   }
-  const keep = new Set([name]);
+  const keep = new Set([name, ...options.pinned ?? []]);
   if (previous !== null) keep.add(previous);
   await collectGarbage(indexDir, keep);
   return name;
