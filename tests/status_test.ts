@@ -179,3 +179,25 @@ Deno.test("index --events writes started, file, batch and published; failed on e
   assert.equal(failed.code, "stale_index");
   assert.match(failing.stderr.trim().split("\n").at(-1)!, /^wayfinder: /);
 });
+
+Deno.test("an unreadable manifest or a 'current' naming no generation names the real root in the fix", async () => {
+  const { root, env, status } = await setup();
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  const indexDir = (await status()).indexDir;
+  const live = (await Deno.readTextFile(join(indexDir, "current"))).trim();
+  const fix = `run 'wayfinder index ${root} --rebuild'`;
+  const damage = {
+    "its manifest is not JSON": () =>
+      Deno.writeTextFile(join(indexDir, live, "manifest.json"), "{ torn"),
+    "'current' names no generation": () => Deno.writeTextFile(join(indexDir, "current"), "junk\n"),
+  };
+  for (const [reason, apply] of Object.entries(damage)) {
+    await apply();
+    assert.ok((await status()).stale.reasons[0].endsWith(`${reason}; ${fix}`), reason);
+    for (const args of [["search", root, "token"], ["index", root]]) {
+      const run = await wayfinder(args, env);
+      assert.equal(run.code, 2, run.stderr);
+      assert.ok(run.stderr.trimEnd().endsWith(`${reason}; ${fix}`), run.stderr);
+    }
+  }
+});

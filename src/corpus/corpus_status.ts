@@ -88,7 +88,7 @@ export async function corpusStatus(input: StatusInput): Promise<CorpusStatus> {
   let manifest: IndexManifest | null = null;
   let formatProblem: string | undefined;
   try {
-    manifest = await readManifest(indexDir);
+    manifest = await readManifest(indexDir, root);
   } catch (error) {
     if (!(error instanceof WayfinderError && error.code === "stale_index")) throw error;
     formatProblem = error.message;

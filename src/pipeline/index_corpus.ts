@@ -156,7 +156,9 @@ type RunOptions = IndexOptions & { emit: (event: IndexEventInput) => void };
 async function update(options: RunOptions, started: number): Promise<IndexSummary> {
   const { embedder, root } = options;
   const fingerprint = identityFingerprint(embedder.identity);
-  let previous: StoredIndex | null = options.rebuild ? null : await openIndex(options.indexDir);
+  let previous: StoredIndex | null = options.rebuild
+    ? null
+    : await openIndex(options.indexDir, { root });
   if (previous && onlyInputFormatDiffers(previous.manifest.identity, embedder.identity)) {
     // Same model, inputs built another way (a new format, or a folder that became a
     // bundle): none of the old vectors fit, so this run rebuilds.
@@ -166,7 +168,7 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
   // A complete live generation for this model keeps answering until the run ends:
   // a partial one in its place would take dense answers away.
   const live = previous?.manifest ??
-    (options.rebuild ? await readManifest(options.indexDir).catch(() => null) : null);
+    (options.rebuild ? await readManifest(options.indexDir, root).catch(() => null) : null);
   const servesDense = live !== null && live.fingerprint === fingerprint && !live.pending?.length;
   if (servesDense) options = { ...options, partial: false };
   if (previous && chunkingChanged(previous, options)) {
