@@ -3,7 +3,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { WayfinderError } from "../error.ts";
 import type { Chunk } from "../types.ts";
-import { _syncDir, _writeSynced } from "./_durable.ts";
+import { _PRIVATE_DIR, _syncDir, _writeSynced } from "./_durable.ts";
 import { FILES, GenerationWriter } from "./generation_writer.ts";
 import { FORMAT_VERSION, type IndexManifest, type IndexManifestInput } from "./manifest.ts";
 
@@ -129,9 +129,9 @@ export async function writeGeneration(
   const genDir = join(indexDir, name);
   let previous: string | null;
   try {
-    await Deno.mkdir(indexDir, { recursive: true });
+    await Deno.mkdir(indexDir, { recursive: true, mode: _PRIVATE_DIR });
     previous = await readCurrent(indexDir);
-    await Deno.mkdir(genDir);
+    await Deno.mkdir(genDir, { mode: _PRIVATE_DIR });
     const manifest: IndexManifest = {
       formatVersion: FORMAT_VERSION,
       ...data.manifest,
