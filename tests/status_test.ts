@@ -201,3 +201,29 @@ Deno.test("an unreadable manifest or a 'current' naming no generation names the 
     }
   }
 });
+
+Deno.test("a flipped byte in the live generation: status says damaged, a plain index rebuilds it", async () => {
+  const { root, env, status } = await setup();
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  const { indexDir, generation } = await status();
+  const vectors = join(indexDir, generation, "vectors.f32");
+  const bytes = await Deno.readFile(vectors);
+  bytes[100]! ^= 0x40;
+  await Deno.writeFile(vectors, bytes);
+
+  const damaged = await status();
+  assert.equal(damaged.state, "stale");
+  assert.deepEqual(damaged.stale.reasons, [
+    `the index is damaged (vectors.f32 fails its checksum); run 'wayfinder index ${root}' to rebuild it`,
+  ]);
+  const run = await wayfinder(["index", root], env);
+  assert.equal(run.code, 0, run.stderr);
+  assert.doesNotMatch(run.stdout, /is current/);
+  assert.match(run.stdout, /5 changed, 0 deleted/);
+  assert.match(run.stderr, /The index was damaged \(vectors\.f32 fails its checksum\); rebuilt it/);
+  const mended = await status();
+  assert.equal(mended.state, "ready");
+  assert.notEqual(mended.generation, generation);
+  const search = await wayfinder(["search", root, "payment"], env);
+  assert.equal(search.code, 0, search.stderr);
+});

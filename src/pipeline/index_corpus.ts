@@ -8,6 +8,7 @@ import { type Embedder, identityFingerprint, type ModelIdentity } from "../embed
 import {
   acquireIndexLock,
   assertSameModel,
+  DamagedIndexError,
   identityChanges,
   type IndexLock,
   openIndex,
@@ -87,6 +88,8 @@ export interface IndexSummary {
   /** True when the index was already up to date and nothing was written. */
   current: boolean;
   generation: string | null;
+  /** Why the live generation could not be built on (`vectors.f32 fails its checksum`): the run rebuilt it. */
+  damaged?: string;
 }
 
 interface FileRecord {
@@ -156,9 +159,7 @@ type RunOptions = IndexOptions & { emit: (event: IndexEventInput) => void };
 async function update(options: RunOptions, started: number): Promise<IndexSummary> {
   const { embedder, root } = options;
   const fingerprint = identityFingerprint(embedder.identity);
-  let previous: StoredIndex | null = options.rebuild
-    ? null
-    : await openIndex(options.indexDir, { root });
+  let { previous, damaged } = await openPrevious(options);
   if (previous && onlyInputFormatDiffers(previous.manifest.identity, embedder.identity)) {
     // Same model, inputs built another way (a new format, or a folder that became a
     // bundle): none of the old vectors fit, so this run rebuilds.
@@ -176,8 +177,10 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
   }
   const plan = await planUpdate(options, previous);
   if (options.longInput === "reject") assertFits(plan.unfit, embedder.identity.maxTokens);
-  const summary = (embedded: number, truncated: number, generation: string | null) =>
-    summarise(options, plan, { embedded, truncated, generation, started });
+  const summary = (embedded: number, truncated: number, generation: string | null) => ({
+    ...summarise(options, plan, { embedded, truncated, generation, started }),
+    ...(damaged ? { damaged } : {}),
+  });
   const { changed, deleted, toEmbed, removed } = plan;
   const quantization = options.quantization ?? "none";
   const sameCodes = (previous?.manifest.quantization ?? "none") === quantization;
@@ -219,6 +222,23 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
     chunksTotal: toEmbed.length,
   });
   return summary(embedded, truncated, await publish());
+}
+
+/**
+ * The live generation this run builds on, or null to build afresh: when
+ * rebuilding, and when the live one is damaged (a file missing, cut short or
+ * failing its checksum), which only a rebuild from the tree mends.
+ */
+async function openPrevious(
+  options: RunOptions,
+): Promise<{ previous: StoredIndex | null; damaged?: string }> {
+  if (options.rebuild) return { previous: null };
+  try {
+    return { previous: await openIndex(options.indexDir, { root: options.root }) };
+  } catch (error) {
+    if (!(error instanceof DamagedIndexError)) throw error;
+    return { previous: null, damaged: error.reason };
+  }
 }
 
 /**

@@ -54,6 +54,7 @@ export {
 } from "./manifest.ts";
 export {
   currentGeneration,
+  DamagedIndexError,
   openIndex,
   type OpenOptions,
   readManifest,
@@ -61,6 +62,7 @@ export {
 } from "./open_index.ts";
 export { type GenerationData, type PublishOptions, writeGeneration } from "./write_generation.ts";
 export { retainLexical } from "./retain_lexical.ts";
+export { verifyGeneration } from "./verify_generation.ts";
 export {
   clearRunFailure,
   clearRunProgress,

@@ -58,11 +58,25 @@ export interface OpenOptions {
   root?: string;
 }
 
+function message(dir: string, reason: string, root: string | undefined): string {
+  return `Cannot use index at ${dir}: ${reason}; run 'wayfinder index ${
+    root ?? "<root>"
+  } --rebuild'`;
+}
+
 function stale(dir: string, reason: string, root: string | undefined): WayfinderError {
-  return new WayfinderError(
-    "stale_index",
-    `Cannot use index at ${dir}: ${reason}; run 'wayfinder index ${root ?? "<root>"} --rebuild'`,
-  );
+  return new WayfinderError("stale_index", message(dir, reason, root));
+}
+
+/**
+ * A `stale_index` error whose cause is a damaged generation (a file missing,
+ * cut short or failing its checksum), not another format: rebuilding from
+ * the tree is the fix, and an index run may do it unasked.
+ */
+export class DamagedIndexError extends WayfinderError {
+  constructor(dir: string, readonly reason: string, root: string | undefined) {
+    super("stale_index", message(dir, reason, root));
+  }
 }
 
 async function readCurrent(dir: string): Promise<string | null> {
@@ -172,7 +186,8 @@ async function load(
   const genDir = join(dir, generation);
   const text = await Deno.readTextFile(join(genDir, FILES.manifest));
   const manifest = parseManifest(dir, text, options.root);
-  const fail = (reason: string) => stale(dir, reason, options.root ?? manifest.root);
+  const fail = (reason: string) =>
+    new DamagedIndexError(dir, reason, options.root ?? manifest.root);
   const c: Checked = { genDir, manifest, fail, verify: options.verifyChecksums ?? true };
   const { dimensions, chunkCount } = manifest;
   const vectors = _float32FromLE(await readChecked(c, FILES.vectors, chunkCount * dimensions * 4));
@@ -280,7 +295,9 @@ export async function openIndex(
           },
         );
       }
-      if (attempt >= 2) throw stale(indexDir, `generation ${generation} is missing files`, root);
+      if (attempt >= 2) {
+        throw new DamagedIndexError(indexDir, `generation ${generation} is missing files`, root);
+      }
     }
   }
 }

@@ -41,6 +41,7 @@ Deno.test("generations, lock and run records are owner-only under umask 000 in a
       "last-failure.json 600",
       "lock 600",
       "progress.json 600",
+      "verified.json 600",
       `${name} 700`,
       ...["chunks.bin", "lexical.bin", "manifest.json", "text.bin", "vectors.f32"].map((file) =>
         `${name}/${file} 600`

@@ -6,6 +6,7 @@ import type { Chunk } from "../types.ts";
 import { _PRIVATE_DIR, _syncDir, _writeSynced } from "./_durable.ts";
 import { FILES, GenerationWriter } from "./generation_writer.ts";
 import { FORMAT_VERSION, type IndexManifest, type IndexManifestInput } from "./manifest.ts";
+import { recordIntact, STAMPS_FILE } from "./verify_generation.ts";
 
 export { FILES };
 
@@ -61,7 +62,7 @@ async function collectGarbage(indexDir: string, keep: Set<string>): Promise<void
   try {
     for await (const entry of Deno.readDir(indexDir)) {
       const stale = (entry.name.startsWith("gen-") && !keep.has(entry.name)) ||
-        entry.name.startsWith("current.tmp-");
+        entry.name.startsWith("current.tmp-") || entry.name.startsWith(`${STAMPS_FILE}.tmp-`);
       if (stale) await Deno.remove(join(indexDir, entry.name), { recursive: true }).catch(() => {});
     }
   } catch {
@@ -128,17 +129,19 @@ export async function writeGeneration(
   const name = `gen-${Date.now()}-${randomBytes(4).toString("hex")}`;
   const genDir = join(indexDir, name);
   let previous: string | null;
+  let checksums: Record<string, string>;
   try {
     await Deno.mkdir(indexDir, { recursive: true, mode: _PRIVATE_DIR });
     previous = await readCurrent(indexDir);
     await Deno.mkdir(genDir, { mode: _PRIVATE_DIR });
+    checksums = await writeFiles(genDir, data, row);
     const manifest: IndexManifest = {
       formatVersion: FORMAT_VERSION,
       ...data.manifest,
       createdAt: data.manifest.createdAt ?? new Date().toISOString(),
       dimensions,
       chunkCount: count,
-      checksums: await writeFiles(genDir, data, row),
+      checksums,
     };
     // Compact: a large index's manifest lists every chunk id, indentation would add a fifth.
     await _writeSynced(join(genDir, FILES.manifest), JSON.stringify(manifest) + "\n");
@@ -160,6 +163,7 @@ export async function writeGeneration(
       },
     );
   }
+  await recordIntact(indexDir, name, Object.keys(checksums));
   const keep = new Set([name, ...options.pinned ?? []]);
   if (previous !== null) keep.add(previous);
   await collectGarbage(indexDir, keep);
