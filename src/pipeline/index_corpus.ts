@@ -13,9 +13,11 @@ import {
   type IndexLock,
   openIndex,
   readManifest,
+  readVectorCache,
   type RecordedSettings,
   type StoredIndex,
   writeGeneration,
+  writeVectorCache,
 } from "../store/mod.ts";
 import { embeddingInput, INPUT_FORMAT, KNOWLEDGE_INPUT_FORMAT } from "./embedding_input.ts";
 import { chunkSource, walkSources } from "./chunk_source.ts";
@@ -149,9 +151,18 @@ interface Plan {
   reused: number;
   deleted: number;
   removed: number;
+  /** Embedded rows of the previous generation whose chunks this run drops. */
+  removedRows: number[];
+  /** Hashes of the inputs of rows no chunk id carried over: embedded or reused by input. */
+  freshInputs: Set<string>;
+  /** Rows whose vector came from the cache of dropped inputs. */
+  fromCache: number;
   /** Freshly chunked passages that cannot fit the token budget, kept whole. */
   unfit: UnfitPassage[];
 }
+
+/** Vectors of inputs earlier runs dropped, by input hash; read once, when first needed. */
+type DroppedCache = () => Promise<Map<string, Float32Array>>;
 
 /** Options inside a run: events already stamped and journaled. */
 type RunOptions = IndexOptions & { emit: (event: IndexEventInput) => void };
@@ -175,7 +186,12 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
   if (previous && chunkingChanged(previous, options)) {
     previous = forgetFileRecords(previous);
   }
-  const plan = await planUpdate(options, previous);
+  let read: Promise<Map<string, Float32Array>> | undefined;
+  const dropped: DroppedCache = () =>
+    read ??= options.rebuild
+      ? Promise.resolve(new Map())
+      : readVectorCache(options.indexDir, fingerprint, embedder.identity.dimensions);
+  const plan = await planUpdate(options, previous, dropped);
   if (options.longInput === "reject") assertFits(plan.unfit, embedder.identity.maxTokens);
   const summary = (embedded: number, truncated: number, generation: string | null) => ({
     ...summarise(options, plan, { embedded, truncated, generation, started }),
@@ -190,27 +206,7 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
   ) {
     return summary(0, 0, null);
   }
-  const zeros = new Float32Array(embedder.identity.dimensions);
-  // Reused passages read their text from the generation this run started from,
-  // so every publish of the run must leave that generation on disk.
-  const pinned = previous ? [previous.generation] : [];
-  const publish = (pending: RowRange[] = []) =>
-    writeGeneration(options.indexDir, {
-      manifest: {
-        root,
-        identity: embedder.identity,
-        fingerprint,
-        chunkerVersion: CHUNKER_VERSION,
-        inputFormat: options.knowledge ? KNOWLEDGE_INPUT_FORMAT : INPUT_FORMAT,
-        settings: options.settings,
-        files: plan.files,
-        quantization,
-        ...(pending.length ? { pending } : {}),
-      },
-      chunks: plan.chunks,
-      // Rows still to embed are zeros on disk; `pending` keeps dense search off them.
-      vectors: plan.vectors.map((v) => v ?? zeros),
-    }, { pinned });
+  const publish = publisher(options, plan, previous, fingerprint);
   const { embedded, truncated } = await embedMissing(options, plan, publish);
   options.signal?.throwIfAborted();
   const total = plan.walked.files.length;
@@ -221,7 +217,40 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
     chunksDone: toEmbed.length,
     chunksTotal: toEmbed.length,
   });
-  return summary(embedded, truncated, await publish());
+  const outcome = summary(embedded, truncated, await publish());
+  await keepDropped(options, plan, previous, dropped, fingerprint);
+  return outcome;
+}
+
+/** Publishes the plan as it stands: rows still to embed as `pending`. */
+function publisher(
+  options: RunOptions,
+  plan: Plan,
+  previous: StoredIndex | null,
+  fingerprint: string,
+): (pending?: RowRange[]) => Promise<string> {
+  const { identity } = options.embedder;
+  const zeros = new Float32Array(identity.dimensions);
+  // Reused passages read their text from the generation this run started from,
+  // so every publish of the run must leave that generation on disk.
+  const pinned = previous ? [previous.generation] : [];
+  return (pending = []) =>
+    writeGeneration(options.indexDir, {
+      manifest: {
+        root: options.root,
+        identity,
+        fingerprint,
+        chunkerVersion: CHUNKER_VERSION,
+        inputFormat: options.knowledge ? KNOWLEDGE_INPUT_FORMAT : INPUT_FORMAT,
+        settings: options.settings,
+        files: plan.files,
+        quantization: options.quantization ?? "none",
+        ...(pending.length ? { pending } : {}),
+      },
+      chunks: plan.chunks,
+      // Rows still to embed are zeros on disk; `pending` keeps dense search off them.
+      vectors: plan.vectors.map((v) => v ?? zeros),
+    }, { pinned });
 }
 
 /**
@@ -246,7 +275,11 @@ async function openPrevious(
  * a changed one is chunked again; a chunk whose id the previous generation
  * holds keeps its vector.
  */
-async function planUpdate(options: RunOptions, previous: StoredIndex | null): Promise<Plan> {
+async function planUpdate(
+  options: RunOptions,
+  previous: StoredIndex | null,
+  dropped: DroppedCache,
+): Promise<Plan> {
   const report = (progress: IndexProgress) => options.onProgress?.(progress);
   report({ phase: "walk", filesDone: 0, filesTotal: 0, chunksDone: 0, chunksTotal: 0 });
   const walked = await walkSources(options);
@@ -255,18 +288,7 @@ async function planUpdate(options: RunOptions, previous: StoredIndex | null): Pr
   const previousChunks = new Map<string, number>();
   previous?.chunks.forEach((chunk, i) => previousChunks.set(chunk.id, i));
 
-  const plan: Plan = {
-    walked,
-    files: {},
-    chunks: [],
-    vectors: [],
-    toEmbed: [],
-    changed: 0,
-    reused: 0,
-    deleted: 0,
-    removed: 0,
-    unfit: [],
-  };
+  const plan = emptyPlan(walked);
   const total = walked.files.length;
   report({ phase: "chunk", filesDone: 0, filesTotal: total, chunksDone: 0, chunksTotal: 0 });
   for (const [n, file] of walked.files.entries()) {
@@ -302,9 +324,27 @@ async function planUpdate(options: RunOptions, previous: StoredIndex | null): Pr
     }
     report({ phase: "chunk", filesDone: n + 1, filesTotal: total, chunksDone: 0, chunksTotal: 0 });
   }
-  if (previous && plan.toEmbed.length > 0) reuseByInput(plan, previous, hashOf);
+  if (plan.toEmbed.length > 0) reuseByInput(plan, previous, await dropped(), hashOf);
   countDropped(options, plan, previous);
   return plan;
+}
+
+function emptyPlan(walked: WalkResult): Plan {
+  return {
+    walked,
+    files: {},
+    chunks: [],
+    vectors: [],
+    toEmbed: [],
+    changed: 0,
+    reused: 0,
+    deleted: 0,
+    removed: 0,
+    removedRows: [],
+    freshInputs: new Set(),
+    fromCache: 0,
+    unfit: [],
+  };
 }
 
 /** Counts the files and chunks the update drops, reporting each dropped or skipped file. */
@@ -316,27 +356,72 @@ function countDropped(options: RunOptions, plan: Plan, previous: StoredIndex | n
     options.emit({ event: "file", path, status: "skipped", reason });
   }
   const keptIds = new Set(plan.chunks.map((c) => c.id));
-  plan.removed = previous ? previous.chunks.filter((c) => !keptIds.has(c.id)).length : 0;
+  previous?.chunks.forEach((chunk, row) => {
+    if (keptIds.has(chunk.id)) return;
+    plan.removed++;
+    if (!inRanges(previous.pending, row)) plan.removedRows.push(row);
+  });
 }
 
 /**
- * Gives a chunk without a vector the previous generation's vector for the
- * same embedding input: a line shift or a metadata-only edit changes a
- * chunk's id but not what the model would read.
+ * Gives a chunk without a vector the vector of the same embedding input,
+ * from the previous generation (a line shift or a metadata-only edit changes
+ * a chunk's id but not what the model would read) or else from the cache of
+ * inputs earlier runs dropped (a file deleted and restored).
  */
-function reuseByInput(plan: Plan, previous: StoredIndex, hash: (text: string) => string): void {
+function reuseByInput(
+  plan: Plan,
+  previous: StoredIndex | null,
+  dropped: Map<string, Float32Array>,
+  hash: (text: string) => string,
+): void {
   const rows = new Map<string, number>();
-  previous.chunks.forEach((chunk, row) => {
+  previous?.chunks.forEach((chunk, row) => {
     if (!inRanges(previous.pending, row)) rows.set(hash(embeddingInput(chunk)), row);
   });
-  const d = previous.dimensions;
   plan.toEmbed = plan.toEmbed.filter((i) => {
-    const row = rows.get(hash(embeddingInput(plan.chunks[i]!)));
-    if (row === undefined) return true;
-    plan.vectors[i] = previous.vectors.subarray(row * d, (row + 1) * d);
+    const key = hash(embeddingInput(plan.chunks[i]!));
+    plan.freshInputs.add(key);
+    const row = rows.get(key);
+    const d = previous?.dimensions ?? 0;
+    const vector = row === undefined
+      ? dropped.get(key)
+      : previous!.vectors.subarray(row * d, (row + 1) * d);
+    if (!vector) return true;
+    plan.vectors[i] = vector;
     plan.reused++;
+    if (row === undefined) plan.fromCache++;
     return false;
   });
+}
+
+/**
+ * Keeps the vectors of the inputs this run dropped, newest first and ahead of
+ * those earlier runs dropped that are still missing from the index, for a
+ * run that brings them back (`vector_cache.ts`). Rewritten only when the
+ * run dropped or took something; never on a rebuild, which ignores it.
+ */
+async function keepDropped(
+  options: RunOptions,
+  plan: Plan,
+  previous: StoredIndex | null,
+  dropped: DroppedCache,
+  fingerprint: string,
+): Promise<void> {
+  if (options.rebuild || (plan.removedRows.length === 0 && plan.fromCache === 0)) return;
+  const hash = await contentHasher();
+  const d = options.embedder.identity.dimensions;
+  const kept = new Map<string, Float32Array>();
+  for (const row of plan.removedRows) {
+    const key = hash(embeddingInput(previous!.chunks[row]!));
+    if (!plan.freshInputs.has(key)) {
+      kept.set(key, previous!.vectors.subarray(row * d, (row + 1) * d));
+    }
+  }
+  for (const [key, vector] of await dropped()) {
+    if (!plan.freshInputs.has(key) && !kept.has(key)) kept.set(key, vector);
+  }
+  await writeVectorCache(options.indexDir, fingerprint, d, kept);
 }
 
 /**

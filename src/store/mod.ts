@@ -63,6 +63,7 @@ export {
 export { type GenerationData, type PublishOptions, writeGeneration } from "./write_generation.ts";
 export { retainLexical } from "./retain_lexical.ts";
 export { verifyGeneration } from "./verify_generation.ts";
+export { CACHE_FILE, readVectorCache, writeVectorCache } from "./vector_cache.ts";
 export {
   clearRunFailure,
   clearRunProgress,

@@ -6,6 +6,7 @@ import type { Chunk } from "../types.ts";
 import { _PRIVATE_DIR, _syncDir, _writeSynced } from "./_durable.ts";
 import { FILES, GenerationWriter } from "./generation_writer.ts";
 import { FORMAT_VERSION, type IndexManifest, type IndexManifestInput } from "./manifest.ts";
+import { CACHE_FILE } from "./vector_cache.ts";
 import { recordIntact, STAMPS_FILE } from "./verify_generation.ts";
 
 export { FILES };
@@ -53,6 +54,9 @@ async function readCurrent(indexDir: string): Promise<string | null> {
   }
 }
 
+/** Leftovers of writes through a rename that a crash interrupted. */
+const TEMPORARY = ["current.tmp-", `${STAMPS_FILE}.tmp-`, `${CACHE_FILE}.tmp-`];
+
 /**
  * Removes generations other than those in `keep`, and leftovers of
  * interrupted writes. Failures are ignored: garbage is retried on the next
@@ -62,7 +66,7 @@ async function collectGarbage(indexDir: string, keep: Set<string>): Promise<void
   try {
     for await (const entry of Deno.readDir(indexDir)) {
       const stale = (entry.name.startsWith("gen-") && !keep.has(entry.name)) ||
-        entry.name.startsWith("current.tmp-") || entry.name.startsWith(`${STAMPS_FILE}.tmp-`);
+        TEMPORARY.some((prefix) => entry.name.startsWith(prefix));
       if (stale) await Deno.remove(join(indexDir, entry.name), { recursive: true }).catch(() => {});
     }
   } catch {
