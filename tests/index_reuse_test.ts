@@ -32,3 +32,35 @@ Deno.test("index reuses vectors when only line numbers move, and embeds identica
   assert.equal(moved.embeddedChunks, 0, "no input changed, so nothing is embedded");
   assert.equal(moved.reusedChunks, total);
 });
+
+Deno.test("a file deleted in one run and restored in a later one embeds nothing; a damaged cache only costs embedding", async () => {
+  const root = await copyTree(join(REPO, "fixtures", "corpus", "utils"));
+  const env = {
+    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
+    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
+  };
+  const first = await indexJson(root, env);
+  const path = join(root, "logger.dart");
+  const text = await Deno.readTextFile(path);
+  await Deno.remove(path);
+  const dropped = await indexJson(root, env);
+  assert.ok(dropped.removedChunks > 0);
+  // Another run in between: what was dropped stays cached.
+  await Deno.writeTextFile(join(root, "extra.txt"), "An unrelated note.\n");
+  assert.equal((await indexJson(root, env)).embeddedChunks, 1);
+  await Deno.writeTextFile(path, text);
+  const restored = await indexJson(root, env);
+  assert.equal(restored.files.changed, 1);
+  assert.equal(restored.embeddedChunks, 0, "the restored file's inputs come from the cache");
+  assert.equal(restored.reusedChunks, first.embeddedChunks + first.reusedChunks + 1);
+
+  // Dropped again, then a byte of the cache flipped: it is ignored, never fatal.
+  await Deno.remove(path);
+  await indexJson(root, env);
+  const cache = join(first.index, "dropped-vectors.bin");
+  const bytes = await Deno.readFile(cache);
+  bytes[bytes.length - 3]! ^= 0x01;
+  await Deno.writeFile(cache, bytes);
+  await Deno.writeTextFile(path, text);
+  assert.equal((await indexJson(root, env)).embeddedChunks, dropped.removedChunks);
+});

@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Corpus, openCorpus, type PartialEvent } from "../src/mod.ts";
+import { type Corpus, openCorpus, openEmbedder, type PartialEvent } from "../src/mod.ts";
+import type { Embedder } from "../src/embed/mod.ts";
 import { openIndex, writeRunProgress } from "../src/store/mod.ts";
 import { copyTree, REPO, tinyModel } from "./_run.ts";
 
@@ -142,5 +143,63 @@ Deno.test("knowledge search refuses dense ranking over a partial generation and 
     assert.ok(lexical.matches.length > 0);
   } finally {
     await corpus.close();
+  }
+});
+
+/**
+ * The tiny model, slowed after each batch to ten times the pause before it
+ * (a publish, when there was one), so the partial publisher's own pacing
+ * (never more often than 10× a publish's time) lets it publish before every
+ * batch however slow the disk is. `mark` is stamped at each progress report.
+ */
+async function pacedTinyModel() {
+  const inner = await openEmbedder({ model: tinyModel(), threads: 1 });
+  let mark = performance.now();
+  const embedder: Embedder = {
+    identity: inner.identity,
+    async embedDocuments(texts) {
+      const pause = performance.now() - mark;
+      const vectors = await inner.embedDocuments(texts);
+      await new Promise((done) => setTimeout(done, 10 * pause + 20));
+      return vectors;
+    },
+    embedQuery: (text) => inner.embedQuery(text),
+    countTokens: (text, kind) => inner.countTokens(text, kind),
+    close: () => inner.close(),
+  };
+  return { embedder, onProgress: () => mark = performance.now() };
+}
+
+Deno.test("a resumed run keeps the generation it reuses passages from until it ends", async () => {
+  // Two embedding batches of 128: the run publishes before each and at the end.
+  const root = await Deno.makeTempDir({ prefix: "wayfinder-test-" });
+  for (let i = 0; i < 200; i++) {
+    await Deno.writeTextFile(join(root, `note-${i}.txt`), `Note ${i} about topic ${i * 7919}.\n`);
+  }
+  const { embedder, onProgress } = await pacedTinyModel();
+  const corpus = await openCorpus(root, { dataDir: await Deno.makeTempDir(), embedder });
+  try {
+    const { generation: started } = await stopAtPartial(corpus);
+    // Every publish of this run reads the reused passages' text from `started`;
+    // its third publish used to find that generation collected.
+    const partials: string[] = [];
+    const resumed = await corpus.index({
+      partial: { minInputs: 1, everyMs: 0 },
+      onProgress,
+      onEvent: (event) => event.event === "partial" && partials.push(event.generation),
+    });
+    assert.equal(partials.length, 2);
+    assert.equal(resumed.embeddedChunks, 200);
+    const index = (await openIndex(corpus.indexDir))!;
+    assert.equal(index.pending, undefined);
+    assert.match(index.chunks[199]!.content, /^Note \d+ about topic/);
+    // Once the run has ended, its starting generation is garbage like any other.
+    await Deno.writeTextFile(join(root, "note-0.txt"), "Changed.\n");
+    await corpus.index({ partial: false });
+    const names = [...Deno.readDirSync(corpus.indexDir)].map((entry) => entry.name);
+    assert.ok(!names.includes(started), `${started} outlived its run`);
+  } finally {
+    await corpus.close();
+    await embedder.close();
   }
 });

@@ -47,6 +47,35 @@ Deno.test("the data and index folders are created owner-only", async () => {
   }
 });
 
+Deno.test("index files stay owner-only in a folder others may read, under umask 000", async () => {
+  const root = await copyTree(SERVICES);
+  const indexDir = join(await Deno.makeTempDir(), "preidx");
+  await Deno.mkdir(indexDir);
+  await Deno.chmod(indexDir, 0o755);
+  const env = {
+    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
+    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
+  };
+  const before = Deno.umask(0); // the child inherits it
+  try {
+    const run = await wayfinder(["index", root, "--index-dir", indexDir], env);
+    assert.equal(run.code, 0, run.stderr);
+  } finally {
+    Deno.umask(before);
+  }
+  const live = (await Deno.readTextFile(join(indexDir, "current"))).trim();
+  const loose: string[] = [];
+  for (const dir of [indexDir, join(indexDir, live)]) {
+    for await (const entry of Deno.readDir(dir)) {
+      const mode = (await Deno.stat(join(dir, entry.name))).mode! & 0o777;
+      if (mode !== (entry.isDirectory ? 0o700 : 0o600)) {
+        loose.push(`${entry.name} ${mode.toString(8)}`);
+      }
+    }
+  }
+  assert.deepEqual(loose, []);
+});
+
 Deno.test("search text output escapes control characters in paths and passages", async () => {
   const root = await Deno.makeTempDir();
   const name = "evil\x1b[31mred.md";

@@ -296,3 +296,51 @@ Deno.test("status tells a GGUF without a manifest by hashing it and reading its 
   const current = await wayfinder(["index", root], bareEnv);
   assert.match(current.stdout, /is current; nothing to update/);
 });
+
+Deno.test("an unreadable manifest or a 'current' naming no generation names the real root in the fix", async () => {
+  const { root, env, status } = await setup();
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  const indexDir = (await status()).indexDir;
+  const live = (await Deno.readTextFile(join(indexDir, "current"))).trim();
+  const fix = `run 'wayfinder index ${root} --rebuild'`;
+  const damage = {
+    "its manifest is not JSON": () =>
+      Deno.writeTextFile(join(indexDir, live, "manifest.json"), "{ torn"),
+    "'current' names no generation": () => Deno.writeTextFile(join(indexDir, "current"), "junk\n"),
+  };
+  for (const [reason, apply] of Object.entries(damage)) {
+    await apply();
+    assert.ok((await status()).stale.reasons[0].endsWith(`${reason}; ${fix}`), reason);
+    for (const args of [["search", root, "token"], ["index", root]]) {
+      const run = await wayfinder(args, env);
+      assert.equal(run.code, 2, run.stderr);
+      assert.ok(run.stderr.trimEnd().endsWith(`${reason}; ${fix}`), run.stderr);
+    }
+  }
+});
+
+Deno.test("a flipped byte in the live generation: status says damaged, a plain index rebuilds it", async () => {
+  const { root, env, status } = await setup();
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  const { indexDir, generation } = await status();
+  const vectors = join(indexDir, generation, "vectors.f32");
+  const bytes = await Deno.readFile(vectors);
+  bytes[100]! ^= 0x40;
+  await Deno.writeFile(vectors, bytes);
+
+  const damaged = await status();
+  assert.equal(damaged.state, "stale");
+  assert.deepEqual(damaged.stale.reasons, [
+    `the index is damaged (vectors.f32 fails its checksum); run 'wayfinder index ${root}' to rebuild it`,
+  ]);
+  const run = await wayfinder(["index", root], env);
+  assert.equal(run.code, 0, run.stderr);
+  assert.doesNotMatch(run.stdout, /is current/);
+  assert.match(run.stdout, /5 changed, 0 deleted/);
+  assert.match(run.stderr, /The index was damaged \(vectors\.f32 fails its checksum\); rebuilt it/);
+  const mended = await status();
+  assert.equal(mended.state, "ready");
+  assert.notEqual(mended.generation, generation);
+  const search = await wayfinder(["search", root, "payment"], env);
+  assert.equal(search.code, 0, search.stderr);
+});

@@ -17,6 +17,7 @@ import {
   readRunProgress,
   type RunFailure,
   type RunProgress,
+  verifyGeneration,
 } from "../store/mod.ts";
 import {
   buildDrift,
@@ -87,15 +88,21 @@ export async function corpusStatus(input: StatusInput): Promise<CorpusStatus> {
   const holder = readIndexLock(indexDir);
   let manifest: IndexManifest | null = null;
   let formatProblem: string | undefined;
+  const before = await currentGeneration(indexDir).catch(() => null);
   try {
-    manifest = await readManifest(indexDir);
+    manifest = await readManifest(indexDir, root);
   } catch (error) {
     if (!(error instanceof WayfinderError && error.code === "stale_index")) throw error;
     formatProblem = error.message;
   }
+  const generation = await currentGeneration(indexDir).catch(() => null);
+  // Only when no run published in between is the manifest read that generation's.
+  const damage = manifest && generation && generation === before
+    ? await verifyGeneration(indexDir, generation, manifest.checksums)
+    : null;
   const status: CorpusStatus = {
     state: "ready",
-    ...describe(root, indexDir, manifest, await currentGeneration(indexDir).catch(() => null)),
+    ...describe(root, indexDir, manifest, generation),
     diskBytes: await diskBytes(indexDir),
   };
   if (holder?.alive) status.lock = { pid: holder.pid, since: holder.since };
@@ -104,6 +111,12 @@ export async function corpusStatus(input: StatusInput): Promise<CorpusStatus> {
   if (formatProblem) {
     status.stale = { changed: [], added: [], deleted: [], reasons: [formatProblem] };
   } else if (manifest) status.stale = await staleness(input, manifest);
+  if (damage) {
+    status.stale ??= { changed: [], added: [], deleted: [], reasons: [] };
+    status.stale.reasons.unshift(
+      `the index is damaged (${damage}); run 'wayfinder index ${root}' to rebuild it`,
+    );
+  }
   const waiting = rowsIn(manifest?.pending);
   if (manifest && waiting > 0) {
     status.dense = { covered: manifest.chunkCount - waiting, total: manifest.chunkCount };

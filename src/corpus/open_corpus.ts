@@ -388,7 +388,7 @@ class LocalCorpus implements Corpus {
   async open(): Promise<StoredIndex> {
     const live = await currentGeneration(this.indexDir);
     if (this.#index && this.#index.generation === live) return this.#index;
-    const index = await openIndex(this.indexDir);
+    const index = await openIndex(this.indexDir, { root: this.root });
     if (!index) {
       throw new WayfinderError(
         "no_index",
@@ -432,7 +432,7 @@ class LocalCorpus implements Corpus {
     const started = performance.now();
     const status = await this.status();
     if (status.state !== "ready") return null;
-    const manifest = await readManifest(this.indexDir);
+    const manifest = await readManifest(this.indexDir, this.root);
     const { embedder, index } = await this.#settings();
     // Other vector codes asked for mean a new generation, even with nothing to embed.
     if (!manifest || (manifest.quantization ?? "none") !== index.quantization) return null;
@@ -547,7 +547,7 @@ class LocalCorpus implements Corpus {
 
   /** Effective settings against the live index's record (`null`: ignore the record). */
   async #settings(recorded?: null) {
-    const manifest = recorded === null ? null : await readManifest(this.indexDir);
+    const manifest = recorded === null ? null : await readManifest(this.indexDir, this.root);
     const bundle = await declaresBundle(this.root);
     const settings = effectiveSettings(this.#chosen(), manifest?.settings, bundle);
     // The text embedded is part of the model's identity: one corpus keeps one embedder for it.

@@ -8,13 +8,16 @@ import { type Embedder, identityFingerprint, type ModelIdentity } from "../embed
 import {
   acquireIndexLock,
   assertSameModel,
+  DamagedIndexError,
   identityChanges,
   type IndexLock,
   openIndex,
   readManifest,
+  readVectorCache,
   type RecordedSettings,
   type StoredIndex,
   writeGeneration,
+  writeVectorCache,
 } from "../store/mod.ts";
 import { embeddingInput, INPUT_FORMAT, KNOWLEDGE_INPUT_FORMAT } from "./embedding_input.ts";
 import { chunkSource, walkSources } from "./chunk_source.ts";
@@ -88,6 +91,8 @@ export interface IndexSummary {
   /** True when the index was already up to date and nothing was written. */
   current: boolean;
   generation: string | null;
+  /** Why the live generation could not be built on (`vectors.f32 fails its checksum`): the run rebuilt it. */
+  damaged?: string;
 }
 
 interface FileRecord {
@@ -151,9 +156,18 @@ interface Plan {
   reused: number;
   deleted: number;
   removed: number;
+  /** Embedded rows of the previous generation whose chunks this run drops. */
+  removedRows: number[];
+  /** Hashes of the inputs of rows no chunk id carried over: embedded or reused by input. */
+  freshInputs: Set<string>;
+  /** Rows whose vector came from the cache of dropped inputs. */
+  fromCache: number;
   /** Freshly chunked passages that cannot fit the token budget, kept whole. */
   unfit: UnfitPassage[];
 }
+
+/** Vectors of inputs earlier runs dropped, by input hash; read once, when first needed. */
+type DroppedCache = () => Promise<Map<string, Float32Array>>;
 
 /** Options inside a run: events already stamped and journaled. */
 type RunOptions = IndexOptions & { embedder: Embedder; emit: (event: IndexEventInput) => void };
@@ -161,7 +175,7 @@ type RunOptions = IndexOptions & { embedder: Embedder; emit: (event: IndexEventI
 async function update(options: RunOptions, started: number): Promise<IndexSummary> {
   const { embedder, root } = options;
   const fingerprint = identityFingerprint(embedder.identity);
-  let previous: StoredIndex | null = options.rebuild ? null : await openIndex(options.indexDir);
+  let { previous, damaged } = await openPrevious(options);
   if (previous && onlyInputFormatDiffers(previous.manifest.identity, embedder.identity)) {
     // Same model, inputs built another way (a new format, or a folder that became a
     // bundle): none of the old vectors fit, so this run rebuilds.
@@ -171,16 +185,23 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
   // A complete live generation for this model keeps answering until the run ends:
   // a partial one in its place would take dense answers away.
   const live = previous?.manifest ??
-    (options.rebuild ? await readManifest(options.indexDir).catch(() => null) : null);
+    (options.rebuild ? await readManifest(options.indexDir, root).catch(() => null) : null);
   const servesDense = live !== null && live.fingerprint === fingerprint && !live.pending?.length;
   if (servesDense) options = { ...options, partial: false };
   if (previous && chunkingChanged(previous, options)) {
     previous = forgetFileRecords(previous);
   }
-  const plan = await planUpdate(options, previous);
+  let read: Promise<Map<string, Float32Array>> | undefined;
+  const dropped: DroppedCache = () =>
+    read ??= options.rebuild
+      ? Promise.resolve(new Map())
+      : readVectorCache(options.indexDir, fingerprint, embedder.identity.dimensions);
+  const plan = await planUpdate(options, previous, dropped);
   if (options.longInput === "reject") assertFits(plan.unfit, embedder.identity.maxTokens);
-  const summary = (embedded: number, truncated: number, generation: string | null) =>
-    summarise(options, plan, { embedded, truncated, generation, started });
+  const summary = (embedded: number, truncated: number, generation: string | null) => ({
+    ...summarise(options, plan, { embedded, truncated, generation, started }),
+    ...(damaged ? { damaged } : {}),
+  });
   const { changed, deleted, toEmbed, removed } = plan;
   const quantization = options.quantization ?? "none";
   const sameCodes = (previous?.manifest.quantization ?? "none") === quantization;
@@ -190,24 +211,7 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
   ) {
     return summary(0, 0, null);
   }
-  const zeros = new Float32Array(embedder.identity.dimensions);
-  const publish = (pending: RowRange[] = []) =>
-    writeGeneration(options.indexDir, {
-      manifest: {
-        root,
-        identity: embedder.identity,
-        fingerprint,
-        chunkerVersion: CHUNKER_VERSION,
-        inputFormat: options.knowledge ? KNOWLEDGE_INPUT_FORMAT : INPUT_FORMAT,
-        settings: options.settings,
-        files: plan.files,
-        quantization,
-        ...(pending.length ? { pending } : {}),
-      },
-      chunks: plan.chunks,
-      // Rows still to embed are zeros on disk; `pending` keeps dense search off them.
-      vectors: plan.vectors.map((v) => v ?? zeros),
-    });
+  const publish = publisher(options, plan, previous, fingerprint);
   const { embedded, truncated } = await embedMissing(options, plan, publish);
   options.signal?.throwIfAborted();
   const total = plan.walked.files.length;
@@ -218,7 +222,57 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
     chunksDone: toEmbed.length,
     chunksTotal: toEmbed.length,
   });
-  return summary(embedded, truncated, await publish());
+  const outcome = summary(embedded, truncated, await publish());
+  await keepDropped(options, plan, previous, dropped, fingerprint);
+  return outcome;
+}
+
+/** Publishes the plan as it stands: rows still to embed as `pending`. */
+function publisher(
+  options: RunOptions,
+  plan: Plan,
+  previous: StoredIndex | null,
+  fingerprint: string,
+): (pending?: RowRange[]) => Promise<string> {
+  const { identity } = options.embedder;
+  const zeros = new Float32Array(identity.dimensions);
+  // Reused passages read their text from the generation this run started from,
+  // so every publish of the run must leave that generation on disk.
+  const pinned = previous ? [previous.generation] : [];
+  return (pending = []) =>
+    writeGeneration(options.indexDir, {
+      manifest: {
+        root: options.root,
+        identity,
+        fingerprint,
+        chunkerVersion: CHUNKER_VERSION,
+        inputFormat: options.knowledge ? KNOWLEDGE_INPUT_FORMAT : INPUT_FORMAT,
+        settings: options.settings,
+        files: plan.files,
+        quantization: options.quantization ?? "none",
+        ...(pending.length ? { pending } : {}),
+      },
+      chunks: plan.chunks,
+      // Rows still to embed are zeros on disk; `pending` keeps dense search off them.
+      vectors: plan.vectors.map((v) => v ?? zeros),
+    }, { pinned });
+}
+
+/**
+ * The live generation this run builds on, or null to build afresh: when
+ * rebuilding, and when the live one is damaged (a file missing, cut short or
+ * failing its checksum), which only a rebuild from the tree mends.
+ */
+async function openPrevious(
+  options: RunOptions,
+): Promise<{ previous: StoredIndex | null; damaged?: string }> {
+  if (options.rebuild) return { previous: null };
+  try {
+    return { previous: await openIndex(options.indexDir, { root: options.root }) };
+  } catch (error) {
+    if (!(error instanceof DamagedIndexError)) throw error;
+    return { previous: null, damaged: error.reason };
+  }
 }
 
 /**
@@ -226,7 +280,11 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
  * a changed one is chunked again; a chunk whose id the previous generation
  * holds keeps its vector.
  */
-async function planUpdate(options: RunOptions, previous: StoredIndex | null): Promise<Plan> {
+async function planUpdate(
+  options: RunOptions,
+  previous: StoredIndex | null,
+  dropped: DroppedCache,
+): Promise<Plan> {
   const report = (progress: IndexProgress) => options.onProgress?.(progress);
   report({ phase: "walk", filesDone: 0, filesTotal: 0, chunksDone: 0, chunksTotal: 0 });
   const walked = await walkSources(options);
@@ -235,18 +293,7 @@ async function planUpdate(options: RunOptions, previous: StoredIndex | null): Pr
   const previousChunks = new Map<string, number>();
   previous?.chunks.forEach((chunk, i) => previousChunks.set(chunk.id, i));
 
-  const plan: Plan = {
-    walked,
-    files: {},
-    chunks: [],
-    vectors: [],
-    toEmbed: [],
-    changed: 0,
-    reused: 0,
-    deleted: 0,
-    removed: 0,
-    unfit: [],
-  };
+  const plan = emptyPlan(walked);
   const total = walked.files.length;
   report({ phase: "chunk", filesDone: 0, filesTotal: total, chunksDone: 0, chunksTotal: 0 });
   for (const [n, file] of walked.files.entries()) {
@@ -282,9 +329,27 @@ async function planUpdate(options: RunOptions, previous: StoredIndex | null): Pr
     }
     report({ phase: "chunk", filesDone: n + 1, filesTotal: total, chunksDone: 0, chunksTotal: 0 });
   }
-  if (previous && plan.toEmbed.length > 0) reuseByInput(plan, previous, hashOf);
+  if (plan.toEmbed.length > 0) reuseByInput(plan, previous, await dropped(), hashOf);
   countDropped(options, plan, previous);
   return plan;
+}
+
+function emptyPlan(walked: WalkResult): Plan {
+  return {
+    walked,
+    files: {},
+    chunks: [],
+    vectors: [],
+    toEmbed: [],
+    changed: 0,
+    reused: 0,
+    deleted: 0,
+    removed: 0,
+    removedRows: [],
+    freshInputs: new Set(),
+    fromCache: 0,
+    unfit: [],
+  };
 }
 
 /** Counts the files and chunks the update drops, reporting each dropped or skipped file. */
@@ -296,27 +361,72 @@ function countDropped(options: RunOptions, plan: Plan, previous: StoredIndex | n
     options.emit({ event: "file", path, status: "skipped", reason });
   }
   const keptIds = new Set(plan.chunks.map((c) => c.id));
-  plan.removed = previous ? previous.chunks.filter((c) => !keptIds.has(c.id)).length : 0;
+  previous?.chunks.forEach((chunk, row) => {
+    if (keptIds.has(chunk.id)) return;
+    plan.removed++;
+    if (!inRanges(previous.pending, row)) plan.removedRows.push(row);
+  });
 }
 
 /**
- * Gives a chunk without a vector the previous generation's vector for the
- * same embedding input: a line shift or a metadata-only edit changes a
- * chunk's id but not what the model would read.
+ * Gives a chunk without a vector the vector of the same embedding input,
+ * from the previous generation (a line shift or a metadata-only edit changes
+ * a chunk's id but not what the model would read) or else from the cache of
+ * inputs earlier runs dropped (a file deleted and restored).
  */
-function reuseByInput(plan: Plan, previous: StoredIndex, hash: (text: string) => string): void {
+function reuseByInput(
+  plan: Plan,
+  previous: StoredIndex | null,
+  dropped: Map<string, Float32Array>,
+  hash: (text: string) => string,
+): void {
   const rows = new Map<string, number>();
-  previous.chunks.forEach((chunk, row) => {
+  previous?.chunks.forEach((chunk, row) => {
     if (!inRanges(previous.pending, row)) rows.set(hash(embeddingInput(chunk)), row);
   });
-  const d = previous.dimensions;
   plan.toEmbed = plan.toEmbed.filter((i) => {
-    const row = rows.get(hash(embeddingInput(plan.chunks[i]!)));
-    if (row === undefined) return true;
-    plan.vectors[i] = previous.vectors.subarray(row * d, (row + 1) * d);
+    const key = hash(embeddingInput(plan.chunks[i]!));
+    plan.freshInputs.add(key);
+    const row = rows.get(key);
+    const d = previous?.dimensions ?? 0;
+    const vector = row === undefined
+      ? dropped.get(key)
+      : previous!.vectors.subarray(row * d, (row + 1) * d);
+    if (!vector) return true;
+    plan.vectors[i] = vector;
     plan.reused++;
+    if (row === undefined) plan.fromCache++;
     return false;
   });
+}
+
+/**
+ * Keeps the vectors of the inputs this run dropped, newest first and ahead of
+ * those earlier runs dropped that are still missing from the index, for a
+ * run that brings them back (`vector_cache.ts`). Rewritten only when the
+ * run dropped or took something; never on a rebuild, which ignores it.
+ */
+async function keepDropped(
+  options: RunOptions,
+  plan: Plan,
+  previous: StoredIndex | null,
+  dropped: DroppedCache,
+  fingerprint: string,
+): Promise<void> {
+  if (options.rebuild || (plan.removedRows.length === 0 && plan.fromCache === 0)) return;
+  const hash = await contentHasher();
+  const d = options.embedder.identity.dimensions;
+  const kept = new Map<string, Float32Array>();
+  for (const row of plan.removedRows) {
+    const key = hash(embeddingInput(previous!.chunks[row]!));
+    if (!plan.freshInputs.has(key)) {
+      kept.set(key, previous!.vectors.subarray(row * d, (row + 1) * d));
+    }
+  }
+  for (const [key, vector] of await dropped()) {
+    if (!plan.freshInputs.has(key) && !kept.has(key)) kept.set(key, vector);
+  }
+  await writeVectorCache(options.indexDir, fingerprint, d, kept);
 }
 
 /**

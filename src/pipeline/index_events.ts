@@ -54,6 +54,8 @@ export interface PublishedEvent {
   reusedChunks: number;
   removedChunks: number;
   elapsedMs: number;
+  /** Present when the live generation was damaged and the run rebuilt the index. */
+  damaged?: string;
 }
 
 /** The run failed; the previous generation stays live. */

@@ -1,10 +1,17 @@
 /** Small helpers for crash-safe writes: data reaches the disk before it is published. */
 import { _hasher, type Hasher } from "./_xxh64.ts";
 
+/**
+ * Modes of what an index run creates: owner-only whatever the folder it
+ * lands in allows, since an index holds the text of private files.
+ */
+export const _PRIVATE_DIR = 0o700;
+export const _PRIVATE_FILE = 0o600;
+
 /** Writes a new file (it must not exist) and fsyncs it. */
 export async function _writeSynced(path: string, data: Uint8Array | string): Promise<void> {
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-  const file = await Deno.open(path, { write: true, createNew: true });
+  const file = await Deno.open(path, { write: true, createNew: true, mode: _PRIVATE_FILE });
   try {
     let written = 0;
     while (written < bytes.length) written += await file.write(bytes.subarray(written));
@@ -29,7 +36,7 @@ export class _HashedWriter {
 
   /** Creates `path`, which must not exist. */
   static async create(path: string): Promise<_HashedWriter> {
-    const file = await Deno.open(path, { write: true, createNew: true });
+    const file = await Deno.open(path, { write: true, createNew: true, mode: _PRIVATE_FILE });
     return new _HashedWriter(file, await _hasher());
   }
 

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import process from "node:process";
 import { WayfinderError } from "../error.ts";
+import { _PRIVATE_DIR, _PRIVATE_FILE } from "./_durable.ts";
 import { processStartMs } from "./process_start.ts";
 
 /** A held index lock. */
@@ -76,8 +77,7 @@ export async function acquireIndexLock(
     token: crypto.randomUUID(),
   };
   try {
-    // Owner-only: an index holds the text of private files.
-    await Deno.mkdir(indexDir, { recursive: true, mode: 0o700 });
+    await Deno.mkdir(indexDir, { recursive: true, mode: _PRIVATE_DIR });
   } catch (error) {
     throw new WayfinderError("io", `Cannot index ${root}: ${(error as Error).message}`, {
       cause: error,
@@ -85,7 +85,8 @@ export async function acquireIndexLock(
   }
   for (let attempt = 0;; attempt++) {
     try {
-      await Deno.writeTextFile(path, JSON.stringify(mine) + "\n", { createNew: true });
+      const record = JSON.stringify(mine) + "\n";
+      await Deno.writeTextFile(path, record, { createNew: true, mode: _PRIVATE_FILE });
       break;
     } catch (error) {
       if (!(error instanceof Deno.errors.AlreadyExists)) {

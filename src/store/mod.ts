@@ -54,13 +54,16 @@ export {
 } from "./manifest.ts";
 export {
   currentGeneration,
+  DamagedIndexError,
   openIndex,
   type OpenOptions,
   readManifest,
   type StoredIndex,
 } from "./open_index.ts";
-export { type GenerationData, writeGeneration } from "./write_generation.ts";
+export { type GenerationData, type PublishOptions, writeGeneration } from "./write_generation.ts";
 export { retainLexical } from "./retain_lexical.ts";
+export { verifyGeneration } from "./verify_generation.ts";
+export { CACHE_FILE, readVectorCache, writeVectorCache } from "./vector_cache.ts";
 export {
   clearRunFailure,
   clearRunProgress,

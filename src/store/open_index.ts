@@ -50,13 +50,33 @@ export interface OpenOptions {
    * @default true
    */
   verifyChecksums?: boolean;
+  /**
+   * The corpus root, for the fix a stale-index error names: a manifest that
+   * is not JSON, or a `current` naming no generation, cannot tell it.
+   * @default the manifest's record, when it is readable
+   */
+  root?: string;
 }
 
-function stale(dir: string, reason: string, root = "<root>"): WayfinderError {
-  return new WayfinderError(
-    "stale_index",
-    `Cannot use index at ${dir}: ${reason}; run 'wayfinder index ${root} --rebuild'`,
-  );
+function message(dir: string, reason: string, root: string | undefined): string {
+  return `Cannot use index at ${dir}: ${reason}; run 'wayfinder index ${
+    root ?? "<root>"
+  } --rebuild'`;
+}
+
+function stale(dir: string, reason: string, root: string | undefined): WayfinderError {
+  return new WayfinderError("stale_index", message(dir, reason, root));
+}
+
+/**
+ * A `stale_index` error whose cause is a damaged generation (a file missing,
+ * cut short or failing its checksum), not another format: rebuilding from
+ * the tree is the fix, and an index run may do it unasked.
+ */
+export class DamagedIndexError extends WayfinderError {
+  constructor(dir: string, readonly reason: string, root: string | undefined) {
+    super("stale_index", message(dir, reason, root));
+  }
 }
 
 async function readCurrent(dir: string): Promise<string | null> {
@@ -70,18 +90,19 @@ async function readCurrent(dir: string): Promise<string | null> {
   }
 }
 
-function parseManifest(dir: string, text: string): IndexManifest {
+function parseManifest(dir: string, text: string, root: string | undefined): IndexManifest {
   let manifest: IndexManifest;
   try {
     manifest = JSON.parse(text) as IndexManifest;
   } catch {
-    throw stale(dir, "its manifest is not JSON");
+    throw stale(dir, "its manifest is not JSON", root);
   }
   if (manifest?.formatVersion !== FORMAT_VERSION) {
-    const root = typeof manifest?.root === "string" ? manifest.root : "<root>";
-    throw new WayfinderError(
-      "stale_index",
-      `Cannot use index at ${dir}: built by format ${manifest?.formatVersion}, this wayfinder reads ${FORMAT_VERSION}; run 'wayfinder index ${root} --rebuild'`,
+    const recorded = typeof manifest?.root === "string" ? manifest.root : undefined;
+    throw stale(
+      dir,
+      `built by format ${manifest?.formatVersion}, this wayfinder reads ${FORMAT_VERSION}`,
+      root ?? recorded,
     );
   }
   return manifest;
@@ -163,8 +184,10 @@ async function load(
   options: OpenOptions,
 ): Promise<StoredIndex> {
   const genDir = join(dir, generation);
-  const manifest = parseManifest(dir, await Deno.readTextFile(join(genDir, FILES.manifest)));
-  const fail = (reason: string) => stale(dir, reason, manifest.root);
+  const text = await Deno.readTextFile(join(genDir, FILES.manifest));
+  const manifest = parseManifest(dir, text, options.root);
+  const fail = (reason: string) =>
+    new DamagedIndexError(dir, reason, options.root ?? manifest.root);
   const c: Checked = { genDir, manifest, fail, verify: options.verifyChecksums ?? true };
   const { dimensions, chunkCount } = manifest;
   const vectors = _float32FromLE(await readChecked(c, FILES.vectors, chunkCount * dimensions * 4));
@@ -200,17 +223,23 @@ async function load(
  * Reads only the manifest of the live generation: cheap, for callers that
  * need an index's settings or identity before loading it.
  *
+ * @param root The corpus root, named in a stale-index error's fix.
  * @returns The manifest, or null when nothing was ever published there.
  * @throws {WayfinderError} `stale_index` for another format version; `io` when unreadable.
  */
-export async function readManifest(indexDir: string): Promise<IndexManifest | null> {
+export async function readManifest(
+  indexDir: string,
+  root?: string,
+): Promise<IndexManifest | null> {
   for (let attempt = 0;; attempt++) {
     const generation = await readCurrent(indexDir);
     if (generation === null) return null;
-    if (!GENERATION_NAME.test(generation)) throw stale(indexDir, `'current' names no generation`);
+    if (!GENERATION_NAME.test(generation)) {
+      throw stale(indexDir, `'current' names no generation`, root);
+    }
     try {
       const text = await Deno.readTextFile(join(indexDir, generation, FILES.manifest));
-      return parseManifest(indexDir, text);
+      return parseManifest(indexDir, text, root);
     } catch (error) {
       if (error instanceof WayfinderError) throw error;
       // A concurrent run may have collected this generation; follow `current` again.
@@ -246,10 +275,13 @@ export async function openIndex(
 ): Promise<StoredIndex | null> {
   // A concurrent index run may publish a newer generation and collect the one we
   // were reading; follow `current` again when files vanish under us.
+  const { root } = options;
   for (let attempt = 0;; attempt++) {
     const generation = await readCurrent(indexDir);
     if (generation === null) return null;
-    if (!GENERATION_NAME.test(generation)) throw stale(indexDir, `'current' names no generation`);
+    if (!GENERATION_NAME.test(generation)) {
+      throw stale(indexDir, `'current' names no generation`, root);
+    }
     try {
       return await load(indexDir, generation, options);
     } catch (error) {
@@ -263,7 +295,9 @@ export async function openIndex(
           },
         );
       }
-      if (attempt >= 2) throw stale(indexDir, `generation ${generation} is missing files`);
+      if (attempt >= 2) {
+        throw new DamagedIndexError(indexDir, `generation ${generation} is missing files`, root);
+      }
     }
   }
 }

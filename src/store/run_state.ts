@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import process from "node:process";
+import { _PRIVATE_FILE } from "./_durable.ts";
 
 /** File names inside the index directory. */
 export const RUN_FILES = { progress: "progress.json", failure: "last-failure.json" } as const;
@@ -33,7 +34,7 @@ export interface RunFailure {
 /** Writes `value` as JSON through a temporary file and a rename, so readers never see half. */
 async function writeAtomically(path: string, value: unknown): Promise<void> {
   const temp = `${path}.tmp-${process.pid}`;
-  await Deno.writeTextFile(temp, JSON.stringify(value) + "\n");
+  await Deno.writeTextFile(temp, JSON.stringify(value) + "\n", { mode: _PRIVATE_FILE });
   await Deno.rename(temp, path);
 }
 

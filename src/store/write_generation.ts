@@ -3,9 +3,11 @@ import { join } from "node:path";
 import process from "node:process";
 import { WayfinderError } from "../error.ts";
 import type { Chunk } from "../types.ts";
-import { _syncDir, _writeSynced } from "./_durable.ts";
+import { _PRIVATE_DIR, _syncDir, _writeSynced } from "./_durable.ts";
 import { FILES, GenerationWriter } from "./generation_writer.ts";
 import { FORMAT_VERSION, type IndexManifest, type IndexManifestInput } from "./manifest.ts";
+import { CACHE_FILE } from "./vector_cache.ts";
+import { recordIntact, STAMPS_FILE } from "./verify_generation.ts";
 
 export { FILES };
 
@@ -52,16 +54,19 @@ async function readCurrent(indexDir: string): Promise<string | null> {
   }
 }
 
+/** Leftovers of writes through a rename that a crash interrupted. */
+const TEMPORARY = ["current.tmp-", `${STAMPS_FILE}.tmp-`, `${CACHE_FILE}.tmp-`];
+
 /**
- * Removes generations other than the live and the previous one, and
- * leftovers of interrupted writes. Failures are ignored: garbage is retried
- * on the next write.
+ * Removes generations other than those in `keep`, and leftovers of
+ * interrupted writes. Failures are ignored: garbage is retried on the next
+ * write.
  */
 async function collectGarbage(indexDir: string, keep: Set<string>): Promise<void> {
   try {
     for await (const entry of Deno.readDir(indexDir)) {
       const stale = (entry.name.startsWith("gen-") && !keep.has(entry.name)) ||
-        entry.name.startsWith("current.tmp-");
+        TEMPORARY.some((prefix) => entry.name.startsWith(prefix));
       if (stale) await Deno.remove(join(indexDir, entry.name), { recursive: true }).catch(() => {});
     }
   } catch {
@@ -90,39 +95,57 @@ async function writeFiles(
   }
 }
 
+/** Options of `writeGeneration`. */
+export interface PublishOptions {
+  /**
+   * Generations the running writer still reads from (the one its run started
+   * from: reused passages' text is read lazily), kept besides the live and
+   * the previous one. Pins live only in the writer's memory, so a crashed
+   * run's pins lapse at the next publish.
+   */
+  pinned?: readonly string[];
+}
+
 /**
  * Publishes a new generation of an index: streams passages, metadata,
  * full-text index and vectors (and their codes, with a quantization) into a
  * fresh `gen-*` directory, fsyncs them, then points `current` at it with one
  * atomic rename, the only commit point. A crash before the rename leaves the
  * previous generation live. Afterwards removes generations older than the
- * previous one and leftovers of interrupted writes. The caller holds the
- * index lock.
+ * previous one (except pinned ones) and leftovers of interrupted writes.
+ * The caller holds the index lock.
  *
  * @param indexDir The corpus's index directory; created if missing.
  * @param data Manifest fields, chunks and their vectors, in the same order.
+ * @param options See `PublishOptions`.
  * @returns The new generation's name.
  * @throws {WayfinderError} `io` when the directory cannot be written;
  *   `internal` when vectors do not match chunks or dimensions.
  */
-export async function writeGeneration(indexDir: string, data: GenerationData): Promise<string> {
+export async function writeGeneration(
+  indexDir: string,
+  data: GenerationData,
+  options: PublishOptions = {},
+): Promise<string> {
   const dimensions = data.manifest.identity.dimensions;
   const count = data.chunks.length;
   const row = rowsOf(data.vectors, count, dimensions);
   const name = `gen-${Date.now()}-${randomBytes(4).toString("hex")}`;
   const genDir = join(indexDir, name);
   let previous: string | null;
+  let checksums: Record<string, string>;
   try {
-    await Deno.mkdir(indexDir, { recursive: true });
+    await Deno.mkdir(indexDir, { recursive: true, mode: _PRIVATE_DIR });
     previous = await readCurrent(indexDir);
-    await Deno.mkdir(genDir);
+    await Deno.mkdir(genDir, { mode: _PRIVATE_DIR });
+    checksums = await writeFiles(genDir, data, row);
     const manifest: IndexManifest = {
       formatVersion: FORMAT_VERSION,
       ...data.manifest,
       createdAt: data.manifest.createdAt ?? new Date().toISOString(),
       dimensions,
       chunkCount: count,
-      checksums: await writeFiles(genDir, data, row),
+      checksums,
     };
     // Compact: a large index's manifest lists every chunk id, indentation would add a fifth.
     await _writeSynced(join(genDir, FILES.manifest), JSON.stringify(manifest) + "\n");
@@ -144,7 +167,8 @@ export async function writeGeneration(indexDir: string, data: GenerationData): P
       },
     );
   }
-  const keep = new Set([name]);
+  await recordIntact(indexDir, name, Object.keys(checksums));
+  const keep = new Set([name, ...options.pinned ?? []]);
   if (previous !== null) keep.add(previous);
   await collectGarbage(indexDir, keep);
   return name;

@@ -81,6 +81,22 @@ Deno.test("writeGeneration() keeps the previous generation and removes older one
   }
 });
 
+Deno.test("writeGeneration() keeps a pinned generation only while its writer pins it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const start = await writeGeneration(dir, syntheticGeneration(5, 4, 1));
+    const pinned = { pinned: [start] };
+    await writeGeneration(dir, syntheticGeneration(5, 4, 2), pinned);
+    const third = await writeGeneration(dir, syntheticGeneration(5, 4, 3), pinned);
+    ok((await generations(dir)).includes(start), "collected while pinned");
+    // A writer that stopped (or crashed) pins nothing: the next publish collects it.
+    const fourth = await writeGeneration(dir, syntheticGeneration(5, 4, 4));
+    deepEqual(await generations(dir), [third, fourth].sort());
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("writeGeneration() leaves a half-written generation unused, then collects it", async () => {
   const dir = await Deno.makeTempDir();
   try {

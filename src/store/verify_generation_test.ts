@@ -1,0 +1,62 @@
+import { equal } from "node:assert/strict";
+import { join } from "node:path";
+import { readManifest } from "./open_index.ts";
+import { syntheticGeneration } from "./testdata/synthetic.ts";
+import { STAMPS_FILE, verifyGeneration } from "./verify_generation.ts";
+import { writeGeneration } from "./write_generation.ts";
+
+/** Overwrites one byte in place: same size, a new mtime. */
+async function flipByte(path: string, at: number): Promise<void> {
+  using file = await Deno.open(path, { read: true, write: true });
+  const byte = new Uint8Array(1);
+  await file.seek(at, Deno.SeekMode.Start);
+  await file.read(byte);
+  byte[0]! ^= 0xff;
+  await file.seek(at, Deno.SeekMode.Start);
+  await file.write(byte);
+}
+
+async function withGeneration(
+  fn: (dir: string, name: string, check: () => Promise<string | null>) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir();
+  try {
+    const name = await writeGeneration(dir, syntheticGeneration(20, 8));
+    const { checksums } = (await readManifest(dir))!;
+    await fn(dir, name, () => verifyGeneration(dir, name, checksums));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+for (const file of ["vectors.f32", "text.bin", "chunks.bin", "lexical.bin"]) {
+  Deno.test(`verifyGeneration() notices one flipped byte in ${file}`, async () => {
+    await withGeneration(async (dir, name, check) => {
+      equal(await check(), null);
+      await flipByte(join(dir, name, file), 5);
+      equal(await check(), `${file} fails its checksum`);
+    });
+  });
+}
+
+Deno.test("verifyGeneration() names a missing file, but not a generation a newer run collected", async () => {
+  await withGeneration(async (dir, name, check) => {
+    await Deno.remove(join(dir, name, "text.bin"));
+    equal((await check())?.startsWith("text.bin is unreadable (No such file"), true);
+    await Deno.writeTextFile(join(dir, "current"), "gen-2-newer\n");
+    equal(await check(), null);
+  });
+});
+
+Deno.test("verifyGeneration() hashes again without its record, or with a torn one, and records anew", async () => {
+  await withGeneration(async (dir, _name, check) => {
+    const record = join(dir, STAMPS_FILE);
+    const written = await Deno.readTextFile(record);
+    await Deno.writeTextFile(record, written.slice(0, 20));
+    equal(await check(), null);
+    equal(await Deno.readTextFile(record), written);
+    await Deno.remove(record);
+    equal(await check(), null);
+    equal(await Deno.readTextFile(record), written);
+  });
+});
