@@ -47,6 +47,17 @@ Deno.test("openCorpus() indexes a folder and searches it with expansion, diversi
     const scores = diverse.matches.map((m) => m.similarity);
     assert.deepEqual(scores, [...scores].sort((a, b) => b - a), "most relevant first");
 
+    // A pool of 12 for 3 picks, under expansion that over-fetches 4 × what it is asked for.
+    const picks = async (diverse?: { lambda: number; fetchK: number }) =>
+      (await corpus.search("log an error", { limit: 3, expand: true, diverse })).matches;
+    const expandedOnly = await picks();
+    const spread = await picks({ lambda: 0, fetchK: 12 });
+    const where = (hits: typeof spread) => hits.map((m) => `${m.chunk.sourcePath}:${m.chunk.id}`);
+    assert.notDeepEqual(where(spread), where(expandedOnly), "--diverse changes the picks");
+    assert.equal(spread.length, 3);
+    const spreadScores = spread.map((m) => m.similarity);
+    assert.deepEqual(spreadScores, [...spreadScores].sort((a, b) => b - a));
+
     const packed = await corpus.search("login password token", {
       limit: 10,
       expand: true,

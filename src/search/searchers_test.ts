@@ -29,6 +29,17 @@ Deno.test("diversifyingSearcher() picks the next different passage over a near-c
   );
 });
 
+Deno.test("diversifyingSearcher() still chooses when asked for as many as fetchK, as under expansion", async () => {
+  const index = makeIndex(
+    [chunk("a", "a.ts"), chunk("a2", "a2.ts"), chunk("b", "b.ts")],
+    [[1, 0.1, 0], [1, 0.12, 0], [1, 0, 0.8]],
+  );
+  const plain = indexSearcher(index, { mode: "dense", embedQuery });
+  const diverse = diversifyingSearcher(plain, index, { lambda: 0, fetchK: 2 });
+  const { matches } = await diverse.search({ query: "q", limit: 2 });
+  assert.deepEqual(matches.map((m) => m.chunk.id), ["a", "b"], "a pool of 2 × the limit asked");
+});
+
 Deno.test("rerankingSearcher() reorders candidates beyond the limit and keeps retrieval scores", async () => {
   const index = makeIndex(
     [chunk("a", "a.ts"), chunk("bb", "b.ts"), chunk("ccc", "c.ts")],
