@@ -122,6 +122,49 @@ Deno.test("mcp refuses paths outside the root, clamps limits and survives bad ar
   }
 });
 
+Deno.test("mcp reads only files the index holds, and names a file's length past its end", async () => {
+  const added = [".gitignore", ".env", "forty.md", "later.md"];
+  await Deno.writeTextFile(join(root, ".gitignore"), ".env\n");
+  await Deno.writeTextFile(join(root, ".env"), "SECRET=hunter2\n");
+  const forty = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+  await Deno.writeTextFile(join(root, "forty.md"), forty);
+  const client = await connect();
+  try {
+    assert.ok(!(await call(client, "index", {})).isError);
+    await Deno.writeTextFile(join(root, "later.md"), "# Written after indexing\n");
+    for (const tool of ["read_range", "get_chunk"]) {
+      for (const path of [".env", join(root, ".env"), "later.md"]) {
+        const refused = await call(client, tool, { path, lineStart: 1, lineEnd: 1 });
+        assert.equal(refused.isError, true, `${tool} ${path}`);
+        assert.match(
+          refused.content[0].text,
+          /^wayfinder: '.*' is not a file the index of .* holds \(ignored, excluded or not indexed yet\)$/,
+        );
+        assert.ok(!refused.content[0].text.includes("hunter2"));
+      }
+    }
+    const past = await call(client, "read_range", {
+      path: "forty.md",
+      lineStart: 900,
+      lineEnd: 905,
+    });
+    assert.equal(past.isError, true);
+    assert.equal(
+      past.content[0].text,
+      "wayfinder: 'forty.md' has 40 lines; lineStart 900 is past its end",
+    );
+    const tail = await call(client, "read_range", { path: "forty.md", lineStart: 39, lineEnd: 45 });
+    assert.ok(!tail.isError, tail.content[0].text);
+    assert.deepEqual(
+      [tail.structuredContent?.lineEnd, tail.structuredContent?.content],
+      [40, "line 39\nline 40"],
+    );
+  } finally {
+    await client.close();
+    for (const name of added) await Deno.remove(join(root, name)).catch(() => {});
+  }
+});
+
 Deno.test("mcp validates a bundle inside the root and refuses one outside", async () => {
   const bundle = join(root, "kb");
   await Deno.mkdir(bundle, { recursive: true });

@@ -138,8 +138,8 @@ function registerReadRange(server: McpServer, roots: Roots): void {
   const config = {
     title: "Read lines of a file",
     description:
-      `Reads lines lineStart..lineEnd (1-based, inclusive, at most ${LIMITS.lines}) of a file inside a served ` +
-      "root, e.g. to see more around a search hit. Paths outside the roots are refused.",
+      `Reads lines lineStart..lineEnd (1-based, inclusive, at most ${LIMITS.lines}) of a file a served ` +
+      "root's index holds, e.g. to see more around a search hit. Other paths are refused.",
     inputSchema: {
       path: z.string().describe("Path relative to the root, as search returns it"),
       lineStart: z.number().int().min(1),
