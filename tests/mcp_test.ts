@@ -93,6 +93,32 @@ Deno.test("mcp serves search, read_range, index and status over stdio", async ()
   }
 });
 
+Deno.test("mcp describes every search parameter to the model", async () => {
+  const client = await connect();
+  try {
+    const { tools } = await client.listTools();
+    const search = tools.find((t: { name: string }) => t.name === "search")!;
+    const properties = search.inputSchema.properties as Record<string, { description?: string }>;
+    assert.deepEqual(Object.keys(properties).sort(), [
+      "contextChars",
+      "diverse",
+      "expand",
+      "lang",
+      "limit",
+      "mode",
+      "path",
+      "query",
+      "root",
+      "type",
+    ]);
+    for (const [name, schema] of Object.entries(properties)) {
+      assert.ok(schema.description?.trim(), `search.${name} has no description`);
+    }
+  } finally {
+    await client.close();
+  }
+});
+
 Deno.test("mcp refuses paths outside the root, clamps limits and survives bad arguments", async () => {
   const client = await connect();
   try {

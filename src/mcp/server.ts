@@ -78,7 +78,9 @@ const SEARCH_INPUT = {
   query: z.string().describe("What to look for, in plain language or identifiers"),
   root: ROOT,
   limit: z.number().int().optional().describe(`Hits wanted (default 10, at most ${LIMITS.limit})`),
-  mode: z.enum(["dense", "lexical", "hybrid"]).optional(),
+  mode: z.enum(["dense", "lexical", "hybrid"]).optional().describe(
+    "dense (default) for questions, hybrid for identifiers, lexical (BM25) for exact words only",
+  ),
   path: z.array(z.string()).optional().describe("Only paths matching these globs"),
   type: z.array(z.string()).optional().describe(
     "Only these chunk types: class, method, heading, …",
@@ -103,22 +105,7 @@ function registerSearch(server: McpServer, roots: Roots): void {
       "Semantic search over an indexed source tree. Returns the best passages with path:lineStart-lineEnd " +
       "citations. Use mode 'hybrid' for identifiers, 'dense' for questions; expand shows each hit in its " +
       "class or section; contextChars returns prompt-ready context of at most that many characters.",
-    inputSchema: {
-      query: z.string().describe("What to look for, in plain language or identifiers"),
-      root: ROOT,
-      limit: z.number().int().optional().describe(
-        `Hits wanted (default 10, at most ${LIMITS.limit})`,
-      ),
-      mode: z.enum(["dense", "lexical", "hybrid"]).optional(),
-      path: z.array(z.string()).optional().describe("Only paths matching these globs"),
-      type: z.array(z.string()).optional().describe(
-        "Only these chunk types: class, method, heading, …",
-      ),
-      lang: z.array(z.string()).optional().describe("Only these languages"),
-      expand: z.boolean().optional(),
-      diverse: z.boolean().optional(),
-      contextChars: z.number().int().optional(),
-    },
+    inputSchema: SEARCH_INPUT,
   }, (args: SearchArgs) =>
     answer(async () => {
       const options: CorpusSearchOptions = {
