@@ -47,6 +47,17 @@ Deno.test("openCorpus() indexes a folder and searches it with expansion, diversi
     const scores = diverse.matches.map((m) => m.similarity);
     assert.deepEqual(scores, [...scores].sort((a, b) => b - a), "most relevant first");
 
+    // A pool of 12 for 3 picks, under expansion that over-fetches 4 × what it is asked for.
+    const picks = async (diverse?: { lambda: number; fetchK: number }) =>
+      (await corpus.search("log an error", { limit: 3, expand: true, diverse })).matches;
+    const expandedOnly = await picks();
+    const spread = await picks({ lambda: 0, fetchK: 12 });
+    const where = (hits: typeof spread) => hits.map((m) => `${m.chunk.sourcePath}:${m.chunk.id}`);
+    assert.notDeepEqual(where(spread), where(expandedOnly), "--diverse changes the picks");
+    assert.equal(spread.length, 3);
+    const spreadScores = spread.map((m) => m.similarity);
+    assert.deepEqual(spreadScores, [...spreadScores].sort((a, b) => b - a));
+
     const packed = await corpus.search("login password token", {
       limit: 10,
       expand: true,
@@ -174,4 +185,57 @@ Deno.test("search --reranker-url reranks with a Text Embeddings Inference server
     down.stderr,
     /^wayfinder: Cannot rerank with http:\/\/127\.0\.0\.1:9\/rerank: .*attempts\)\n$/,
   );
+});
+
+/** A 123-line function (lines 5-127) the chunker splits, between two small helpers. */
+function bigFile(): string {
+  const body = Array.from(
+    { length: 120 },
+    (_, i) => `  total += input[${i % 7}] * ${i}; // ${i === 60 ? "zebraquokka" : `step ${i}`}`,
+  );
+  return [
+    "function helperA(x: number): number {",
+    "  return x + 1;",
+    "}",
+    "",
+    "export function giantRoutine(input: number[]): number {",
+    "  let total = 0;",
+    ...body.slice(1),
+    "  return total;",
+    "}",
+    "",
+    "function helperB(x: number): number {",
+    "  return x - 1;",
+    "}",
+    "",
+  ].join("\n");
+}
+
+Deno.test("search --expand shows a hit inside a split function in the whole function", async () => {
+  const root = await Deno.makeTempDir({ prefix: "wayfinder-test-" });
+  await Deno.mkdir(join(root, "src"));
+  await Deno.writeTextFile(join(root, "src", "big.ts"), bigFile());
+  const corpus = await openCorpus(root, {
+    dataDir: await Deno.makeTempDir(),
+    embedder: { model: tinyModel(), threads: 1 },
+  });
+  try {
+    await corpus.index();
+    const parts = (await corpus.open()).chunks.filter((c) => c.symbol === "giantRoutine");
+    assert.ok(parts.length > 1, "the chunker split giantRoutine");
+    const { matches } = await corpus.search("zebraquokka", {
+      limit: 1,
+      mode: "lexical",
+      expand: true,
+    });
+    const { chunk, parent } = matches[0];
+    assert.equal(chunk.symbol, "giantRoutine");
+    assert.ok(chunk.lineStart > 5 || chunk.lineEnd < 127, "the hit is one part");
+    assert.deepEqual(
+      [parent!.reason, parent!.symbol, parent!.lineStart, parent!.lineEnd],
+      ["enclosing", "giantRoutine", 5, 127],
+    );
+  } finally {
+    await corpus.close();
+  }
 });

@@ -93,6 +93,32 @@ Deno.test("mcp serves search, read_range, index and status over stdio", async ()
   }
 });
 
+Deno.test("mcp describes every search parameter to the model", async () => {
+  const client = await connect();
+  try {
+    const { tools } = await client.listTools();
+    const search = tools.find((t: { name: string }) => t.name === "search")!;
+    const properties = search.inputSchema.properties as Record<string, { description?: string }>;
+    assert.deepEqual(Object.keys(properties).sort(), [
+      "contextChars",
+      "diverse",
+      "expand",
+      "lang",
+      "limit",
+      "mode",
+      "path",
+      "query",
+      "root",
+      "type",
+    ]);
+    for (const [name, schema] of Object.entries(properties)) {
+      assert.ok(schema.description?.trim(), `search.${name} has no description`);
+    }
+  } finally {
+    await client.close();
+  }
+});
+
 Deno.test("mcp refuses paths outside the root, clamps limits and survives bad arguments", async () => {
   const client = await connect();
   try {
@@ -119,6 +145,49 @@ Deno.test("mcp refuses paths outside the root, clamps limits and survives bad ar
     assert.equal((await call(client, "status", {})).structuredContent?.state, "ready");
   } finally {
     await client.close();
+  }
+});
+
+Deno.test("mcp reads only files the index holds, and names a file's length past its end", async () => {
+  const added = [".gitignore", ".env", "forty.md", "later.md"];
+  await Deno.writeTextFile(join(root, ".gitignore"), ".env\n");
+  await Deno.writeTextFile(join(root, ".env"), "SECRET=hunter2\n");
+  const forty = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+  await Deno.writeTextFile(join(root, "forty.md"), forty);
+  const client = await connect();
+  try {
+    assert.ok(!(await call(client, "index", {})).isError);
+    await Deno.writeTextFile(join(root, "later.md"), "# Written after indexing\n");
+    for (const tool of ["read_range", "get_chunk"]) {
+      for (const path of [".env", join(root, ".env"), "later.md"]) {
+        const refused = await call(client, tool, { path, lineStart: 1, lineEnd: 1 });
+        assert.equal(refused.isError, true, `${tool} ${path}`);
+        assert.match(
+          refused.content[0].text,
+          /^wayfinder: '.*' is not a file the index of .* holds \(ignored, excluded or not indexed yet\)$/,
+        );
+        assert.ok(!refused.content[0].text.includes("hunter2"));
+      }
+    }
+    const past = await call(client, "read_range", {
+      path: "forty.md",
+      lineStart: 900,
+      lineEnd: 905,
+    });
+    assert.equal(past.isError, true);
+    assert.equal(
+      past.content[0].text,
+      "wayfinder: 'forty.md' has 40 lines; lineStart 900 is past its end",
+    );
+    const tail = await call(client, "read_range", { path: "forty.md", lineStart: 39, lineEnd: 45 });
+    assert.ok(!tail.isError, tail.content[0].text);
+    assert.deepEqual(
+      [tail.structuredContent?.lineEnd, tail.structuredContent?.content],
+      [40, "line 39\nline 40"],
+    );
+  } finally {
+    await client.close();
+    for (const name of added) await Deno.remove(join(root, name)).catch(() => {});
   }
 });
 

@@ -374,6 +374,8 @@ class LocalCorpus implements Corpus {
         text: embeddingInput,
       });
     }
+    if (options.expand) searcher = expandingSearcher(searcher, index, sourceReader(this.root));
+    // Over expansion, so the pool is --fetch-k distinct contexts and the picks differ in context.
     if (options.diverse) {
       searcher = diversifyingSearcher(
         searcher,
@@ -381,7 +383,6 @@ class LocalCorpus implements Corpus {
         options.diverse === true ? {} : options.diverse,
       );
     }
-    if (options.expand) searcher = expandingSearcher(searcher, index, sourceReader(this.root));
     return searcher;
   }
 

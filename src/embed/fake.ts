@@ -1,4 +1,5 @@
 import type { Embedder, ModelIdentity } from "./embedder.ts";
+import { modelIdentity } from "./model_identity.ts";
 
 /** Options for {@linkcode FakeEmbedder}. */
 export interface FakeEmbedderOptions {
@@ -23,18 +24,16 @@ export class FakeEmbedder implements Embedder {
   readonly identity: ModelIdentity;
 
   constructor(options: FakeEmbedderOptions = {}) {
-    this.identity = {
-      name: "fake",
-      provider: "fake",
-      sha256: "fake",
-      dimensions: options.dimensions ?? 64,
-      queryPrefix: options.queryPrefix ?? "",
-      pooling: "none",
-      normalize: true,
-      maxTokens: options.maxTokens ?? 512,
-      longInput: options.longInput ?? "reject",
-      inputFormat: options.inputFormat ?? 1,
-    };
+    this.identity = modelIdentity(
+      {
+        name: "fake",
+        provider: "fake",
+        sha256: "fake",
+        dimensions: options.dimensions ?? 64,
+        pooling: "none",
+      },
+      { ...options, longInput: options.longInput ?? "reject" },
+    );
   }
 
   embedDocuments(texts: string[]): Promise<Float32Array[]> {

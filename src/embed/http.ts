@@ -1,5 +1,6 @@
 import { WayfinderError } from "../error.ts";
 import type { Embedder, ModelIdentity } from "./embedder.ts";
+import { modelIdentity } from "./model_identity.ts";
 import { normalizeVector } from "./normalize_vector.ts";
 import { postJson } from "./_http_post.ts";
 
@@ -88,18 +89,11 @@ export class HttpEmbedder implements Embedder {
       const [probe] = await _request(resolved, ["dimensions probe"], undefined);
       dimensions = probe.length;
     }
-    const identity: ModelIdentity = {
-      name: options.model,
-      provider: options.protocol,
-      sha256: `${options.protocol}:${options.model}`,
-      dimensions,
-      queryPrefix: options.queryPrefix ?? "",
-      pooling: "remote",
-      normalize: true,
-      maxTokens: options.maxTokens ?? 512,
-      longInput: options.longInput ?? "truncate",
-      inputFormat: options.inputFormat ?? 1,
-    };
+    const { model: name, protocol: provider } = options;
+    const identity = modelIdentity(
+      { name, provider, sha256: `${provider}:${name}`, dimensions, pooling: "remote" },
+      { ...options, longInput: options.longInput ?? "truncate" },
+    );
     return new HttpEmbedder(identity, resolved);
   }
 

@@ -8,6 +8,7 @@ import {
 import { WayfinderError } from "../error.ts";
 import { type ModelManifest, readManifest, sha256File } from "../model/mod.ts";
 import type { Embedder, ModelIdentity } from "./embedder.ts";
+import { modelIdentity } from "./model_identity.ts";
 import { type LongInput, LongInputError } from "./long_input_error.ts";
 import { normalizeVector } from "./normalize_vector.ts";
 import { openLlamaModel } from "./llama_open_model.ts";
@@ -85,18 +86,18 @@ export class LlamaEmbedder implements Embedder {
     const { model } = session;
     const metadata = model.fileInfo.metadata as unknown as Record<string, Record<string, unknown>>;
     const { name, queryPrefix, pooling } = setup!;
-    const identity: ModelIdentity = {
+    const identity = modelIdentity({
       name,
       provider: "llama",
       sha256,
       dimensions: model.embeddingVectorSize,
-      queryPrefix,
       pooling,
-      normalize: true,
+    }, {
+      queryPrefix,
       maxTokens,
       longInput: options.longInput ?? "reject",
-      inputFormat: options.inputFormat ?? 1,
-    };
+      inputFormat: options.inputFormat,
+    });
     const [begin, end] = _specialTokens(model, metadata);
     return new LlamaEmbedder({
       session,

@@ -1,14 +1,11 @@
-import { WayfinderError } from "../error.ts";
-import { isRecord, readJson } from "./read_json.ts";
+import { isRecord, malformed, readJson } from "./read_json.ts";
 
 /** Group name by query id, e.g. `{q1: "dart"}`. */
 export type QueryGroups = Record<string, string>;
 
 /** Checks parsed JSON against the groups shape. */
 export function parseGroups(data: unknown, path: string): QueryGroups {
-  const fail = (reason: string): never => {
-    throw new WayfinderError("input", `Cannot read query groups: '${path}': ${reason}`);
-  };
+  const fail = malformed("query groups", path);
   if (!isRecord(data)) fail("expected an object of {queryId: group}");
   const groups: QueryGroups = {};
   for (const [qid, group] of Object.entries(data as Record<string, unknown>)) {

@@ -1,14 +1,11 @@
-import { WayfinderError } from "../error.ts";
-import { checkGrade, isRecord } from "./read_json.ts";
+import { checkGrade, isRecord, malformed } from "./read_json.ts";
 
 /** Relevance grades of chunk ids, by query id: `{qid: {chunkId: grade}}`. */
 export type Qrels = Record<string, Record<string, number>>;
 
 /** Checks parsed JSON against the qrels shape. */
 export function parseQrels(data: unknown, path: string): Qrels {
-  const fail = (reason: string): never => {
-    throw new WayfinderError("input", `Cannot read qrels: '${path}': ${reason}`);
-  };
+  const fail = malformed("qrels", path);
   if (!isRecord(data)) fail("expected an object of {queryId: {chunkId: grade}}");
   const qrels: Qrels = {};
   for (const [qid, judged] of Object.entries(data as Record<string, unknown>)) {

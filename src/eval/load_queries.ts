@@ -1,5 +1,4 @@
-import { WayfinderError } from "../error.ts";
-import { isRecord, parseJson, readText } from "./read_json.ts";
+import { isRecord, malformed, parseJson, readText } from "./read_json.ts";
 
 /** Query texts by query id, in file order. */
 export type Queries = Record<string, string>;
@@ -11,9 +10,7 @@ export type Queries = Record<string, string>;
  */
 export function parseQueries(text: string, path: string): Queries {
   const trimmed = text.trimStart();
-  const fail = (reason: string): never => {
-    throw new WayfinderError("input", `Cannot read queries: '${path}': ${reason}`);
-  };
+  const fail = malformed("queries", path);
   const queries: Queries = {};
   const add = (id: unknown, query: unknown, where: string) => {
     if (typeof id !== "string" && typeof id !== "number") fail(`${where} has no id`);

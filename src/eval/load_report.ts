@@ -1,6 +1,5 @@
-import { WayfinderError } from "../error.ts";
 import type { BaselineReport } from "./compare_to_baseline.ts";
-import { isRecord, readJson } from "./read_json.ts";
+import { isRecord, malformed, readJson } from "./read_json.ts";
 import type { Metrics } from "./score_query.ts";
 
 /**
@@ -14,9 +13,7 @@ import type { Metrics } from "./score_query.ts";
  */
 export async function loadReport(path: string): Promise<BaselineReport> {
   const data = await readJson(path, "baseline");
-  const fail = (reason: string): never => {
-    throw new WayfinderError("input", `Cannot read baseline: '${path}': ${reason}`);
-  };
+  const fail = malformed("baseline", path);
   if (!isRecord(data) || !Array.isArray(data.runs)) fail("expected a report with a list of runs");
   const report = data as Record<string, unknown>;
   const metricsOf = (value: unknown, where: string): Metrics => {

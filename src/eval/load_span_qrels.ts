@@ -1,5 +1,4 @@
-import { WayfinderError } from "../error.ts";
-import { checkGrade, isRecord } from "./read_json.ts";
+import { checkGrade, isRecord, malformed } from "./read_json.ts";
 
 /** A judged region of a file. Without lines it covers the whole file. */
 export interface SpanJudgment {
@@ -27,9 +26,7 @@ function line(value: unknown, fail: (reason: string) => never, where: string): n
 
 /** Checks parsed JSON against the span qrels shape and normalises paths. */
 export function parseSpanQrels(data: unknown, path: string): SpanQrels {
-  const fail = (reason: string): never => {
-    throw new WayfinderError("input", `Cannot read span qrels: '${path}': ${reason}`);
-  };
+  const fail = malformed("span qrels", path);
   if (!isRecord(data)) fail("expected an object of {queryId: [{path, lineStart, lineEnd, grade}]}");
   const qrels: SpanQrels = {};
   for (const [qid, spans] of Object.entries(data as Record<string, unknown>)) {

@@ -35,15 +35,17 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** Throws the "input" error for a malformed `what` file: "Cannot read qrels: 'path': reason". */
+export function malformed(what: string, path: string): (reason: string) => never {
+  return (reason) => {
+    throw new WayfinderError("input", `Cannot read ${what}: '${path}': ${reason}`);
+  };
+}
+
 /** Checks a relevance grade: a finite number ≥ 0. */
 export function checkGrade(value: unknown, path: string, what: string, where: string): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    throw new WayfinderError(
-      "input",
-      `Cannot read ${what}: '${path}': grade of ${where} must be a number ≥ 0, got ${
-        JSON.stringify(value)
-      }`,
-    );
+    malformed(what, path)(`grade of ${where} must be a number ≥ 0, got ${JSON.stringify(value)}`);
   }
-  return value;
+  return value as number;
 }

@@ -11,13 +11,17 @@ export interface Range {
   content: string;
 }
 
-/** Reads `lineStart..lineEnd` (1-based, inclusive) of a file inside a root, at most `maxLines`. */
+/**
+ * Reads `lineStart..lineEnd` (1-based, inclusive; cut at the file's end and
+ * at `maxLines`) of a file the index of a root holds.
+ * @throws {WayfinderError} "usage" when `lineStart` is past the file's last line.
+ */
 export async function readRange(
   roots: Roots,
   request: { path: string; lineStart: number; lineEnd: number; root?: string },
   maxLines: number,
 ): Promise<Range> {
-  const { corpus, relativePath } = roots.locate(request.path, request.root);
+  const { corpus, relativePath } = await roots.locateIndexed(request.path, request.root);
   if (request.lineEnd < request.lineStart) {
     throw new WayfinderError(
       "usage",
@@ -30,13 +34,23 @@ export async function readRange(
   } catch (error) {
     throw new WayfinderError("io", `Cannot read '${relativePath}': ${(error as Error).message}`);
   }
+  // A final newline ends the last line; it does not start another.
   const lines = text.split("\n");
+  if (text === "" || text.endsWith("\n")) lines.pop();
+  if (request.lineStart > lines.length) {
+    throw new WayfinderError(
+      "usage",
+      `'${relativePath}' has ${lines.length} line${
+        lines.length === 1 ? "" : "s"
+      }; lineStart ${request.lineStart} is past its end`,
+    );
+  }
   const last = Math.min(request.lineEnd, request.lineStart + maxLines - 1, lines.length);
   return {
     root: corpus.root,
     path: relativePath,
     lineStart: request.lineStart,
-    lineEnd: Math.max(request.lineStart, last),
+    lineEnd: last,
     content: lines.slice(request.lineStart - 1, last).join("\n"),
   };
 }

@@ -54,4 +54,24 @@ export class Roots {
     const what = options.directory ? "a folder" : "a file";
     throw new WayfinderError("usage", `'${path}' is not ${what} inside a served root`);
   }
+
+  /**
+   * `locate` for a file the live index of its root holds. A file the walker
+   * skips (git-ignored, excluded, too large) stays out of reach, like one
+   * outside the roots: an agent reads only what search could show it.
+   */
+  async locateIndexed(
+    path: string,
+    root?: string,
+  ): Promise<{ corpus: Corpus; relativePath: string }> {
+    const found = this.locate(path, root);
+    const { manifest } = await found.corpus.open();
+    if (!Object.hasOwn(manifest.files, found.relativePath)) {
+      throw new WayfinderError(
+        "usage",
+        `'${path}' is not a file the index of ${found.corpus.root} holds (ignored, excluded or not indexed yet)`,
+      );
+    }
+    return found;
+  }
 }

@@ -78,7 +78,9 @@ const SEARCH_INPUT = {
   query: z.string().describe("What to look for, in plain language or identifiers"),
   root: ROOT,
   limit: z.number().int().optional().describe(`Hits wanted (default 10, at most ${LIMITS.limit})`),
-  mode: z.enum(["dense", "lexical", "hybrid"]).optional(),
+  mode: z.enum(["dense", "lexical", "hybrid"]).optional().describe(
+    "dense (default) for questions, hybrid for identifiers, lexical (BM25) for exact words only",
+  ),
   path: z.array(z.string()).optional().describe("Only paths matching these globs"),
   type: z.array(z.string()).optional().describe(
     "Only these chunk types: class, method, heading, …",
@@ -103,22 +105,7 @@ function registerSearch(server: McpServer, roots: Roots): void {
       "Semantic search over an indexed source tree. Returns the best passages with path:lineStart-lineEnd " +
       "citations. Use mode 'hybrid' for identifiers, 'dense' for questions; expand shows each hit in its " +
       "class or section; contextChars returns prompt-ready context of at most that many characters.",
-    inputSchema: {
-      query: z.string().describe("What to look for, in plain language or identifiers"),
-      root: ROOT,
-      limit: z.number().int().optional().describe(
-        `Hits wanted (default 10, at most ${LIMITS.limit})`,
-      ),
-      mode: z.enum(["dense", "lexical", "hybrid"]).optional(),
-      path: z.array(z.string()).optional().describe("Only paths matching these globs"),
-      type: z.array(z.string()).optional().describe(
-        "Only these chunk types: class, method, heading, …",
-      ),
-      lang: z.array(z.string()).optional().describe("Only these languages"),
-      expand: z.boolean().optional(),
-      diverse: z.boolean().optional(),
-      contextChars: z.number().int().optional(),
-    },
+    inputSchema: SEARCH_INPUT,
   }, (args: SearchArgs) =>
     answer(async () => {
       const options: CorpusSearchOptions = {
@@ -138,8 +125,8 @@ function registerReadRange(server: McpServer, roots: Roots): void {
   const config = {
     title: "Read lines of a file",
     description:
-      `Reads lines lineStart..lineEnd (1-based, inclusive, at most ${LIMITS.lines}) of a file inside a served ` +
-      "root, e.g. to see more around a search hit. Paths outside the roots are refused.",
+      `Reads lines lineStart..lineEnd (1-based, inclusive, at most ${LIMITS.lines}) of a file a served ` +
+      "root's index holds, e.g. to see more around a search hit. Other paths are refused.",
     inputSchema: {
       path: z.string().describe("Path relative to the root, as search returns it"),
       lineStart: z.number().int().min(1),

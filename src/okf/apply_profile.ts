@@ -15,8 +15,7 @@ import {
   rootFacts,
 } from "./concept_facts.ts";
 import { OKF_FRONTMATTER_KEYS, RuleCompiler, type Slots } from "./evaluate_rule.ts";
-import { type Finding, finding } from "./finding.ts";
-import type { RuleInfo } from "./okf_rules.ts";
+import { type Finding, finding, type RuleInfo } from "./finding.ts";
 import type { LoadedBundle } from "./load_bundle.ts";
 import type { Position } from "./parse_front_matter.ts";
 import type { ProfilePackage, ProfileRule } from "./profile_package.ts";

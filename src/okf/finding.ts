@@ -21,6 +21,26 @@ export interface Finding {
   helpUri?: string;
 }
 
+/** How a rule is described (SARIF rule descriptions): severity, one-line summary, help link ("" for none). */
+export interface RuleInfo {
+  severity: Severity;
+  summary: string;
+  helpUri: string;
+}
+
+/** A finding of rule `id` of `rules` at `path:line:column`, with the rule's severity and help link. */
+export function ruleFindingOf<Id extends string>(
+  rules: Readonly<Record<Id, RuleInfo>>,
+  id: Id,
+  message: string,
+  path: string,
+  line = 1,
+  column = 1,
+): Finding {
+  const rule: RuleInfo = rules[id];
+  return finding(id, rule.severity, message, path, line, column, rule.helpUri);
+}
+
 /** Builds a finding at `path:line:column` (line and column default to 1). */
 export function finding(
   id: string,

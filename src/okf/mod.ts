@@ -9,8 +9,8 @@ export {
   type ValidateOptions,
   type ValidationReport,
 } from "./validate_bundle.ts";
-export type { Finding, FindingLocation, Severity } from "./finding.ts";
-export { OKF_RULES, type RuleInfo } from "./okf_rules.ts";
+export type { Finding, FindingLocation, RuleInfo, Severity } from "./finding.ts";
+export { OKF_RULES } from "./okf_rules.ts";
 export {
   applyIndexFixes,
   diffIndexFixes,

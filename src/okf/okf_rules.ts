@@ -5,16 +5,9 @@
  * are errors; malformed optional families are advisories; tolerated
  * oddities (broken links) are notes.
  */
-import { type Finding, finding, type Severity } from "./finding.ts";
+import { type Finding, ruleFindingOf, type RuleInfo } from "./finding.ts";
 
 const SPEC = "https://github.com/GoogleCloudPlatform/knowledge-catalog/blob/main/okf/SPEC.md";
-
-/** One rule validate can report. */
-export interface RuleInfo {
-  severity: Severity;
-  summary: string;
-  helpUri: string;
-}
 
 export const OKF_RULES = {
   "okf/invalid-utf8": {
@@ -125,11 +118,7 @@ export type OkfRuleId = keyof typeof OKF_RULES;
 /** A finding for an OKF rule, carrying the rule's severity and help link. */
 export function ruleFinding(
   id: OkfRuleId,
-  message: string,
-  path: string,
-  line = 1,
-  column = 1,
+  ...at: [message: string, path: string, line?: number, column?: number]
 ): Finding {
-  const rule: RuleInfo = OKF_RULES[id];
-  return finding(id, rule.severity, message, path, line, column, rule.helpUri);
+  return ruleFindingOf(OKF_RULES, id, ...at);
 }

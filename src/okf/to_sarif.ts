@@ -5,9 +5,9 @@
  */
 import { realpathSync } from "node:fs";
 import { relative } from "node:path";
-import type { Finding, Severity } from "./finding.ts";
-import { OKF_RULES, type RuleInfo } from "./okf_rules.ts";
-import { WAYFINDER_RULES, WAYFINDER_RULES_DOCS } from "./wayfinder_rules.ts";
+import type { Finding, RuleInfo, Severity } from "./finding.ts";
+import { OKF_RULES } from "./okf_rules.ts";
+import { WAYFINDER_RULES } from "./wayfinder_rules.ts";
 import type { ValidationReport } from "./validate_bundle.ts";
 
 const LEVEL: Record<Severity, "error" | "warning" | "note"> = {
@@ -64,10 +64,9 @@ function ruleInfo(
   findings: Finding[],
   extra?: ReadonlyMap<string, RuleInfo>,
 ): RuleInfo {
-  const known = (OKF_RULES as Record<string, RuleInfo>)[id] ?? extra?.get(id);
+  const known = (OKF_RULES as Record<string, RuleInfo>)[id] ?? extra?.get(id) ??
+    (WAYFINDER_RULES as Record<string, RuleInfo>)[id];
   if (known) return known;
-  const own = (WAYFINDER_RULES as Record<string, Omit<RuleInfo, "helpUri">>)[id];
-  if (own) return { ...own, helpUri: WAYFINDER_RULES_DOCS };
   const first = findings.find((f) => f.id === id)!;
   return { severity: first.severity, summary: first.message, helpUri: first.helpUri ?? "" };
 }

@@ -8,9 +8,8 @@
 import { realpathSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { applyProfile, chainRuleInfo } from "./apply_profile.ts";
-import type { Finding } from "./finding.ts";
+import type { Finding, RuleInfo } from "./finding.ts";
 import { loadBundle, type LoadedBundle } from "./load_bundle.ts";
-import type { RuleInfo } from "./okf_rules.ts";
 import { lockedChain } from "./locked_chain.ts";
 import { type Binding, type BoundProfile, readBinding } from "./read_binding.ts";
 import { okfFindings, reportOf, type ValidationReport } from "./validate_bundle.ts";

@@ -3,7 +3,7 @@
  * lock and cache. None is an error: they explain a gate of INCOMPLETE or
  * point at something to look at.
  */
-import { type Finding, finding, type Severity } from "./finding.ts";
+import { type Finding, ruleFindingOf, type RuleInfo } from "./finding.ts";
 
 /**
  * Where these rules are explained: the README's Profiles section, as the
@@ -11,13 +11,17 @@ import { type Finding, finding, type Severity } from "./finding.ts";
  */
 export const WAYFINDER_RULES_DOCS = "https://jsr.io/@wayfinder/wayfinder#profiles";
 
-/** A wayfinder rule: severity and one-line summary. */
-export interface WayfinderRule {
-  severity: Severity;
-  summary: string;
+/** `rules`, each explained at `helpUri`. */
+function explainedAt<Id extends string>(
+  helpUri: string,
+  rules: Record<Id, Omit<RuleInfo, "helpUri">>,
+): Record<Id, RuleInfo> {
+  const explained = Object.entries<Omit<RuleInfo, "helpUri">>(rules)
+    .map(([id, rule]) => [id, { ...rule, helpUri }]);
+  return Object.fromEntries(explained) as Record<Id, RuleInfo>;
 }
 
-export const WAYFINDER_RULES = {
+export const WAYFINDER_RULES = explainedAt(WAYFINDER_RULES_DOCS, {
   "wayfinder/profile-unresolved": {
     severity: "advisory",
     summary:
@@ -45,7 +49,7 @@ export const WAYFINDER_RULES = {
     summary:
       "wayfinder.json has a top-level key that neither the binding nor wayfinder's settings define",
   },
-} as const satisfies Record<string, WayfinderRule>;
+});
 
 /** A wayfinder rule id. */
 export type WayfinderRuleId = keyof typeof WAYFINDER_RULES;
@@ -61,6 +65,5 @@ export function wayfinderFinding(
   const offset = needle ? text.indexOf(needle) : -1;
   const line = offset < 0 ? 1 : text.slice(0, offset).split("\n").length;
   const column = offset < 0 ? 1 : offset - text.lastIndexOf("\n", offset - 1);
-  const rule = WAYFINDER_RULES[id];
-  return finding(id, rule.severity, message, path, line, column, WAYFINDER_RULES_DOCS);
+  return ruleFindingOf(WAYFINDER_RULES, id, message, path, line, column);
 }

@@ -131,8 +131,20 @@ export function buildContext(hits: SearchHit[], options: ContextOptions): string
     shown.add(passage.text);
   }
   if (blocks.length > 0 || hits.length === 0) return renderAll(blocks);
-  const first = passageOf(hits[0], options.read);
-  const room = maxChars - render(first, "").length - "\n…".length;
-  if (room <= 0) return "";
-  return render(first, `${first.text.slice(0, room).replace(/[\uD800-\uDBFF]$/, "")}\n…`);
+  return cutToFit(passageOf(hits[0], options.read), maxChars);
+}
+
+/**
+ * `block` cut (marked "…") to fit `maxChars` with its heading and fences, or
+ * "" when not even those fit. The fence grows with the backtick runs of the
+ * text kept, so the cut shrinks until the text it actually renders fits.
+ */
+function cutToFit(block: Block, maxChars: number): string {
+  let room = maxChars - render(block, "").length - "\n…".length;
+  while (room > 0) {
+    const text = render(block, `${block.text.slice(0, room).replace(/[\uD800-\uDBFF]$/, "")}\n…`);
+    if (text.length <= maxChars) return text;
+    room -= text.length - maxChars;
+  }
+  return "";
 }

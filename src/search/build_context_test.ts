@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import type { Chunk } from "../types.ts";
 import { buildContext } from "./build_context.ts";
 import type { SearchHit } from "./search_index.ts";
@@ -52,24 +53,55 @@ Deno.test("buildContext() skips what overflows, keeps smaller later hits, and cu
   assert.equal(buildContext([], { maxChars: 100 }), "");
 });
 
+/** Passage text with fences and backtick runs of every length, which lengthen the fence around them. */
+const passageText = fc.array(
+  fc.oneof(
+    fc.constantFrom("x", "y\n", "\n", " ", "`", "``", "```", "````", "``````", "```ts\n", "😀"),
+    fc.integer({ min: 1, max: 12 }).map((n) => "`".repeat(n)),
+  ),
+  { minLength: 1, maxLength: 80 },
+).map((parts) => parts.join(""));
+
+const hitsArbitrary = fc.array(
+  fc.record({
+    content: passageText,
+    start: fc.nat({ max: 300 }),
+    shared: fc.boolean(),
+    label: fc.option(fc.constantFrom("login", "Auth.refresh", "Title > Part"), { nil: undefined }),
+  }),
+  { minLength: 1, maxLength: 6 },
+).map((specs) =>
+  specs.map(({ content, start, shared, label }, i) =>
+    hit(`h${i}`, content, {
+      sourcePath: shared ? "src/one.ts" : `src/f${i}.ts`,
+      symbol: label,
+      startOffset: start,
+      endOffset: start + content.length,
+      lineStart: 1 + start,
+      lineEnd: 1 + start + content.split("\n").length,
+    })
+  )
+);
+
 Deno.test("buildContext() never exceeds the budget, whatever the hits", () => {
-  for (let seed = 1; seed <= 200; seed++) {
-    let x = seed;
-    const next = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
-    const hits = Array.from({ length: 1 + Math.floor(next() * 6) }, (_, i) => {
-      const start = Math.floor(next() * 300);
-      const content = "x\n".repeat(1 + Math.floor(next() * 80));
-      return hit(`h${i}`, content, {
-        sourcePath: next() < 0.5 ? "src/one.ts" : `src/f${i}.ts`,
-        startOffset: start,
-        endOffset: start + content.length,
-        lineStart: 1 + start / 2,
-        lineEnd: start / 2 + content.length / 2,
-      });
-    });
-    const budget = Math.floor(next() * 400);
-    const text = buildContext(hits, { maxChars: budget });
-    assert.ok(text.length <= budget, `seed ${seed}: ${text.length} > ${budget}`);
+  fc.assert(
+    fc.property(hitsArbitrary, fc.nat({ max: 400 }), (hits, budget) => {
+      const text = buildContext(hits, { maxChars: budget });
+      assert.ok(text.length <= budget, `${text.length} > ${budget}`);
+    }),
+    { numRuns: 500 },
+  );
+});
+
+Deno.test("buildContext() keeps a cut passage holding backticks within the budget", () => {
+  // The cut text needs a four-backtick fence; room computed for three ran 2 over.
+  const lone = hit("md", "Run it:\n```sh\n" + "make all\n".repeat(40) + "```\n", {
+    language: "markdown",
+  });
+  for (const budget of [60, 200, 300]) {
+    const text = buildContext([lone], { maxChars: budget });
+    assert.ok(text.length <= budget, `${text.length} > ${budget}`);
+    assert.ok(text.endsWith("\n…\n````\n"), text);
   }
 });
 

@@ -7,7 +7,11 @@ import { rowOf, type Searcher } from "./searcher.ts";
 export interface DiversifyOptions {
   /** 1 is pure relevance, 0 pure diversity. @default 0.5 */
   lambda?: number;
-  /** Candidates fetched from the inner searcher to choose from. @default limit × 4 */
+  /**
+   * Candidates fetched from the inner searcher to choose from, at least twice
+   * the limit asked for: a searcher above that over-fetches (expansion asks for
+   * 4 × its limit) still leaves a choice. @default limit × 4
+   */
   fetchK?: number;
 }
 
@@ -53,7 +57,7 @@ export function maximalMarginalRelevance(
 }
 
 /**
- * Diversity over any searcher: fetches `fetchK` candidates, keeps `limit` of
+ * Diversity over any searcher: fetches `fetchK` candidates (at least 2 × `limit`), keeps `limit` of
  * them by maximal marginal relevance, and returns those most relevant first,
  * each with its own query score. Near-copies of a passage give way to the
  * next different one.
@@ -72,7 +76,7 @@ export function diversifyingSearcher(
   }
   return {
     async search(request) {
-      const fetchK = Math.max(request.limit, options.fetchK ?? request.limit * 4);
+      const fetchK = Math.max(request.limit * 2, options.fetchK ?? request.limit * 4);
       const result = await inner.search({ ...request, limit: fetchK });
       const picked = maximalMarginalRelevance(index, result.matches, request.limit, lambda);
       const order = new Map(result.matches.map((hit, i) => [hit, i]));

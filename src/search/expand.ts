@@ -86,6 +86,32 @@ function spanOf(
   };
 }
 
+/** A chunk's place among its declaration's pieces: chunker part, then fitter fragment (1 of 1 if whole). */
+function pieceOf(c: Chunk) {
+  const n = (value: unknown) => (typeof value === "number" ? value : 1);
+  const { part, parts, fitPart, fitParts } = c.metadata;
+  return { part: n(part), parts: n(parts), fit: n(fitPart), fits: n(fitParts) };
+}
+
+/** Whether `b` is the piece right after `a` of one declaration the chunker or the fitter split. */
+function follows(a: Chunk, b: Chunk): boolean {
+  if (a.symbol !== b.symbol || a.type !== b.type) return false;
+  const [p, q] = [pieceOf(a), pieceOf(b)];
+  if (p.parts !== q.parts) return false;
+  if (q.part === p.part) return p.fits === q.fits && q.fit === p.fit + 1;
+  return q.part === p.part + 1 && p.fit === p.fits && q.fit === 1;
+}
+
+/** The consecutive pieces of the declaration `chunk` was split from, itself alone when whole. */
+function piecesOf(chunk: Chunk, file: Chunk[]): Chunk[] {
+  const at = file.findIndex((c) => c.id === chunk.id);
+  if (at < 0) return [chunk];
+  let [first, last] = [at, at];
+  while (first > 0 && follows(file[first - 1], file[first])) first--;
+  while (last < file.length - 1 && follows(file[last], file[last + 1])) last++;
+  return file.slice(first, last + 1);
+}
+
 /** The whole file, from its text when trusted, else from its chunks. */
 function fileOf(chunk: Chunk, file: Chunk[], read: SourceReader): ParentContext {
   const text = read(chunk);
@@ -104,8 +130,8 @@ function fileOf(chunk: Chunk, file: Chunk[], read: SourceReader): ParentContext 
 
 /**
  * The context of one chunk: its container declaration (or the chunk itself
- * when it is one, with its members), else the smallest section or chunk that
- * encloses it, else its file.
+ * when it is one, with its members), else the smallest section, chunk or
+ * split declaration (all its parts) that encloses it, else its file.
  */
 export function parentOf(index: SearchableIndex, chunk: Chunk, read: SourceReader): ParentContext {
   const file = chunksOfFile(index, chunk.sourcePath);
@@ -123,6 +149,13 @@ export function parentOf(index: SearchableIndex, chunk: Chunk, read: SourceReade
     const base = { reason: "enclosing" as const, symbol: section.symbol, type: section.type };
     const size = Math.max(...parts.map((c) => c.endOffset)) - section.startOffset;
     candidates.push({ size, make: () => spanOf(parts, base, read) });
+  }
+  // A declaration split into parts encloses each of them: one range from the first to the last.
+  const pieces = piecesOf(chunk, file);
+  if (pieces.length > 1) {
+    const base = { reason: "enclosing" as const, symbol: chunk.symbol, type: chunk.type };
+    const size = pieces[pieces.length - 1].endOffset - pieces[0].startOffset;
+    candidates.push({ size, make: () => spanOf(pieces, base, read) });
   }
   for (const c of file) {
     const size = c.endOffset - c.startOffset;

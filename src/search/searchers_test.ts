@@ -29,6 +29,17 @@ Deno.test("diversifyingSearcher() picks the next different passage over a near-c
   );
 });
 
+Deno.test("diversifyingSearcher() still chooses when asked for as many as fetchK, as under expansion", async () => {
+  const index = makeIndex(
+    [chunk("a", "a.ts"), chunk("a2", "a2.ts"), chunk("b", "b.ts")],
+    [[1, 0.1, 0], [1, 0.12, 0], [1, 0, 0.8]],
+  );
+  const plain = indexSearcher(index, { mode: "dense", embedQuery });
+  const diverse = diversifyingSearcher(plain, index, { lambda: 0, fetchK: 2 });
+  const { matches } = await diverse.search({ query: "q", limit: 2 });
+  assert.deepEqual(matches.map((m) => m.chunk.id), ["a", "b"], "a pool of 2 × the limit asked");
+});
+
 Deno.test("rerankingSearcher() reorders candidates beyond the limit and keeps retrieval scores", async () => {
   const index = makeIndex(
     [chunk("a", "a.ts"), chunk("bb", "b.ts"), chunk("ccc", "c.ts")],
@@ -139,4 +150,42 @@ Deno.test("expandingSearcher() collapses hits in one class into the first child 
   assert.deepEqual(matches.map((m) => m.chunk.id), ["login", "main"]);
   assert.equal(matches[0].parent?.symbol, "Auth");
   assert.equal(matches[1].parent?.reason, "file");
+});
+
+Deno.test("parentOf() expands a part of a split declaration to all its parts", () => {
+  // helper (1), giantRoutine split in three, its second part cut again by the fitter, helper (8).
+  const lines = ["helper()", "giant {", "  a", "  b", "  c", "  d", "}", "other()"];
+  const source = lines.join("\n") + "\n";
+  const at = (line: number) => lines.slice(0, line - 1).join("\n").length + (line > 1 ? 1 : 0);
+  const piece = (id: string, first: number, last: number, symbol: string, metadata = {}) => ({
+    ...chunk(id, "src/big.ts"),
+    lineStart: first,
+    lineEnd: last,
+    startOffset: at(first),
+    endOffset: at(last) + lines[last - 1].length,
+    content: source.slice(at(first), at(last) + lines[last - 1].length),
+    symbol,
+    metadata,
+  });
+  const chunks = [
+    piece("helper", 1, 1, "helper"),
+    piece("g1", 2, 3, "giant", { part: 1, parts: 3 }),
+    piece("g2a", 4, 4, "giant", { part: 2, parts: 3, fitPart: 1, fitParts: 2 }),
+    piece("g2b", 5, 5, "giant", { part: 2, parts: 3, fitPart: 2, fitParts: 2 }),
+    piece("g3", 6, 7, "giant", { part: 3, parts: 3 }),
+    piece("other", 8, 8, "other"),
+  ];
+  const index = makeIndex(chunks, chunks.map(() => [1, 0, 0]));
+  for (const hit of chunks.slice(1, 5)) {
+    const parent = parentOf(index, hit, () => source);
+    assert.equal(parent.reason, "enclosing", hit.id);
+    assert.equal(parent.symbol, "giant");
+    assert.deepEqual([parent.lineStart, parent.lineEnd], [2, 7]);
+    assert.equal(parent.content, "giant {\n  a\n  b\n  c\n  d\n}");
+  }
+  assert.equal(
+    parentOf(index, chunks[0], () => source).reason,
+    "file",
+    "a whole chunk stays alone",
+  );
 });
