@@ -3,7 +3,7 @@
  * every command opens corpora and models the same way.
  */
 import { resolve } from "node:path";
-import { chosen, type Config, originOf, type SettingKey } from "../src/config/mod.ts";
+import { chosen, type Config, originOf, type SettingKey, SETTINGS } from "../src/config/mod.ts";
 import {
   type Corpus,
   type CorpusOptions,
@@ -140,13 +140,23 @@ export function corpusOptions(config: Config, context: CommandContext): CorpusOp
   };
 }
 
+/** Refuses `--<key>` given without `--<needs>`, the flag it qualifies. */
+function requireWith(config: Config, key: SettingKey, needs: SettingKey): void {
+  if (config.sources[key] === "flag" && !config.settings[needs]) {
+    throw new WayfinderError(
+      "usage",
+      `--${SETTINGS[key].flag} applies only with --${SETTINGS[needs].flag}`,
+    );
+  }
+}
+
 /** The search options the flags ask for. */
 export function searchOptions(config: Config): CorpusSearchOptions {
   const s = config.settings;
-  if (s.asOf !== undefined && !s.current) {
-    // Only --current judges staleness; a date alone would be silently ignored.
-    throw new WayfinderError("usage", "--as-of dates --current; give both, or neither");
-  }
+  // A flag that only qualifies another would otherwise be silently ignored.
+  requireWith(config, "asOf", "current");
+  requireWith(config, "lambda", "diverse");
+  requireWith(config, "fetchK", "diverse");
   return {
     limit: s.limit,
     mode: s.mode,

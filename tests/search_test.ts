@@ -118,4 +118,33 @@ Deno.test("search rejects bad usage with one line and exit 2", async () => {
   const help = await wayfinder(["search", "--help"], env);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /--limit/);
+  for (
+    const [args, message] of [
+      [
+        ["--limit", "-1"],
+        /^wayfinder: Invalid value "-1" for --limit: expected a whole number ≥ 0$/,
+      ],
+      [
+        ["--threads", "99999"],
+        /^wayfinder: Invalid value "99999" for --threads: expected at most 256$/,
+      ],
+      [["--lambda", "0.3"], /^wayfinder: --lambda applies only with --diverse$/],
+      [["--fetch-k", "40"], /^wayfinder: --fetch-k applies only with --diverse$/],
+    ] as const
+  ) {
+    const run = await wayfinder(["search", root, "token", ...args], env);
+    assert.equal(run.code, 2, args.join(" "));
+    assert.match(run.stderr.trim(), message);
+  }
+});
+
+Deno.test("search says when --context-chars holds no passage", async () => {
+  const run = await wayfinder(
+    ["search", root, "token", "--context-chars", "20", "-o", "json"],
+    env,
+  );
+  assert.equal(run.code, 0, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.equal(result.contextText, "");
+  assert.deepEqual(result.notices, ["no passage fits a context of 20 characters; allow more"]);
 });

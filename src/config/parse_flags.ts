@@ -40,7 +40,12 @@ export function parseFlags(spec: CommandSpec, args: string[]): ParsedFlags {
   }
   let parsed;
   try {
-    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: attachNegativeValues(args, options),
+      options,
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     throw new WayfinderError("usage", usageReason(spec, error as Error));
   }
@@ -54,6 +59,32 @@ export function parseFlags(spec: CommandSpec, args: string[]): ParsedFlags {
   const help = parsed.values.help === true;
   if (!help) checkPositionals(spec, parsed.positionals);
   return { values, positionals: parsed.positionals, help };
+}
+
+/**
+ * `--limit -1` as `--limit=-1`: node's parser takes a value that starts
+ * with "-" for another flag and calls it ambiguous, where the value's own
+ * check says what is wrong with it.
+ */
+function attachNegativeValues(
+  args: string[],
+  options: Record<string, { type: "string" | "boolean" }>,
+): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const next = args[i + 1];
+    const takesValue = arg.startsWith("--") && options[arg.slice(2)]?.type === "string";
+    if (takesValue && next !== undefined && /^-\.?\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+    if (arg === "--") {
+      out.push(...args.slice(i + 1));
+      break;
+    }
+  }
+  return out;
 }
 
 function usageReason(spec: CommandSpec, error: Error): string {

@@ -121,6 +121,7 @@ function convert(key: SettingKey, raw: unknown, origin: string, baseDir: string)
       if (s.type === "int" && (!Number.isInteger(n) || n < 0)) {
         throw bad("expected a whole number ≥ 0");
       }
+      if (s.max !== undefined && n > s.max) throw bad(`expected at most ${s.max}`);
       return n;
     }
     case "list": {

@@ -31,6 +31,8 @@ export interface Setting {
   short?: string;
   /** The default depends on the machine or environment; `resolveConfig` computes it. */
   computed?: true;
+  /** The largest number accepted. */
+  max?: number;
 }
 
 /**
@@ -155,6 +157,8 @@ export const SETTINGS = {
   threads: {
     flag: "threads",
     type: "int",
+    // Far past any core count; each thread is an OS thread llama.cpp starts at once.
+    max: 256,
     env: "WAYFINDER_THREADS",
     file: "embedding.threads",
     value: "N",

@@ -354,6 +354,11 @@ class LocalCorpus implements Corpus {
         maxChars: options.contextChars,
         read: sourceReader(this.root),
       });
+      if (response.contextText === "" && passages.length > 0) {
+        response.notices.push(
+          `no passage fits a context of ${options.contextChars} characters; allow more`,
+        );
+      }
     }
     return response;
   }
