@@ -38,6 +38,35 @@ export async function wayfinder(
   };
 }
 
+/**
+ * Starts `wayfinder <args>` (a long-running command such as `watch`),
+ * reads its first line of stdout, then stops it with SIGTERM.
+ */
+export async function firstLineThenStop(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<RunResult & { first: string }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", MAIN, ...args],
+    env: { NO_COLOR: "1", WAYFINDER_THREADS: "1", ...env },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let first = "";
+  while (!first.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    first += value;
+  }
+  reader.releaseLock();
+  child.kill("SIGTERM");
+  await child.stdout.cancel().catch(() => {});
+  const stderr = await new Response(child.stderr).text();
+  return { code: (await child.status).code, first, stdout: first, stderr };
+}
+
 /** The tiny deterministic test model the setup generated. */
 export function tinyModel(): string {
   return preparedModel("tiny.gguf");

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readManifest } from "../src/store/mod.ts";
-import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
+import { copyTree, firstLineThenStop, REPO, tinyModel, wayfinder } from "./_run.ts";
 
 const CORPUS = join(REPO, "fixtures", "corpus", "services");
 
@@ -82,25 +82,9 @@ Deno.test("status and watch take every flag index does but --rebuild and --event
   assert.equal(status.code, 0, status.stderr);
   assert.deepEqual(JSON.parse(status.stdout).stale.reasons, ["quantization none → int8"]);
 
-  const watch = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", join(REPO, "main.ts"), "watch", root, "--quantization", "int8"],
-    env: { NO_COLOR: "1", WAYFINDER_THREADS: "1", ...env },
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const reader = watch.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let first = "";
-  while (!first.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    first += value;
-  }
-  reader.releaseLock();
-  watch.kill("SIGTERM");
-  await watch.stdout.cancel().catch(() => {});
-  const stderr = await new Response(watch.stderr).text();
-  assert.equal((await watch.status).code, 0, stderr);
+  const watch = await firstLineThenStop(["watch", root, "--quantization", "int8"], env);
+  assert.equal(watch.code, 0, watch.stderr);
+  const { first } = watch;
   assert.match(first, / watching: /);
   assert.equal((await readManifest(indexDir))!.quantization, "int8", "watch's update kept codes");
 });

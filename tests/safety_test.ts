@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
+import { copyTree, firstLineThenStop, REPO, tinyModel, wayfinder } from "./_run.ts";
 
 const SERVICES = join(REPO, "fixtures", "corpus", "services");
 
@@ -180,25 +180,8 @@ Deno.test("a root whose name holds control characters is escaped in every text l
   assert.match(missing.stderr, /^wayfinder: Cannot open '.*\\x1bnope'/);
 
   // watch's first line names the root too.
-  const watch = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", join(REPO, "main.ts"), "watch", root],
-    env: { NO_COLOR: "1", WAYFINDER_THREADS: "1", ...env },
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const reader = watch.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let first = "";
-  while (!first.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    first += value;
-  }
-  reader.releaseLock();
-  watch.kill("SIGTERM");
-  await watch.stdout.cancel().catch(() => {});
-  outputs.push(first, await new Response(watch.stderr).text());
-  await watch.status;
+  const { first, stderr } = await firstLineThenStop(["watch", root], env);
+  outputs.push(first, stderr);
   assert.match(first, /watching: .*r\\x1b\[31mroot, /);
 
   for (const text of outputs) assert.ok(!text.includes("\x1b"), JSON.stringify(text));

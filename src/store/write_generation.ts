@@ -6,6 +6,7 @@ import type { Chunk } from "../types.ts";
 import { _PRIVATE_DIR, _syncDir, _writeSynced } from "./_durable.ts";
 import { FILES, GenerationWriter } from "./generation_writer.ts";
 import { FORMAT_VERSION, type IndexManifest, type IndexManifestInput } from "./manifest.ts";
+import { RUN_FILES } from "./run_state.ts";
 import { CACHE_FILE } from "./vector_cache.ts";
 import { recordIntact, STAMPS_FILE } from "./verify_generation.ts";
 
@@ -55,7 +56,13 @@ async function readCurrent(indexDir: string): Promise<string | null> {
 }
 
 /** Leftovers of writes through a rename that a crash interrupted. */
-const TEMPORARY = ["current.tmp-", `${STAMPS_FILE}.tmp-`, `${CACHE_FILE}.tmp-`];
+const TEMPORARY = [
+  "current.tmp-",
+  `${STAMPS_FILE}.tmp-`,
+  `${CACHE_FILE}.tmp-`,
+  `${RUN_FILES.progress}.tmp-`,
+  `${RUN_FILES.failure}.tmp-`,
+];
 
 /**
  * Removes generations other than those in `keep`, and leftovers of
@@ -65,8 +72,10 @@ const TEMPORARY = ["current.tmp-", `${STAMPS_FILE}.tmp-`, `${CACHE_FILE}.tmp-`];
 async function collectGarbage(indexDir: string, keep: Set<string>): Promise<void> {
   try {
     for await (const entry of Deno.readDir(indexDir)) {
+      // This process's own temporary files may be mid-write (its progress, say).
       const stale = (entry.name.startsWith("gen-") && !keep.has(entry.name)) ||
-        TEMPORARY.some((prefix) => entry.name.startsWith(prefix));
+        (TEMPORARY.some((prefix) => entry.name.startsWith(prefix)) &&
+          !entry.name.endsWith(`.tmp-${process.pid}`));
       if (stale) await Deno.remove(join(indexDir, entry.name), { recursive: true }).catch(() => {});
     }
   } catch {

@@ -105,6 +105,8 @@ Deno.test("writeGeneration() leaves a half-written generation unused, then colle
     await Deno.mkdir(join(dir, leftover));
     await Deno.writeFile(join(dir, leftover, "vectors.f32"), new Uint8Array(10));
     await Deno.writeTextFile(join(dir, "current.tmp-424242"), leftover);
+    await Deno.writeTextFile(join(dir, "progress.json.tmp-424242"), "{");
+    await Deno.writeTextFile(join(dir, `progress.json.tmp-${Deno.pid}`), "{");
     const index = (await openIndex(dir))!;
     equal(index.generation, live);
     equal(index.chunks[0]!.metadata.seed, 1);
@@ -113,6 +115,8 @@ Deno.test("writeGeneration() leaves a half-written generation unused, then colle
     const rest = [];
     for await (const entry of Deno.readDir(dir)) rest.push(entry.name);
     deepEqual(rest.filter((n) => n.startsWith("current")), ["current"]);
+    // Another process's torn progress goes; this process's own may be mid-write.
+    deepEqual(rest.filter((n) => n.startsWith("progress")), [`progress.json.tmp-${Deno.pid}`]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
