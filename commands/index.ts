@@ -95,7 +95,9 @@ function warnings(summary: IndexSummary): string[] {
     const list = [...reasons].map(([reason, n]) => `${n} ${reason.replaceAll("_", " ")}`);
     lines.push(`Skipped ${summary.files.skipped} files: ${list.join(", ")}`);
   }
-  if (summary.damaged) lines.push(`The index was damaged (${summary.damaged}); rebuilt it`);
+  if (summary.rebuilt) {
+    lines.push(`Rebuilt the index: the live one was unusable (${summary.rebuilt})`);
+  }
   if (summary.truncatedChunks > 0) {
     lines.push(`Truncated ${summary.truncatedChunks} passages to the model's token budget`);
   }

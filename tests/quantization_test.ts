@@ -59,7 +59,7 @@ Deno.test("search refuses an index with a flipped byte: exit 2, one line", async
   assert.equal(run.code, 2);
   assert.match(
     run.stderr,
-    /^wayfinder: Cannot use index at \S+: text\.bin fails its checksum; run 'wayfinder index \S+ --rebuild'\n$/,
+    /^wayfinder: Cannot use index at \S+: text\.bin fails its checksum; run 'wayfinder index \S+' to rebuild it\n$/,
   );
 });
 

@@ -297,25 +297,35 @@ Deno.test("status tells a GGUF without a manifest by hashing it and reading its 
   assert.match(current.stdout, /is current; nothing to update/);
 });
 
-Deno.test("an unreadable manifest or a 'current' naming no generation names the real root in the fix", async () => {
+Deno.test("an unreadable manifest, a 'current' naming no generation or an older format: named with the real root, rebuilt by a plain index", async () => {
   const { root, env, status } = await setup();
   assert.equal((await wayfinder(["index", root], env)).code, 0);
   const indexDir = (await status()).indexDir;
-  const live = (await Deno.readTextFile(join(indexDir, "current"))).trim();
-  const fix = `run 'wayfinder index ${root} --rebuild'`;
+  const live = async () => (await Deno.readTextFile(join(indexDir, "current"))).trim();
+  const manifest = async () => join(indexDir, await live(), "manifest.json");
+  const fix = `run 'wayfinder index ${root}' to rebuild it`;
   const damage = {
-    "its manifest is not JSON": () =>
-      Deno.writeTextFile(join(indexDir, live, "manifest.json"), "{ torn"),
+    "its manifest is not JSON": async () => Deno.writeTextFile(await manifest(), "{ torn"),
     "'current' names no generation": () => Deno.writeTextFile(join(indexDir, "current"), "junk\n"),
+    "built by format 1, this wayfinder reads 2": async () => {
+      const path = await manifest();
+      const old = { ...JSON.parse(await Deno.readTextFile(path)), formatVersion: 1 };
+      await Deno.writeTextFile(path, JSON.stringify(old));
+    },
   };
   for (const [reason, apply] of Object.entries(damage)) {
     await apply();
     assert.ok((await status()).stale.reasons[0].endsWith(`${reason}; ${fix}`), reason);
-    for (const args of [["search", root, "token"], ["index", root]]) {
-      const run = await wayfinder(args, env);
-      assert.equal(run.code, 2, run.stderr);
-      assert.ok(run.stderr.trimEnd().endsWith(`${reason}; ${fix}`), run.stderr);
-    }
+    const search = await wayfinder(["search", root, "token"], env);
+    assert.equal(search.code, 2, search.stderr);
+    assert.ok(search.stderr.trimEnd().endsWith(`${reason}; ${fix}`), search.stderr);
+    const index = await wayfinder(["index", root], env);
+    assert.equal(index.code, 0, index.stderr);
+    assert.ok(
+      index.stderr.includes(`Rebuilt the index: the live one was unusable (${reason})`),
+      index.stderr,
+    );
+    assert.equal((await status()).state, "ready", reason);
   }
 });
 
@@ -337,7 +347,10 @@ Deno.test("a flipped byte in the live generation: status says damaged, a plain i
   assert.equal(run.code, 0, run.stderr);
   assert.doesNotMatch(run.stdout, /is current/);
   assert.match(run.stdout, /5 changed, 0 deleted/);
-  assert.match(run.stderr, /The index was damaged \(vectors\.f32 fails its checksum\); rebuilt it/);
+  assert.match(
+    run.stderr,
+    /Rebuilt the index: the live one was unusable \(vectors\.f32 fails its checksum\)/,
+  );
   const mended = await status();
   assert.equal(mended.state, "ready");
   assert.notEqual(mended.generation, generation);

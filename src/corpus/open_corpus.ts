@@ -33,6 +33,7 @@ import {
   readRunProgress,
   retainLexical,
   type StoredIndex,
+  UnusableIndexError,
 } from "../store/mod.ts";
 import {
   buildContext,
@@ -553,7 +554,12 @@ class LocalCorpus implements Corpus {
 
   /** Effective settings against the live index's record (`null`: ignore the record). */
   async #settings(recorded?: null) {
-    const manifest = recorded === null ? null : await readManifest(this.indexDir, this.root);
+    // An index this version cannot read records nothing it could follow; index rebuilds it.
+    const manifest = recorded === null ? null : await readManifest(this.indexDir, this.root)
+      .catch((error) => {
+        if (error instanceof UnusableIndexError) return null;
+        throw error;
+      });
     const bundle = await declaresBundle(this.root);
     const settings = effectiveSettings(this.#chosen(), manifest?.settings, bundle);
     // The text embedded is part of the model's identity: one corpus keeps one embedder for it.

@@ -8,7 +8,6 @@ import { type Embedder, identityFingerprint, type ModelIdentity } from "../embed
 import {
   acquireIndexLock,
   assertSameModel,
-  DamagedIndexError,
   identityChanges,
   type IndexLock,
   openIndex,
@@ -16,6 +15,7 @@ import {
   readVectorCache,
   type RecordedSettings,
   type StoredIndex,
+  UnusableIndexError,
   writeGeneration,
   writeVectorCache,
 } from "../store/mod.ts";
@@ -92,7 +92,7 @@ export interface IndexSummary {
   current: boolean;
   generation: string | null;
   /** Why the live generation could not be built on (`vectors.f32 fails its checksum`): the run rebuilt it. */
-  damaged?: string;
+  rebuilt?: string;
 }
 
 interface FileRecord {
@@ -175,7 +175,7 @@ type RunOptions = IndexOptions & { embedder: Embedder; emit: (event: IndexEventI
 async function update(options: RunOptions, started: number): Promise<IndexSummary> {
   const { embedder, root } = options;
   const fingerprint = identityFingerprint(embedder.identity);
-  let { previous, damaged } = await openPrevious(options);
+  let { previous, rebuilt } = await openPrevious(options);
   if (previous && onlyInputFormatDiffers(previous.manifest.identity, embedder.identity)) {
     // Same model, inputs built another way (a new format, or a folder that became a
     // bundle): none of the old vectors fit, so this run rebuilds.
@@ -200,7 +200,7 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
   if (options.longInput === "reject") assertFits(plan.unfit, embedder.identity.maxTokens);
   const summary = (embedded: number, truncated: number, generation: string | null) => ({
     ...summarise(options, plan, { embedded, truncated, generation, started }),
-    ...(damaged ? { damaged } : {}),
+    ...(rebuilt ? { rebuilt } : {}),
   });
   const { changed, deleted, toEmbed, removed } = plan;
   const quantization = options.quantization ?? "none";
@@ -260,18 +260,18 @@ function publisher(
 
 /**
  * The live generation this run builds on, or null to build afresh: when
- * rebuilding, and when the live one is damaged (a file missing, cut short or
- * failing its checksum), which only a rebuild from the tree mends.
+ * rebuilding, and when the live one is unusable (written by another format
+ * version, or damaged), which only a rebuild from the tree mends.
  */
 async function openPrevious(
   options: RunOptions,
-): Promise<{ previous: StoredIndex | null; damaged?: string }> {
+): Promise<{ previous: StoredIndex | null; rebuilt?: string }> {
   if (options.rebuild) return { previous: null };
   try {
     return { previous: await openIndex(options.indexDir, { root: options.root }) };
   } catch (error) {
-    if (!(error instanceof DamagedIndexError)) throw error;
-    return { previous: null, damaged: error.reason };
+    if (!(error instanceof UnusableIndexError)) throw error;
+    return { previous: null, rebuilt: error.reason };
   }
 }
 

@@ -54,8 +54,8 @@ export interface PublishedEvent {
   reusedChunks: number;
   removedChunks: number;
   elapsedMs: number;
-  /** Present when the live generation was damaged and the run rebuilt the index. */
-  damaged?: string;
+  /** Present when the live generation could not be built on (damaged, another format) and the run rebuilt it. */
+  rebuilt?: string;
 }
 
 /** The run failed; the previous generation stays live. */

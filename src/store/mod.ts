@@ -54,11 +54,11 @@ export {
 } from "./manifest.ts";
 export {
   currentGeneration,
-  DamagedIndexError,
   openIndex,
   type OpenOptions,
   readManifest,
   type StoredIndex,
+  UnusableIndexError,
 } from "./open_index.ts";
 export { type GenerationData, type PublishOptions, writeGeneration } from "./write_generation.ts";
 export { retainLexical } from "./retain_lexical.ts";

@@ -58,25 +58,25 @@ export interface OpenOptions {
   root?: string;
 }
 
-function message(dir: string, reason: string, root: string | undefined): string {
-  return `Cannot use index at ${dir}: ${reason}; run 'wayfinder index ${
-    root ?? "<root>"
-  } --rebuild'`;
-}
-
-function stale(dir: string, reason: string, root: string | undefined): WayfinderError {
-  return new WayfinderError("stale_index", message(dir, reason, root));
-}
-
 /**
- * A `stale_index` error whose cause is a damaged generation (a file missing,
- * cut short or failing its checksum), not another format: rebuilding from
- * the tree is the fix, and an index run may do it unasked.
+ * A `stale_index` error about the live generation itself: written by another
+ * format version, or damaged (a file missing, cut short or failing its
+ * checksum). Nothing in it can be built on, so rebuilding from the tree is
+ * the fix, and an index run does it unasked.
  */
-export class DamagedIndexError extends WayfinderError {
+export class UnusableIndexError extends WayfinderError {
   constructor(dir: string, readonly reason: string, root: string | undefined) {
-    super("stale_index", message(dir, reason, root));
+    super(
+      "stale_index",
+      `Cannot use index at ${dir}: ${reason}; run 'wayfinder index ${
+        root ?? "<root>"
+      }' to rebuild it`,
+    );
   }
+}
+
+function stale(dir: string, reason: string, root: string | undefined): UnusableIndexError {
+  return new UnusableIndexError(dir, reason, root);
 }
 
 async function readCurrent(dir: string): Promise<string | null> {
@@ -187,7 +187,7 @@ async function load(
   const text = await Deno.readTextFile(join(genDir, FILES.manifest));
   const manifest = parseManifest(dir, text, options.root);
   const fail = (reason: string) =>
-    new DamagedIndexError(dir, reason, options.root ?? manifest.root);
+    new UnusableIndexError(dir, reason, options.root ?? manifest.root);
   const c: Checked = { genDir, manifest, fail, verify: options.verifyChecksums ?? true };
   const { dimensions, chunkCount } = manifest;
   const vectors = _float32FromLE(await readChecked(c, FILES.vectors, chunkCount * dimensions * 4));
@@ -296,7 +296,7 @@ export async function openIndex(
         );
       }
       if (attempt >= 2) {
-        throw new DamagedIndexError(indexDir, `generation ${generation} is missing files`, root);
+        throw new UnusableIndexError(indexDir, `generation ${generation} is missing files`, root);
       }
     }
   }

@@ -14,7 +14,7 @@ function staleMatching(pattern: RegExp) {
 const oneLineStale = (reason: RegExp) =>
   staleMatching(
     new RegExp(
-      `^Cannot use index at [^\n]+: ${reason.source}; run 'wayfinder index /corpus --rebuild'$`,
+      `^Cannot use index at [^\n]+: ${reason.source}; run 'wayfinder index /corpus' to rebuild it$`,
     ),
   );
 
@@ -47,7 +47,7 @@ Deno.test("openIndex() refuses an index of another format version", async () => 
     await rejects(
       openIndex(dir),
       staleMatching(
-        /^Cannot use index at .+: built by format 99, this wayfinder reads 2; run 'wayfinder index \/corpus --rebuild'$/,
+        /^Cannot use index at .+: built by format 99, this wayfinder reads 2; run 'wayfinder index \/corpus' to rebuild it$/,
       ),
     );
   });
