@@ -33,6 +33,8 @@ export const DEFAULT_EXCLUDES: readonly string[] = Object.freeze([
   "gradle.lockfile",
   "flake.lock",
   "mix.lock",
+  // This tool's own: the resolved Profiles `wayfinder get` writes.
+  "wayfinder.lock",
   // Minified bundles and source maps.
   "*.min.js",
   "*.min.mjs",

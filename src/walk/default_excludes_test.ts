@@ -14,6 +14,7 @@ const GENERATED = {
   "php/composer.lock": "{}",
   "go/go.sum": "h1:",
   "dart/pubspec.lock": "packages:",
+  "wayfinder.lock": '{"lock_version": 1}',
   "web/dist/app.min.js": "x",
   "web/dist/app.min.css": "x",
   "web/dist/app.js.map": "{}",
@@ -24,6 +25,7 @@ const SOURCE = {
   "go/go.mod": "module x",
   "rust/Cargo.toml": "[package]",
   "locks.md": "# Why we commit lock files",
+  "wayfinder.json": '{"version": 1}',
 };
 
 Deno.test("walkTree() leaves out lock files, minified bundles and source maps by default", async () => {
