@@ -25,7 +25,6 @@ const SOURCE = {
   "go/go.mod": "module x",
   "rust/Cargo.toml": "[package]",
   "locks.md": "# Why we commit lock files",
-  "wayfinder.json": '{"version": 1}',
 };
 
 Deno.test("walkTree() leaves out lock files, minified bundles and source maps by default", async () => {
