@@ -194,6 +194,10 @@ Deno.test("--expand-links adds linked concepts one hop away and names links that
   // A folder link resolves to the folder's index.md: /standard/ has one, /impl/ has none.
   assert.match(notices, /link from guidance\/recovery\.md to impl\/index\.md does not resolve/);
   assert.doesNotMatch(notices, /standard\/index\.md/);
+  assert.match(
+    notices,
+    /link from guidance\/recovery\.md to \.\.\/\.\.\/wiki\/recovery\.md leads out of the bundle/,
+  );
   const current = await ask(root, env, "single-use recovery link", [
     "--limit",
     "1",

@@ -19,6 +19,8 @@ export interface ConceptMeta {
   tags?: string[];
   /** Bundle paths this concept links to (one hop); a folder link means its `index.md`. */
   links: string[];
+  /** Relative links, as written, that climb out of the bundle: no context can follow them. */
+  outsideLinks?: string[];
 }
 
 /** Files OKF reserves: navigation and history, not concepts. */
@@ -48,8 +50,10 @@ export function readConcept(path: string, content: string): ConceptMeta {
     ? data.tags.filter((t) => typeof t === "string")
     : undefined;
   const links = new Set<string>();
+  const outside = new Set<string>();
   for (const link of findLinks(split.body, split.bodyLine)) {
     const target = resolveLink(link.target, path);
+    if (target === null) outside.add(link.target);
     if (typeof target !== "string") continue;
     // A link to a folder (`/standard/`) means that folder's index.md.
     const folder = target === "" || /\/$/.test(link.target.replace(/[?#].*$/, ""));
@@ -66,6 +70,7 @@ export function readConcept(path: string, content: string): ConceptMeta {
       (data.stale_after instanceof Date ? data.stale_after.toISOString() : undefined),
     tags: tags?.length ? tags : undefined,
     links: [...links],
+    ...(outside.size ? { outsideLinks: [...outside] } : {}),
   };
 }
 

@@ -140,6 +140,9 @@ async function contextAround(matches: SearchHit[], a: Around): Promise<ContextEn
     }
     add({ reason: "match", path, passage: match });
     if (!a.policy.expandLinks) continue;
+    for (const target of conceptOf(match.chunk)?.outsideLinks ?? []) {
+      a.notices.push(`link from ${path} to ${target} leads out of the bundle`);
+    }
     for (const target of conceptOf(match.chunk)?.links ?? []) {
       // A link to a folder's index.md or to a file that is no concept adds no context,
       // but is no broken link either. Without the file list, trust navigation links.
