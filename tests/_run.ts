@@ -16,20 +16,29 @@ export interface RunResult {
   stderr: string;
 }
 
+/** `wayfinder <args>` as a command, with a clean environment plus `env` (one thread unless set). */
+export function wayfinderCommand(
+  args: string[],
+  env: Record<string, string> = {},
+  options: { cwd?: string; stdout?: "piped" | "null" } = {},
+): Deno.Command {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", MAIN, ...args],
+    cwd: options.cwd ?? REPO,
+    env: { NO_COLOR: "1", WAYFINDER_THREADS: "1", ...env },
+    clearEnv: true,
+    stdout: options.stdout ?? "piped",
+    stderr: "piped",
+  });
+}
+
 /** Runs `wayfinder <args>` with a clean environment plus `env`. */
 export async function wayfinder(
   args: string[],
   env: Record<string, string> = {},
   cwd = REPO,
 ): Promise<RunResult> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, ...args],
-    cwd,
-    env: { NO_COLOR: "1", WAYFINDER_THREADS: "1", ...env },
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
+  const output = await wayfinderCommand(args, env, { cwd }).output();
   const decoder = new TextDecoder();
   return {
     code: output.code,
@@ -46,13 +55,7 @@ export async function firstLineThenStop(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<RunResult & { first: string }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, ...args],
-    env: { NO_COLOR: "1", WAYFINDER_THREADS: "1", ...env },
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = wayfinderCommand(args, env).spawn();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let first = "";
   while (!first.includes("\n")) {

@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { appendFileSync, copyFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { copyTree, REPO, tinyModel, tinyModelWithBudget, wayfinder } from "./_run.ts";
+import {
+  copyTree,
+  REPO,
+  tinyModel,
+  tinyModelWithBudget,
+  wayfinder,
+  wayfinderCommand,
+} from "./_run.ts";
 
 const CORPUS = join(REPO, "fixtures", "corpus");
 
@@ -241,13 +248,7 @@ for (const [signal, exit] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
         `# Note ${i}\n\nTopic ${i % 17}.\n\n## More\n\nText ${i}.\n`,
       );
     }
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", join(REPO, "main.ts"), "index", root, "--events"],
-      env: { ...env, NO_COLOR: "1", WAYFINDER_THREADS: "1" },
-      clearEnv: true,
-      stdout: "null",
-      stderr: "piped",
-    }).spawn();
+    const child = wayfinderCommand(["index", root, "--events"], env, { stdout: "null" }).spawn();
     const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
     let stderr = "";
     while (!stderr.includes('"event":"file"')) {

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Corpus, openCorpus, watchCorpus, type WatchUpdate } from "../src/mod.ts";
-import { copyTree, MAIN, REPO, tinyModel } from "./_run.ts";
+import { copyTree, REPO, tinyModel, wayfinderCommand } from "./_run.ts";
 
 const SERVICES = join(REPO, "fixtures", "corpus", "services");
 
@@ -203,24 +203,8 @@ Deno.test("watchCorpus() updates within its maximum wait while changes keep comi
 
 /** Starts `wayfinder watch` and reads its JSON lines as they come. */
 function spawnWatch(root: string, env: Record<string, string>) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--quiet",
-      MAIN,
-      "watch",
-      root,
-      "--output",
-      "jsonl",
-      "--debounce-ms",
-      "100",
-    ],
-    env: { NO_COLOR: "1", WAYFINDER_THREADS: "1", ...env },
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const args = ["watch", root, "--output", "jsonl", "--debounce-ms", "100"];
+  const child = wayfinderCommand(args, env).spawn();
   const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   return {
