@@ -93,7 +93,7 @@ Deno.test("mcp serves search, read_range, index and status over stdio", async ()
   }
 });
 
-Deno.test("mcp describes every search parameter to the model", async () => {
+Deno.test("mcp describes every parameter of every tool to the model", async () => {
   const client = await connect();
   try {
     const { tools } = await client.listTools();
@@ -111,8 +111,11 @@ Deno.test("mcp describes every search parameter to the model", async () => {
       "root",
       "type",
     ]);
-    for (const [name, schema] of Object.entries(properties)) {
-      assert.ok(schema.description?.trim(), `search.${name} has no description`);
+    for (const tool of tools) {
+      const described = tool.inputSchema.properties as Record<string, { description?: string }>;
+      for (const [name, schema] of Object.entries(described ?? {})) {
+        assert.ok(schema.description?.trim(), `${tool.name}.${name} has no description`);
+      }
     }
   } finally {
     await client.close();

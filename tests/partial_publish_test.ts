@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Corpus, openCorpus, openEmbedder, type PartialEvent } from "../src/mod.ts";
 import type { Embedder } from "../src/embed/mod.ts";
+import { rowsIn } from "../src/row_ranges.ts";
 import { openIndex, writeRunProgress } from "../src/store/mod.ts";
 import { copyTree, REPO, tinyModel } from "./_run.ts";
 
@@ -170,8 +171,36 @@ async function pacedTinyModel() {
   return { embedder, onProgress: () => mark = performance.now() };
 }
 
+Deno.test("a run stopped while embedding publishes what it embedded, so the next run keeps it", async () => {
+  const root = await copyTree(join(REPO, "fixtures", "corpus"));
+  const corpus = await openCorpus(root, {
+    dataDir: await Deno.makeTempDir(),
+    embedder: { model: tinyModel(), threads: 1 },
+  });
+  try {
+    const stop = new AbortController();
+    const covered: number[] = [];
+    await assert.rejects(corpus.index({
+      partial: { minInputs: 1, everyMs: 60_000 },
+      signal: stop.signal,
+      onEvent(event) {
+        if (event.event === "partial") covered.push(event.dense.covered);
+        if (event.event === "batch") stop.abort();
+      },
+    }));
+    // Published before the first step, then once more on the way out, with that step's vectors.
+    assert.deepEqual(covered, [0, 32]);
+    const index = (await openIndex(corpus.indexDir))!;
+    assert.equal(rowsIn(index.pending), index.chunks.length - 32);
+    const resumed = await corpus.index();
+    assert.equal(resumed.embeddedChunks, index.chunks.length - 32);
+  } finally {
+    await corpus.close();
+  }
+});
+
 Deno.test("a resumed run keeps the generation it reuses passages from until it ends", async () => {
-  // Two embedding batches of 128: the run publishes before each and at the end.
+  // Seven embedding steps of 32: the run publishes before each and at the end.
   const root = await Deno.makeTempDir({ prefix: "wayfinder-test-" });
   for (let i = 0; i < 200; i++) {
     await Deno.writeTextFile(join(root, `note-${i}.txt`), `Note ${i} about topic ${i * 7919}.\n`);
@@ -188,7 +217,7 @@ Deno.test("a resumed run keeps the generation it reuses passages from until it e
       onProgress,
       onEvent: (event) => event.event === "partial" && partials.push(event.generation),
     });
-    assert.equal(partials.length, 2);
+    assert.equal(partials.length, Math.ceil(200 / 32));
     assert.equal(resumed.embeddedChunks, 200);
     const index = (await openIndex(corpus.indexDir))!;
     assert.equal(index.pending, undefined);

@@ -129,8 +129,8 @@ function registerReadRange(server: McpServer, roots: Roots): void {
       "root's index holds, e.g. to see more around a search hit. Other paths are refused.",
     inputSchema: {
       path: z.string().describe("Path relative to the root, as search returns it"),
-      lineStart: z.number().int().min(1),
-      lineEnd: z.number().int().min(1),
+      lineStart: z.number().int().min(1).describe("First line to read, 1-based"),
+      lineEnd: z.number().int().min(1).describe("Last line to read, inclusive"),
       root: ROOT,
     },
   };

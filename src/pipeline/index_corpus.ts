@@ -462,7 +462,8 @@ async function embedMissing(
     publish,
     (published) => options.emit({ event: "partial", ...published }),
   );
-  const batch = 128; // progress granularity; the embedder batches internally
+  // Progress and stop granularity: a few seconds of embedding on one thread.
+  const batch = 32;
   const progress = (done: number) =>
     options.onProgress?.({
       phase: "embed",
@@ -473,8 +474,9 @@ async function embedMissing(
     });
   progress(0);
   for (let start = 0; start < toEmbed.length; start += batch) {
+    // Stopped: what is embedded so far stays, when a partial generation may hold it.
+    await publishPartial(options.signal?.aborted ? "now" : undefined);
     options.signal?.throwIfAborted();
-    await publishPartial();
     const slice = toEmbed.slice(start, start + batch);
     const embedded = await embedder.embedDocuments(slice.map((_, n) => inputs[start + n]!));
     slice.forEach((_, n) => {

@@ -33,8 +33,10 @@ export interface PartialPublished {
 
 /**
  * A function to call before embedding and after each batch: it publishes
- * when the policy says a partial generation is due. `vectors[i]` is null
- * while row i waits for its vector.
+ * when the policy says a partial generation is due, or, called with "now"
+ * (a run being stopped), whenever the policy publishes at all, so the
+ * vectors in hand outlive the run. `vectors[i]` is null while row i waits
+ * for its vector.
  */
 export function partialPublisher(
   policy: PartialPublishing | false,
@@ -42,15 +44,18 @@ export function partialPublisher(
   vectors: readonly (Float32Array | null)[],
   publish: Publish,
   onPublished: (published: PartialPublished) => void,
-): () => Promise<void> {
+): (urgency?: "now") => Promise<void> {
   if (policy === false || inputs < policy.minInputs) return () => Promise.resolve();
   let last = -Infinity;
   let cost = 0;
-  return async () => {
+  let waiting = -1;
+  return async (urgency) => {
     const now = performance.now();
-    if (now - last < Math.max(policy.everyMs, 10 * cost)) return;
+    if (urgency !== "now" && now - last < Math.max(policy.everyMs, 10 * cost)) return;
     const pending = rowRanges(vectors.keys().filter((row) => vectors[row] === null));
-    if (pending.length === 0) return;
+    // Nothing left to embed, or nothing embedded since the last publish.
+    if (pending.length === 0 || rowsIn(pending) === waiting) return;
+    waiting = rowsIn(pending);
     const generation = await publish(pending);
     last = performance.now();
     cost = last - now;
