@@ -209,6 +209,8 @@ function profileRuleInfo(pkg: ProfilePackage, rule: ProfileRule): RuleInfo {
   };
 }
 
+/** A value as a message shows it: text as is, an empty or missing one as "(none)", others as JSON. */
 function shown(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value ?? null);
+  if (value === null || value === undefined) return "(none)";
+  return typeof value === "string" ? value : JSON.stringify(value);
 }

@@ -145,3 +145,17 @@ Deno.test("source-id-unique points at the repeated id, not at the file start", a
   );
   assert.deepEqual(await ruleFindings("source-id-unique", (t) => t), []);
 });
+
+Deno.test("a rule message names an empty value as (none), not null", async () => {
+  const project = await bitwildCopy();
+  const file = join(project, "knowledge", "reporting", "include-pdf-annotations.md");
+  writeFileSync(file, readFileSync(file, "utf8").replace(/^type: .*$/m, "type:"));
+  const chain: ProfileChain = {
+    bound: readBinding(join(project, "wayfinder.json")).profiles[0]!,
+    packages: [readProfilePackage(PEER + "examples/profiles/two-rule")],
+  };
+  const messages = applyProfile(loadBundle(join(project, "knowledge")), chain).findings
+    .filter((f) => f.id === "acme-notes/known-type").map((f) => f.message);
+  assert.ok(messages.includes("Type (none) is not declared."), messages.join("; "));
+  assert.ok(!messages.some((m) => m.includes("null")), messages.join("; "));
+});
