@@ -93,6 +93,7 @@ async function readInputs(config: Config) {
   // A repeated flag arrives as a list without comma splitting (globs elsewhere hold commas).
   const runs = s.embedders.flatMap((names) => names.split(",")).map((name) => name.trim())
     .filter(Boolean).map(parseRun);
+  if (runs.length === 0) throw new WayfinderError("usage", "--embedders names no run");
   const queries = await loadQueries(s.queries!);
   const { match: shape, judgments } = await loadJudgments(s.qrels!);
   const match = s.qrelsMatch ?? shape;

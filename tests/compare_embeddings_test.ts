@@ -88,6 +88,18 @@ Deno.test("compare-embeddings rejects malformed inputs with exit 2", async () =>
   assert.equal(unjudged.code, 2);
   assert.match(unjudged.stderr, /^wayfinder: .*\bb\b/, "names the query without judgments");
 
+  const noRuns = await wayfinder([
+    ...base,
+    "--queries",
+    queries,
+    "--qrels",
+    qrels,
+    "--embedders",
+    ",",
+  ], env);
+  assert.equal(noRuns.code, 2);
+  assert.equal(noRuns.stderr, "wayfinder: --embedders names no run\n");
+
   const groups = write("groups.json", { a: "crypto" });
   const judged = write("qrels2.json", {
     a: [{ path: "services/data_encryption_service.dart", grade: 2 }],

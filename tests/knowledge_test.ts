@@ -167,6 +167,7 @@ Deno.test("a governing source comes before the concept it governs, with its reas
   for (
     const [flags, message] of [
       [["--current", "--as-of", "2026-02-30"], /Invalid --as-of '2026-02-30'/],
+      [["--current", "--as-of", "2026-1-5"], /Invalid --as-of '2026-1-5'/],
       [["--as-of", "2026-02-01"], /--as-of applies only with --current/],
     ] as const
   ) {

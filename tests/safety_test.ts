@@ -186,3 +186,30 @@ Deno.test("a root whose name holds control characters is escaped in every text l
 
   for (const text of outputs) assert.ok(!text.includes("\x1b"), JSON.stringify(text));
 });
+
+Deno.test("an --index-dir holding another tree's index is neither searched nor replaced unasked", async () => {
+  const env = { WAYFINDER_EMBEDDING_MODEL: tinyModel() };
+  const indexDir = join(await Deno.makeTempDir(), "shared-index");
+  const first = await copyTree(SERVICES);
+  const second = await copyTree(join(REPO, "fixtures", "corpus", "utils"));
+  const run = (args: string[]) => wayfinder([...args, "--index-dir", indexDir], env);
+  assert.equal((await run(["index", first])).code, 0);
+  for (const args of [["index", second], ["search", second, "log"]]) {
+    const refused = await run(args);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(
+      refused.stderr,
+      new RegExp(
+        `^wayfinder: Cannot use index at .*: it indexes ${first}, not ${second}; .*--rebuild`,
+      ),
+    );
+  }
+  assert.equal(
+    (await run(["search", first, "payment"])).code,
+    0,
+    "the first tree's index is intact",
+  );
+  assert.equal((await run(["index", second, "--rebuild"])).code, 0, "--rebuild replaces it");
+  assert.equal((await run(["search", second, "log"])).code, 0);
+  assert.equal((await run(["search", first, "payment"])).code, 2);
+});

@@ -122,7 +122,12 @@ Deno.test("search rejects bad usage with one line and exit 2", async () => {
     const [args, message] of [
       [
         ["--limit", "-1"],
-        /^wayfinder: Invalid value "-1" for --limit: expected a whole number ≥ 0$/,
+        /^wayfinder: Invalid value "-1" for --limit: expected a whole number ≥ 1$/,
+      ],
+      [["-n", "-3"], /^wayfinder: Invalid value "-3" for --limit: expected a whole number ≥ 1$/],
+      [
+        ["--threads", "0x10"],
+        /^wayfinder: Invalid value "0x10" for --threads: expected a whole number ≥ 1$/,
       ],
       [
         ["--threads", "99999"],

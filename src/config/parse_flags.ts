@@ -62,21 +62,25 @@ export function parseFlags(spec: CommandSpec, args: string[]): ParsedFlags {
 }
 
 /**
- * `--limit -1` as `--limit=-1`: node's parser takes a value that starts
+ * `--limit -1` (or `-n -1`) as `--limit=-1`: node's parser takes a value that starts
  * with "-" for another flag and calls it ambiguous, where the value's own
  * check says what is wrong with it.
  */
 function attachNegativeValues(
   args: string[],
-  options: Record<string, { type: "string" | "boolean" }>,
+  options: Record<string, { type: "string" | "boolean"; short?: string }>,
 ): string[] {
+  const shortNames = new Map(
+    Object.entries(options).flatMap(([name, o]) => o.short ? [[`-${o.short}`, name]] : []),
+  );
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const next = args[i + 1];
-    const takesValue = arg.startsWith("--") && options[arg.slice(2)]?.type === "string";
+    const name = arg.startsWith("--") ? arg.slice(2) : shortNames.get(arg);
+    const takesValue = name !== undefined && options[name]?.type === "string";
     if (takesValue && next !== undefined && /^-\.?\d/.test(next)) {
-      out.push(`${arg}=${next}`);
+      out.push(`--${name}=${next}`);
       i++;
     } else out.push(arg);
     if (arg === "--") {

@@ -116,10 +116,15 @@ function convert(key: SettingKey, raw: unknown, origin: string, baseDir: string)
       throw bad("expected true or false");
     case "int":
     case "number": {
-      const n = typeof raw === "number" ? raw : Number(String(raw).trim());
-      if (String(raw).trim() === "" || !Number.isFinite(n)) throw bad("expected a number");
-      if (s.type === "int" && (!Number.isInteger(n) || n < 0)) {
-        throw bad("expected a whole number ≥ 0");
+      const text = String(raw).trim();
+      const n = typeof raw === "number" ? raw : Number(text);
+      if (text === "" || !Number.isFinite(n)) throw bad("expected a number");
+      if (s.type === "int") {
+        const min = s.min ?? 0;
+        // Decimal digits only: Number() would also take 0x10 and 1e2.
+        if (!Number.isInteger(n) || n < min || (typeof raw === "string" && !/^\d+$/.test(text))) {
+          throw bad(`expected a whole number ≥ ${min}`);
+        }
       }
       if (s.max !== undefined && n > s.max) throw bad(`expected at most ${s.max}`);
       return n;

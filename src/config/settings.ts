@@ -31,6 +31,8 @@ export interface Setting {
   short?: string;
   /** The default depends on the machine or environment; `resolveConfig` computes it. */
   computed?: true;
+  /** The smallest number accepted. @default 0 for "int" */
+  min?: number;
   /** The largest number accepted. */
   max?: number;
 }
@@ -157,6 +159,7 @@ export const SETTINGS = {
   threads: {
     flag: "threads",
     type: "int",
+    min: 1,
     // Far past any core count; each thread is an OS thread llama.cpp starts at once.
     max: 256,
     env: "WAYFINDER_THREADS",
@@ -167,6 +170,7 @@ export const SETTINGS = {
   batchSize: {
     flag: "batch-size",
     type: "int",
+    min: 1,
     env: "WAYFINDER_BATCH_SIZE",
     file: "embedding.batchSize",
     default: 32,
@@ -250,6 +254,7 @@ export const SETTINGS = {
   limit: {
     flag: "limit",
     type: "int",
+    min: 1,
     file: "search.limit",
     default: 10,
     value: "N",
@@ -336,6 +341,7 @@ export const SETTINGS = {
   fetchK: {
     flag: "fetch-k",
     type: "int",
+    min: 1,
     file: "search.fetchK",
     value: "N",
     help: "With --diverse: candidates to choose from (default 4 × limit)",

@@ -50,9 +50,14 @@ function timeOf(value: string): number {
  * @throws {WayfinderError} "usage" for an `asOf` that is not a date.
  */
 export function eligibility(policy: KnowledgePolicy): (concept: ConceptMeta) => boolean {
-  const asOf = policy.asOf ? timeOf(policy.asOf) : Date.now();
+  // A date or a full instant with its offset; Date.parse alone would take 2026-1-5.
+  const exact = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
+  const asOf = policy.asOf ? exact.test(policy.asOf) ? timeOf(policy.asOf) : NaN : Date.now();
   if (Number.isNaN(asOf)) {
-    throw new WayfinderError("usage", `Invalid --as-of '${policy.asOf}': expected YYYY-MM-DD`);
+    throw new WayfinderError(
+      "usage",
+      `Invalid --as-of '${policy.asOf}': expected YYYY-MM-DD or an instant with its offset`,
+    );
   }
 
   const statuses = policy.status?.length ? new Set(policy.status) : null;

@@ -1,4 +1,5 @@
-import { join } from "node:path";
+import { realpathSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { WayfinderError } from "../error.ts";
 import type { Chunk, QuantizedVectors, RowColumns, RowRange } from "../types.ts";
 import { _float32FromLE } from "./_durable.ts";
@@ -105,7 +106,27 @@ function parseManifest(dir: string, text: string, root: string | undefined): Ind
       root ?? recorded,
     );
   }
+  if (root !== undefined && !sameTree(manifest.root, root)) {
+    // Another tree's index (an --index-dir given twice): neither built on nor replaced unasked.
+    throw new WayfinderError(
+      "stale_index",
+      `Cannot use index at ${dir}: it indexes ${manifest.root}, not ${root}; choose another ` +
+        `--index-dir, or run 'wayfinder index ${root} --rebuild' to replace it`,
+    );
+  }
   return manifest;
+}
+
+/** Whether two roots name one tree, through symlinks too. */
+function sameTree(a: string, b: string): boolean {
+  const real = (path: string) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return resolve(path);
+    }
+  };
+  return a === b || real(a) === real(b);
 }
 
 /** Reads the lexical file of a generation; `fail` makes a one-line stale-index error. */
