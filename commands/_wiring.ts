@@ -3,7 +3,7 @@
  * every command opens corpora and models the same way.
  */
 import { resolve } from "node:path";
-import { chosen, type Config, originOf, type SettingKey, SETTINGS } from "../src/config/mod.ts";
+import { chosen, type Config, originOf, type SettingKey } from "../src/config/mod.ts";
 import {
   type Corpus,
   type CorpusOptions,
@@ -13,7 +13,6 @@ import {
   openCorpus,
   type RerankerSettings,
 } from "../src/corpus/mod.ts";
-import { WayfinderError } from "../src/error.ts";
 import { parseGoverning } from "../src/okf/mod.ts";
 import type { CommandContext } from "./_command.ts";
 
@@ -140,23 +139,9 @@ export function corpusOptions(config: Config, context: CommandContext): CorpusOp
   };
 }
 
-/** Refuses `--<key>` given without `--<needs>`, the flag it qualifies. */
-function requireWith(config: Config, key: SettingKey, needs: SettingKey): void {
-  if (config.sources[key] === "flag" && !config.settings[needs]) {
-    throw new WayfinderError(
-      "usage",
-      `--${SETTINGS[key].flag} applies only with --${SETTINGS[needs].flag}`,
-    );
-  }
-}
-
 /** The search options the flags ask for. */
 export function searchOptions(config: Config): CorpusSearchOptions {
   const s = config.settings;
-  // A flag that only qualifies another would otherwise be silently ignored.
-  requireWith(config, "asOf", "current");
-  requireWith(config, "lambda", "diverse");
-  requireWith(config, "fetchK", "diverse");
   return {
     limit: s.limit,
     mode: s.mode,

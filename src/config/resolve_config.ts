@@ -196,6 +196,24 @@ function computeDefaults(
   }
 }
 
+/** A flag given without the one it qualifies would be silently ignored: refuse it. */
+function refuseLoneQualifiers(
+  keys: readonly SettingKey[],
+  settings: Record<string, unknown>,
+  sources: Partial<Record<SettingKey, SettingSource>>,
+): void {
+  for (const key of keys) {
+    const setting: Setting = SETTINGS[key];
+    const needs = setting.qualifies as SettingKey | undefined;
+    if (needs && keys.includes(needs) && sources[key] === "flag" && !settings[needs]) {
+      throw new WayfinderError(
+        "usage",
+        `--${setting.flag} applies only with --${SETTINGS[needs].flag}`,
+      );
+    }
+  }
+}
+
 /**
  * Merges one command's settings: flags > environment > nearest
  * wayfinder.json at or above the target > defaults. Values are checked and
@@ -232,6 +250,7 @@ export function resolveConfig(
     }
   }
   computeDefaults(settings, sources, options, configDir);
+  refuseLoneQualifiers(keys, settings, sources);
   return Object.freeze({
     settings: Object.freeze(settings) as unknown as Settings,
     sources: Object.freeze(sources),

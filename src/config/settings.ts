@@ -31,6 +31,8 @@ export interface Setting {
   short?: string;
   /** The default depends on the machine or environment; `resolveConfig` computes it. */
   computed?: true;
+  /** The setting this one only qualifies (`lambda` qualifies `diverse`): its flag is refused without it. */
+  qualifies?: string;
   /** The smallest number accepted. @default 0 for "int" */
   min?: number;
   /** The largest number accepted. */
@@ -332,6 +334,7 @@ export const SETTINGS = {
   },
   lambda: {
     flag: "lambda",
+    qualifies: "diverse",
     type: "number",
     default: 0.5,
     file: "search.lambda",
@@ -340,6 +343,7 @@ export const SETTINGS = {
   },
   fetchK: {
     flag: "fetch-k",
+    qualifies: "diverse",
     type: "int",
     min: 1,
     file: "search.fetchK",
@@ -489,6 +493,7 @@ export const SETTINGS = {
   },
   asOf: {
     flag: "as-of",
+    qualifies: "current",
     type: "string",
     file: "knowledge.asOf",
     value: "DATE",
