@@ -12,6 +12,14 @@ import { rowsIn } from "../src/row_ranges.ts";
 import { openIndex, writeRunProgress } from "../src/store/mod.ts";
 import { copyTree, REPO, tinyModel } from "./_run.ts";
 
+/** `root` opened with the tiny model in a fresh data root. */
+async function tinyCorpus(root: string): Promise<Corpus> {
+  return await openCorpus(root, {
+    dataDir: await Deno.makeTempDir(),
+    embedder: { model: tinyModel(), threads: 1 },
+  });
+}
+
 /** Indexes until the first partial generation is published, then stops the run. */
 async function stopAtPartial(corpus: Corpus) {
   const stop = new AbortController();
@@ -33,10 +41,7 @@ async function stopAtPartial(corpus: Corpus) {
 
 Deno.test("a first build is searchable at its first publish; a stopped one resumes and embeds only the rest", async () => {
   const root = await copyTree(join(REPO, "fixtures", "corpus"));
-  const corpus = await openCorpus(root, {
-    dataDir: await Deno.makeTempDir(),
-    embedder: { model: tinyModel(), threads: 1 },
-  });
+  const corpus = await tinyCorpus(root);
   try {
     const { dense: { covered, total } } = await stopAtPartial(corpus);
     assert.equal(covered, 0, "published before the first batch");
@@ -85,10 +90,7 @@ Deno.test("a first build is searchable at its first publish; a stopped one resum
     assert.equal((await corpus.status()).dense, undefined);
 
     // The same vectors as a run that was never stopped.
-    const fresh = await openCorpus(root, {
-      dataDir: await Deno.makeTempDir(),
-      embedder: { model: tinyModel(), threads: 1 },
-    });
+    const fresh = await tinyCorpus(root);
     try {
       await fresh.index({ partial: false });
       assert.deepEqual((await openIndex(fresh.indexDir))!.vectors, complete.vectors);
@@ -104,10 +106,7 @@ Deno.test("a complete live generation keeps serving until the run ends: no parti
   const root = await copyTree(join(REPO, "fixtures", "corpus"));
   const held = await Deno.makeTempDir();
   await Deno.rename(join(root, "services"), join(held, "services"));
-  const corpus = await openCorpus(root, {
-    dataDir: await Deno.makeTempDir(),
-    embedder: { model: tinyModel(), threads: 1 },
-  });
+  const corpus = await tinyCorpus(root);
   try {
     await corpus.index();
     await Deno.rename(join(held, "services"), join(root, "services"));
@@ -128,10 +127,7 @@ Deno.test("a complete live generation keeps serving until the run ends: no parti
 
 Deno.test("knowledge search refuses dense ranking over a partial generation and names the fix", async () => {
   const root = await copyTree(join(REPO, "fixtures", "okf", "knowledge"));
-  const corpus = await openCorpus(root, {
-    dataDir: await Deno.makeTempDir(),
-    embedder: { model: tinyModel(), threads: 1 },
-  });
+  const corpus = await tinyCorpus(root);
   try {
     const { dense } = await stopAtPartial(corpus);
     await assert.rejects(
@@ -173,10 +169,7 @@ async function pacedTinyModel() {
 
 Deno.test("a run stopped while embedding publishes what it embedded, so the next run keeps it", async () => {
   const root = await copyTree(join(REPO, "fixtures", "corpus"));
-  const corpus = await openCorpus(root, {
-    dataDir: await Deno.makeTempDir(),
-    embedder: { model: tinyModel(), threads: 1 },
-  });
+  const corpus = await tinyCorpus(root);
   try {
     const stop = new AbortController();
     const covered: number[] = [];
