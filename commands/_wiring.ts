@@ -56,6 +56,7 @@ export const SEARCH_SETTINGS = [
   "rerank",
   "reranker",
   "rerankerUrl",
+  "rerankerTimeoutMs",
   "expand",
   "diverse",
   "lambda",
@@ -115,10 +116,22 @@ export function embedderSettings(config: Config, context: CommandContext): Embed
   };
 }
 
-/** The cross-encoder settings: a GGUF path or a TEI URL. */
+/**
+ * The cross-encoder settings: a GGUF path or a TEI URL. When both are set,
+ * the one from the stronger source (flag > environment > file) is used; two
+ * flags are refused by the config module.
+ */
 export function rerankerSettings(config: Config): RerankerSettings {
   const s = config.settings;
-  return { model: s.reranker, url: s.rerankerUrl, threads: s.threads };
+  const useUrl = s.rerankerUrl !== undefined &&
+    (s.reranker === undefined || strength(config, "rerankerUrl") >= strength(config, "reranker"));
+  return useUrl
+    ? { url: s.rerankerUrl, timeoutMs: s.rerankerTimeoutMs }
+    : { model: s.reranker, threads: s.threads };
+}
+
+function strength(config: Config, key: SettingKey): number {
+  return ["default", "file", "env", "flag"].indexOf(config.sources[key] ?? "default");
 }
 
 /** Everything `openCorpus` needs from the settings. */
@@ -147,7 +160,11 @@ export function searchOptions(config: Config): CorpusSearchOptions {
     mode: s.mode,
     minScore: s.minScore,
     filter: { paths: s.path, types: s.type, languages: s.lang },
-    rerank: s.rerank ?? (s.rerankerUrl && config.sources.rerankerUrl === "flag" ? 50 : undefined),
+    // Naming a cross-encoder on the command line asks for reranking.
+    rerank: s.rerank ??
+      (config.sources.rerankerUrl === "flag" || config.sources.reranker === "flag"
+        ? 50
+        : undefined),
     diverse: s.diverse ? { lambda: s.lambda, fetchK: s.fetchK } : undefined,
     expand: s.expand,
     contextChars: s.contextChars,

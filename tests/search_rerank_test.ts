@@ -63,3 +63,58 @@ Deno.test("search --rerank reorders the top hits by the reranker, and needs --re
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("search --reranker alone reranks, both cross-encoder flags are refused, and the TEI timeout is a setting", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "wayfinder-rerank-" });
+  try {
+    const root = join(dir, "corpus");
+    Deno.mkdirSync(root);
+    writeFileSync(
+      join(root, "a.ts"),
+      "export function search(query: string) {\n  return query;\n}\n",
+    );
+    const reranker = join(dir, "reranker.gguf");
+    await writeTinyReranker(reranker);
+    const env = { WAYFINDER_DATA_DIR: join(dir, "data"), WAYFINDER_EMBEDDING_MODEL: tinyModel() };
+    assert.equal((await wayfinder(["index", root], env)).code, 0);
+
+    const alone = await wayfinder(
+      ["search", root, "search", "--reranker", reranker, "--output", "json"],
+      env,
+    );
+    assert.equal(alone.code, 0, alone.stderr);
+    assert.equal(typeof JSON.parse(alone.stdout).matches[0].scores.rerank, "number");
+
+    const both = await wayfinder(
+      ["search", root, "search", "--reranker", reranker, "--reranker-url", "http://127.0.0.1:9"],
+      env,
+    );
+    assert.equal(both.code, 2);
+    assert.equal(
+      both.stderr,
+      "wayfinder: --reranker and --reranker-url are alternatives; pass one\n",
+    );
+
+    // A server that accepts the request and never answers.
+    const stalled = Promise.withResolvers<void>();
+    await using server = Deno.serve(
+      { port: 0, hostname: "127.0.0.1", onListen() {} },
+      async () => {
+        await stalled.promise;
+        return new Response("late");
+      },
+    );
+    const url = `http://127.0.0.1:${server.addr.port}`;
+    const started = performance.now();
+    const slow = await wayfinder(
+      ["search", root, "search", "--reranker-url", url, "--reranker-timeout-ms", "200"],
+      env,
+    );
+    stalled.resolve();
+    assert.equal(slow.code, 2);
+    assert.match(slow.stderr, /timed out after 200 ms/);
+    assert.ok(performance.now() - started < 20_000, "the timeout bounds the wait");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -44,6 +44,8 @@ export function parseFlags(spec: CommandSpec, args: string[]): ParsedFlags {
       args: attachNegativeValues(args, options),
       options,
       allowPositionals: true,
+      // `--no-current` turns off a switch that wayfinder.json turned on.
+      allowNegative: true,
       strict: true,
     });
   } catch (error) {
@@ -132,7 +134,8 @@ export function helpText(spec: CommandSpec): string {
     const value = s.type === "bool"
       ? ""
       : ` ${s.value ?? (s.choices ? s.choices.join("|") : "VALUE")}`;
-    const left = `${s.short ? `-${s.short}, ` : "    "}--${s.flag}${value}`;
+    const flag = s.type === "bool" ? `[no-]${s.flag}` : s.flag;
+    const left = `${s.short ? `-${s.short}, ` : "    "}--${flag}${value}`;
     const extra = [
       s.default !== undefined && s.type !== "bool" &&
         !(Array.isArray(s.default) && !s.default.length)

@@ -214,6 +214,23 @@ function refuseLoneQualifiers(
   }
 }
 
+/** Two flags that do one job two ways leave no way to tell which the user meant. */
+function refuseAlternatives(
+  keys: readonly SettingKey[],
+  sources: Partial<Record<SettingKey, SettingSource>>,
+): void {
+  for (const key of keys) {
+    const setting: Setting = SETTINGS[key];
+    const other = setting.alternativeTo as SettingKey | undefined;
+    if (other && sources[key] === "flag" && sources[other] === "flag") {
+      throw new WayfinderError(
+        "usage",
+        `--${setting.flag} and --${SETTINGS[other].flag} are alternatives; pass one`,
+      );
+    }
+  }
+}
+
 /**
  * Merges one command's settings: flags > environment > nearest
  * wayfinder.json at or above the target > defaults. Values are checked and
@@ -251,6 +268,7 @@ export function resolveConfig(
   }
   computeDefaults(settings, sources, options, configDir);
   refuseLoneQualifiers(keys, settings, sources);
+  refuseAlternatives(keys, sources);
   return Object.freeze({
     settings: Object.freeze(settings) as unknown as Settings,
     sources: Object.freeze(sources),

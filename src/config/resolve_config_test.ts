@@ -168,3 +168,17 @@ Deno.test("findConfigFile() finds the nearest wayfinder.json at or above a folde
   assert.equal(findConfigFile(join(inner, "deep")), join(inner, "wayfinder.json"));
   assert.equal(findConfigFile(root), join(root, "wayfinder.json"));
 });
+
+Deno.test("resolveConfig() lets --no-<switch> turn off what wayfinder.json turned on", () => {
+  const root = project({ knowledge: { current: true } });
+  const knowledge: CommandSpec = { ...spec, settings: ["current"] };
+  const resolveWith = (args: string[]) =>
+    resolveConfig(knowledge.settings, parseFlags(knowledge, [root, "q", ...args]), {
+      env: {},
+      cwd: root,
+      target: root,
+    });
+  assert.equal(resolveWith([]).settings.current, true);
+  assert.equal(resolveWith(["--no-current"]).settings.current, false);
+  assert.equal(resolveWith(["--no-current"]).sources.current, "flag");
+});

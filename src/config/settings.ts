@@ -33,6 +33,8 @@ export interface Setting {
   computed?: true;
   /** The setting this one only qualifies (`lambda` qualifies `diverse`): its flag is refused without it. */
   qualifies?: string;
+  /** A setting that does the same job another way: giving both flags is refused. */
+  alternativeTo?: string;
   /** The smallest number accepted. @default 0 for "int" */
   min?: number;
   /** The largest number accepted. */
@@ -301,6 +303,7 @@ export const SETTINGS = {
     file: "search.reranker",
     value: "PATH",
     help: "GGUF cross-encoder (a BERT reranker) used by --rerank and rerank:<run>",
+    alternativeTo: "rerankerUrl",
   },
   rerankerUrl: {
     flag: "reranker-url",
@@ -311,13 +314,22 @@ export const SETTINGS = {
     help:
       "Text Embeddings Inference server whose /rerank scores the candidates (instead of --reranker)",
   },
+  rerankerTimeoutMs: {
+    flag: "reranker-timeout-ms",
+    type: "int",
+    min: 1,
+    file: "search.rerankerTimeoutMs",
+    default: 30000,
+    value: "MS",
+    help: "Per-request timeout of the --reranker-url server",
+  },
   rerank: {
     flag: "rerank",
     type: "int",
     file: "search.rerank",
     value: "N",
     help:
-      "Rerank the top N candidates with the cross-encoder (default 50 when --reranker-url is given)",
+      "Rerank the top N candidates with the cross-encoder (default 50 when --reranker or --reranker-url is given)",
   },
   expand: {
     flag: "expand",
