@@ -61,8 +61,11 @@ Deno.test("compare-embeddings rerank:dense without a reranker exits 2 with one l
     assert.equal(unknown.code, 2);
     assert.match(
       unknown.stderr,
-      /^wayfinder: Unknown run 'rerank:nope'.*prefixed by rerank:, diverse:, expand:\n$/,
+      /^wayfinder: Unknown run 'rerank:nope'.*prefixed by rerank:, diverse:, expand:, each at most once\n$/,
     );
+    const twice = await wayfinder([...args, "--embedders", "expand:expand:dense"], env);
+    assert.equal(twice.code, 2);
+    assert.match(twice.stderr, /^wayfinder: Unknown run 'expand:expand:dense'/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

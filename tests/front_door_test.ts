@@ -66,6 +66,21 @@ Deno.test("openCorpus() indexes a folder and searches it with expansion, diversi
     });
     assert.ok(packed.contextText!.length <= 3000);
     assert.match(packed.contextText!, /^## \S+:\d+-\d+/);
+
+    // The library checks what the CLI's flags check, and knows the same alias.
+    const ids = async (mode: "bm25" | "lexical") =>
+      (await corpus.search("login", { mode })).matches.map((m) => m.chunk.id);
+    assert.deepEqual(await ids("bm25"), await ids("lexical"));
+    for (
+      const [options, reason] of [
+        [{ contextChars: NaN }, /contextChars must be a positive integer, got NaN/],
+        [{ contextChars: -10 }, /contextChars must be a positive integer/],
+        [{ rerank: 0 }, /rerank must be a positive integer/],
+        [{ diverse: { fetchK: 0 } }, /fetchK must be a positive integer/],
+      ] as const
+    ) {
+      await assert.rejects(corpus.search("login", options), reason);
+    }
   } finally {
     await corpus.close();
   }

@@ -360,7 +360,7 @@ export const SETTINGS = {
     min: 1,
     file: "search.fetchK",
     value: "N",
-    help: "With --diverse: candidates to choose from (default 4 × limit)",
+    help: "With --diverse: candidates to choose from (default 4 × limit, at least 2 × limit)",
   },
   contextChars: {
     flag: "context-chars",

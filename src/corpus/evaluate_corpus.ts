@@ -47,12 +47,13 @@ export function parseRun(name: string): RunSpec {
   const parts = name.split(":");
   const base = parts.pop()!;
   const unknown = parts.find((p) => !(MODIFIERS as readonly string[]).includes(p));
-  if (!(base in RUN_MODES) || unknown !== undefined) {
+  const repeated = new Set(parts).size !== parts.length;
+  if (!(base in RUN_MODES) || unknown !== undefined || repeated) {
     throw new WayfinderError(
       "usage",
       `Unknown run '${name}' in --embedders; expected ${
         Object.keys(RUN_MODES).join(", ")
-      }, optionally prefixed by ${MODIFIERS.map((m) => `${m}:`).join(", ")}`,
+      }, optionally prefixed by ${MODIFIERS.map((m) => `${m}:`).join(", ")}, each at most once`,
     );
   }
   return {

@@ -57,6 +57,7 @@ import {
   recordOf,
 } from "./corpus_settings.ts";
 import { sameEmbedder } from "./model_difference.ts";
+import { checkSearchOptions } from "./check_search_options.ts";
 import { type CorpusStatus, corpusStatus } from "./corpus_status.ts";
 import {
   type EmbedderSettings,
@@ -90,8 +91,8 @@ export interface CorpusOptions extends IndexSettings {
 export interface CorpusSearchOptions {
   /** @default 10 */
   limit?: number;
-  /** @default "dense" */
-  mode?: SearchMode;
+  /** @default "dense"; `bm25` is read as `lexical` */
+  mode?: SearchMode | "bm25";
   /** Drops hits whose dense cosine similarity is below this. */
   minScore?: number;
   filter?: SearchFilter;
@@ -316,9 +317,10 @@ class LocalCorpus implements Corpus {
     });
   }
 
-  async search(query: string, options: CorpusSearchOptions = {}): Promise<CorpusSearchResult> {
+  async search(query: string, asked: CorpusSearchOptions = {}): Promise<CorpusSearchResult> {
     const text = query.trim();
     if (!text) throw new WayfinderError("usage", "Cannot search: the query is empty");
+    const options = checkSearchOptions(asked);
     const searcher = await this.searcher(options);
     const tooLong = (options.mode ?? "dense") === "lexical" ? [] : await this.#queryFits(text);
     const request = {
@@ -365,8 +367,9 @@ class LocalCorpus implements Corpus {
   }
 
   async searcher(
-    options: Omit<CorpusSearchOptions, "limit" | "minScore" | "filter" | "contextChars"> = {},
+    asked: Omit<CorpusSearchOptions, "limit" | "minScore" | "filter" | "contextChars"> = {},
   ): Promise<Searcher> {
+    const options = checkSearchOptions(asked);
     const index = await this.open();
     const mode = options.mode ?? "dense";
     let searcher: Searcher = indexSearcher(index, {

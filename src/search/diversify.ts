@@ -74,6 +74,13 @@ export function diversifyingSearcher(
       `Cannot diversify: lambda must be within 0..1, got ${lambda}`,
     );
   }
+  const asked = options.fetchK;
+  if (asked !== undefined && !(Number.isInteger(asked) && asked >= 1)) {
+    throw new WayfinderError(
+      "usage",
+      `Cannot diversify: fetchK must be a positive integer, got ${asked}`,
+    );
+  }
   return {
     async search(request) {
       const fetchK = Math.max(request.limit * 2, options.fetchK ?? request.limit * 4);

@@ -1,0 +1,30 @@
+import { WayfinderError } from "../error.ts";
+import type { SearchMode } from "../search/mod.ts";
+
+/** The numbers and words a library caller may pass, checked as the CLI's flags are. */
+interface AskedOptions {
+  mode?: SearchMode | "bm25";
+  rerank?: boolean | number;
+  contextChars?: number;
+}
+
+/**
+ * Rejects option values no search can honour, with the one-line reason the
+ * CLI gives for the same flag, and reads the `bm25` alias as `lexical`.
+ * Limit, lambda and fetchK are checked by the searchers that use them.
+ */
+export function checkSearchOptions<T extends AskedOptions>(
+  options: T,
+): T & { mode?: SearchMode } {
+  for (
+    const [name, value] of [["rerank", options.rerank], ["contextChars", options.contextChars]]
+  ) {
+    if (typeof value === "number" && !(Number.isInteger(value) && value >= 1)) {
+      throw new WayfinderError(
+        "usage",
+        `Cannot search: ${name} must be a positive integer, got ${value}`,
+      );
+    }
+  }
+  return { ...options, mode: options.mode === "bm25" ? "lexical" : options.mode };
+}
