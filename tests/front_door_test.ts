@@ -254,3 +254,31 @@ Deno.test("search --expand shows a hit inside a split function in the whole func
     await corpus.close();
   }
 });
+
+Deno.test("a script outside the repository imports the front door by path with the repository's config", async () => {
+  const project = await Deno.makeTempDir({ prefix: "wayfinder-user-" });
+  const root = await copyTree(join(CORPUS, "services"));
+  const script = join(project, "my_search.ts");
+  await Deno.writeTextFile(
+    script,
+    `import { openCorpus } from ${JSON.stringify(join(REPO, "src", "mod.ts"))};
+const corpus = await openCorpus(${JSON.stringify(root)}, {
+  dataDir: ${JSON.stringify(join(project, "data"))},
+  embedder: { model: ${JSON.stringify(tinyModel())}, threads: 1 },
+});
+await corpus.index();
+const { matches } = await corpus.search("encrypt", { limit: 1, mode: "lexical" });
+console.log(matches[0].chunk.sourcePath);
+await corpus.close();
+`,
+  );
+  const run = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--config", join(REPO, "deno.json"), script],
+    cwd: project,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(run.stderr);
+  assert.equal(run.code, 0, stderr);
+  assert.match(new TextDecoder().decode(run.stdout), /\.dart\n$/);
+});
