@@ -10,7 +10,7 @@ import { helpText, parseFlags, resolveConfig } from "./src/config/mod.ts";
 import { WayfinderError } from "./src/error.ts";
 import type { Command, CommandContext } from "./commands/_command.ts";
 import { COMMANDS } from "./commands/mod.ts";
-import { escapeLine } from "./commands/_escape.ts";
+import { escapeLine } from "./src/escape.ts";
 import project from "./deno.json" with { type: "json" };
 
 const encoder = new TextEncoder();

@@ -1,6 +1,6 @@
 import type { FitInputsReport } from "../src/pipeline/mod.ts";
 import { type Command, printResult } from "./_command.ts";
-import { escapeLine } from "./_escape.ts";
+import { escapeLine } from "../src/escape.ts";
 import { CHUNKING_SETTINGS, EMBEDDER_SETTINGS, INDEX_SETTINGS, withCorpus } from "./_wiring.ts";
 
 /** `wayfinder fit-inputs <root>`: how the tree's embedding inputs fit the model's token budget. */

@@ -1,7 +1,7 @@
 import type { IndexEvent, IndexSummary } from "../src/pipeline/mod.ts";
 import { type Command, type CommandContext, printResult } from "./_command.ts";
 import { progressLine } from "./_progress.ts";
-import { escapeLine } from "./_escape.ts";
+import { escapeLine } from "../src/escape.ts";
 import { listenForInterrupt } from "./_interrupt.ts";
 import {
   CHUNKING_SETTINGS,

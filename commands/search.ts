@@ -1,7 +1,7 @@
-import { hitJson, resultJson } from "../src/corpus/mod.ts";
+import { resultJson } from "../src/corpus/mod.ts";
 import type { SearchHit } from "../src/search/mod.ts";
 import { type Command, printJson, printJsonLine } from "./_command.ts";
-import { escapeLine, escapeText } from "./_escape.ts";
+import { escapeLine, escapeText } from "../src/escape.ts";
 import {
   EMBEDDER_SETTINGS,
   INDEX_SETTINGS,
@@ -28,23 +28,24 @@ export const searchCommand: Command = {
     );
     for (const notice of result.notices) context.stderr(`note: ${escapeLine(notice)}\n`);
     const output = config.settings.output;
+    if (output !== "json" && result.matches.length === 0) context.stderr("No matches.\n");
     if (output === "json") {
       printJson(context, resultJson(result));
     } else if (output === "jsonl") {
-      for (const hit of result.matches) printJsonLine(context, hitJson(hit));
+      // A knowledge search's lines are its context entries, in reading order, as in JSON.
+      const json = resultJson(result);
+      for (const line of json.context ?? json.matches) printJsonLine(context, line);
       if (result.contextText !== undefined) {
         printJsonLine(context, { contextText: result.contextText });
       }
     } else if (result.contextText !== undefined) {
       context.stdout(escapeText(result.contextText));
     } else if (result.context) {
-      if (result.context.length === 0) context.stderr("No matches.\n");
       for (const entry of result.context) {
         const via = entry.viaPath ? ` (for ${entry.viaPath})` : "";
         context.stdout(`[${entry.reason}${via}] ${formatHit(entry.passage)}`);
       }
     } else {
-      if (result.matches.length === 0) context.stderr("No matches.\n");
       for (const hit of result.matches) context.stdout(formatHit(hit));
     }
     return 0;

@@ -1,6 +1,6 @@
 import type { CorpusStatus } from "../src/corpus/mod.ts";
 import { type Command, printResult } from "./_command.ts";
-import { escapeLine } from "./_escape.ts";
+import { escapeLine } from "../src/escape.ts";
 import { CHUNKING_SETTINGS, EMBEDDER_SETTINGS, INDEX_SETTINGS, withCorpus } from "./_wiring.ts";
 
 /** `wayfinder status <root>`: the index's state, read from disk; loads no model. */

@@ -1,6 +1,6 @@
 import { openCorpus, watchCorpus, type WatchUpdate } from "../src/corpus/mod.ts";
 import { type Command, type CommandContext, printJsonLine } from "./_command.ts";
-import { escapeLine } from "./_escape.ts";
+import { escapeLine } from "../src/escape.ts";
 import { listenForInterrupt } from "./_interrupt.ts";
 import {
   CHUNKING_SETTINGS,

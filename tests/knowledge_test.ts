@@ -104,6 +104,24 @@ Deno.test("a governing source comes before the concept it governs, with its reas
     ["governing", "standard/transport.md", "impl/transport.md"],
     ["match", "impl/transport.md", null],
   ]);
+  const lines = await wayfinder([
+    "search",
+    root,
+    "Local diagnostic endpoints may use plain transport",
+    "--output",
+    "jsonl",
+    "--limit",
+    "1",
+    "--path-prefix",
+    "impl",
+    "--governing",
+    "impl/transport.md=standard/transport.md",
+  ], env);
+  assert.deepEqual(
+    lines.stdout.trim().split("\n").map((line) => JSON.parse(line) as Entry).map((e) => e.reason),
+    ["governing", "match"],
+    "jsonl carries the context entries in reading order",
+  );
   const chained = await ask(root, env, "Local diagnostic endpoints may use plain transport", [
     "--limit",
     "1",

@@ -97,6 +97,12 @@ Deno.test("search filters by path glob, type and language", async () => {
   const none = await search(["user", "--path", "nowhere/**"]);
   assert.deepEqual(none.matches, []);
   assert.deepEqual(none.notices, ["the filters match no chunk in this index"]);
+  const noneInText = await wayfinder(
+    ["search", root, "user", "--path", "nowhere/**", "--context-chars", "500"],
+    env,
+  );
+  assert.equal(noneInText.stdout, "");
+  assert.match(noneInText.stderr, /No matches\.\n$/, "a budget does not hide an empty answer");
 
   const floor = await search(["user", "--limit", "50", "--min-score", "0.5"]);
   assert.ok(floor.matches.every((m) => m.similarity >= 0.5));
