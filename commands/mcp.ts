@@ -4,7 +4,13 @@ import process from "node:process";
 import { type Corpus, openCorpus } from "../src/corpus/mod.ts";
 import { createServer, Roots } from "../src/mcp/mod.ts";
 import type { Command } from "./_command.ts";
-import { corpusOptions, EMBEDDER_SETTINGS, INDEX_SETTINGS } from "./_wiring.ts";
+import {
+  corpusOptions,
+  EMBEDDER_SETTINGS,
+  INDEX_SETTINGS,
+  SEARCH_SETTINGS,
+  searchOptions,
+} from "./_wiring.ts";
 
 /** `wayfinder mcp [root…]`: serve the roots' indexes to coding agents over stdio. */
 export const mcpCommand: Command = {
@@ -13,16 +19,17 @@ export const mcpCommand: Command = {
     summary:
       "Serve indexes as Model Context Protocol tools over stdio (search, read_range, index, status, validate, fit_inputs)",
     positionals: ["root..."],
-    settings: [...INDEX_SETTINGS, ...EMBEDDER_SETTINGS, "roots"],
+    // The search settings are the defaults of the `search` tool's omitted arguments.
+    settings: [...INDEX_SETTINGS, ...EMBEDDER_SETTINGS, ...SEARCH_SETTINGS, "roots"],
   },
   targetPositional: 0,
   async run(config, context) {
     // stdout carries protocol messages only: anything that logs goes to stderr.
     console.log = console.info = console.debug = console.error;
-    const paths = [
-      ...config.positionals.map((p) => resolve(context.cwd, p)),
-      ...config.settings.roots,
-    ];
+    // Roots named on the command line replace those wayfinder.json configures.
+    const named = config.positionals.map((p) => resolve(context.cwd, p));
+    const configured = named.length && config.sources.roots === "file" ? [] : config.settings.roots;
+    const paths = [...named, ...configured];
     const unique = [...new Set(paths.length ? paths : [context.cwd])];
     const options = corpusOptions(config, context);
     // Each root gets its own index folder; --index-dir only makes sense for one.
@@ -35,6 +42,7 @@ export const mcpCommand: Command = {
     const server = createServer(new Roots(corpora), {
       version: context.version,
       dataDir: config.settings.dataDir,
+      searchDefaults: searchOptions(config),
     });
     const transport = new StdioServerTransport();
     const closed = new Promise<void>((done) => (transport.onclose = done));

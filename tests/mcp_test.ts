@@ -22,11 +22,12 @@ interface ToolResult {
   isError?: boolean;
 }
 
-async function connect(): Promise<Client> {
+async function connect(roots: string[] = [root], cwd?: string): Promise<Client> {
   const client = new Client({ name: "wayfinder-test", version: "1.0.0" });
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", "-A", "--quiet", MAIN, "mcp", root],
+    args: ["run", "-A", "--quiet", MAIN, "mcp", ...roots],
+    cwd,
     env: { ...env, PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "" },
     stderr: "pipe",
   });
@@ -100,15 +101,22 @@ Deno.test("mcp describes every parameter of every tool to the model", async () =
     const search = tools.find((t: { name: string }) => t.name === "search")!;
     const properties = search.inputSchema.properties as Record<string, { description?: string }>;
     assert.deepEqual(Object.keys(properties).sort(), [
+      "asOf",
+      "conceptType",
       "contextChars",
+      "current",
       "diverse",
       "expand",
+      "expandLinks",
+      "governing",
       "lang",
       "limit",
       "mode",
       "path",
+      "pathPrefix",
       "query",
       "root",
+      "status",
       "type",
     ]);
     for (const tool of tools) {
@@ -125,7 +133,9 @@ Deno.test("mcp describes every parameter of every tool to the model", async () =
 Deno.test("mcp refuses paths outside the root, clamps limits and survives bad arguments", async () => {
   const client = await connect();
   try {
-    assert.ok(!(await call(client, "index", {})).isError);
+    // Two index calls at once: the second waits for the first instead of meeting its lock.
+    const both = await Promise.all([call(client, "index", {}), call(client, "index", {})]);
+    for (const run of both) assert.ok(!run.isError, run.content[0].text);
     for (const path of ["../../etc/passwd", "/etc/passwd"]) {
       const outside = await call(client, "read_range", { path, lineStart: 1, lineEnd: 2 });
       assert.equal(outside.isError, true);
@@ -241,5 +251,72 @@ Deno.test("mcp sees a generation published while it runs", async () => {
   } finally {
     await client.close();
     await Deno.remove(join(root, "zebra.dart")).catch(() => {});
+  }
+});
+
+Deno.test("mcp search answers as the CLI does under wayfinder.json's search and knowledge settings", async () => {
+  const bundle = await copyTree(join(REPO, "fixtures", "okf", "knowledge"));
+  await Deno.writeTextFile(
+    join(bundle, "wayfinder.json"),
+    JSON.stringify({
+      search: { limit: 2, mode: "hybrid" },
+      knowledge: { current: true, asOf: "2026-09-09" },
+      mcp: { roots: [".", root] },
+    }),
+  );
+  assert.equal((await wayfinder(["index", bundle], env)).code, 0);
+  const query = "Email the administrator your password";
+  const cli = await wayfinder(["search", bundle, query, "--output", "json"], env);
+  assert.equal(cli.code, 0, cli.stderr);
+  // Named on the command line, the bundle alone is served: mcp.roots does not add the other tree.
+  const client = await connect([bundle]);
+  try {
+    assert.equal((await client.listResources()).resources.length, 1);
+    const found = await call(client, "search", { query });
+    assert.ok(!found.isError, found.content[0].text);
+    assert.deepEqual(found.structuredContent, JSON.parse(cli.stdout));
+    const paths = (found.structuredContent!.matches as { chunk: { sourcePath: string } }[])
+      .map((m) => m.chunk.sourcePath);
+    assert.equal(paths.length, 2, "search.limit from wayfinder.json");
+    assert.ok(!paths.includes("history/recovery.md"), "knowledge.current drops the deprecated");
+    assert.match(found.content[0].text, /^1\. \[match\] \S+\.md:\d+-\d+ /);
+
+    // A call's own arguments win over the file's.
+    const history = await call(client, "search", { query, current: false, limit: 10 });
+    const all = (history.structuredContent!.matches as { chunk: { sourcePath: string } }[])
+      .map((m) => m.chunk.sourcePath);
+    assert.ok(all.includes("history/recovery.md"));
+  } finally {
+    await client.close();
+  }
+  // Without roots on the command line, mcp.roots is what is served.
+  const configured = await connect([], bundle);
+  try {
+    assert.equal((await configured.listResources()).resources.length, 2);
+  } finally {
+    await configured.close();
+  }
+});
+
+Deno.test("mcp escapes control characters in cited paths and reads files named '..x'", async () => {
+  const tree = await Deno.makeTempDir({ prefix: "wayfinder-mcp-names-" });
+  await Deno.writeTextFile(join(tree, "..notes.txt"), "the quokka notes\n");
+  await Deno.writeTextFile(join(tree, "q\x1b[2Jz\nw.txt"), "the quokka forgery\n");
+  assert.equal((await wayfinder(["index", tree], env)).code, 0);
+  const client = await connect([tree]);
+  try {
+    const found = await call(client, "search", { query: "quokka", mode: "lexical" });
+    const text = found.content[0].text;
+    assert.ok(!text.includes("\x1b"), "no raw escape reaches the agent");
+    assert.match(text, /q\\x1b\[2Jz\\x0aw\.txt:1-1/);
+    const range = await call(client, "read_range", {
+      path: "..notes.txt",
+      lineStart: 1,
+      lineEnd: 1,
+    });
+    assert.ok(!range.isError, range.content[0].text);
+    assert.equal(range.structuredContent?.content, "the quokka notes");
+  } finally {
+    await client.close();
   }
 });

@@ -46,7 +46,8 @@ export class Roots {
         continue;
       }
       const inside = relative(realpathSync(corpus.root), real);
-      const within = !inside.startsWith("..") && !isAbsolute(inside);
+      // `..notes.txt` is a file inside; `..` and `../x` are outside.
+      const within = inside !== ".." && !inside.startsWith(`..${sep}`) && !isAbsolute(inside);
       if (within && (inside !== "" || options.directory)) {
         return { corpus, relativePath: inside.split(sep).join("/") };
       }

@@ -8,7 +8,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { type CorpusSearchOptions, resultJson } from "../corpus/mod.ts";
+import { type Corpus, type CorpusSearchOptions, resultJson } from "../corpus/mod.ts";
 import { join } from "node:path";
 import { findConfigFile } from "../config/mod.ts";
 import { WayfinderError } from "../error.ts";
@@ -56,12 +56,17 @@ export interface ServerOptions {
   version: string;
   /** The data root, where `get` cached the Profiles `validate` applies. */
   dataDir: string;
+  /**
+   * What a `search` call's omitted arguments mean: the settings the CLI's
+   * `search` would use (flags, environment, wayfinder.json).
+   */
+  searchDefaults?: CorpusSearchOptions;
 }
 
 /** Builds the server for `roots`; connect it to a transport to serve. */
 export function createServer(roots: Roots, options: ServerOptions): McpServer {
   const server = new McpServer({ name: "wayfinder", version: options.version });
-  registerSearch(server, roots);
+  registerSearch(server, roots, options.searchDefaults ?? {});
   registerReadRange(server, roots);
   registerIndex(server, roots);
   registerStatus(server, roots);
@@ -74,22 +79,38 @@ const ROOT = z.string().optional().describe(
   "Which served root (its path or folder name); default the first",
 );
 
+const LIST = (what: string) => z.array(z.string()).optional().describe(what);
 const SEARCH_INPUT = {
   query: z.string().describe("What to look for, in plain language or identifiers"),
   root: ROOT,
-  limit: z.number().int().optional().describe(`Hits wanted (default 10, at most ${LIMITS.limit})`),
-  mode: z.enum(["dense", "lexical", "hybrid"]).optional().describe(
+  limit: z.number().int().min(1).optional().describe(
+    `Hits wanted (default 10, at most ${LIMITS.limit})`,
+  ),
+  mode: z.enum(["dense", "lexical", "bm25", "hybrid"]).optional().describe(
     "dense (default) for questions, hybrid for identifiers, lexical (BM25) for exact words only",
   ),
-  path: z.array(z.string()).optional().describe("Only paths matching these globs"),
-  type: z.array(z.string()).optional().describe(
-    "Only these chunk types: class, method, heading, …",
-  ),
-  lang: z.array(z.string()).optional().describe("Only these languages"),
+  path: LIST("Only paths matching these globs"),
+  type: LIST("Only these chunk types: class, method, heading, …"),
+  lang: LIST("Only these languages"),
   expand: z.boolean().optional().describe("Show each hit in its class, section or file"),
   diverse: z.boolean().optional().describe("Skip near-copies of better hits"),
-  contextChars: z.number().int().optional().describe(
+  contextChars: z.number().int().min(1).optional().describe(
     `Also return prompt-ready context of at most this many characters (≤ ${LIMITS.contextChars})`,
+  ),
+  current: z.boolean().optional().describe(
+    "Knowledge bundles: drop deprecated concepts and those past stale_after",
+  ),
+  asOf: z.string().optional().describe(
+    "Knowledge bundles: the date (YYYY-MM-DD) `current` judges staleness at; default today",
+  ),
+  status: LIST("Knowledge bundles: only concepts with these statuses"),
+  conceptType: LIST("Knowledge bundles: only concepts of these types"),
+  pathPrefix: LIST("Knowledge bundles: only concepts under these bundle paths"),
+  governing: z.record(z.string()).optional().describe(
+    "Knowledge bundles: lower concept path → the concept that governs it, shown before it",
+  ),
+  expandLinks: z.boolean().optional().describe(
+    "Knowledge bundles: add each match's linked concepts (one hop) as context",
   ),
 };
 const ROOT_INPUT = { root: ROOT };
@@ -98,27 +119,56 @@ type RootArgs = { root?: string };
 /** Per-request helpers the SDK hands a tool: progress notifications, the request's metadata. */
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-function registerSearch(server: McpServer, roots: Roots): void {
+function registerSearch(
+  server: McpServer,
+  roots: Roots,
+  defaults: CorpusSearchOptions,
+): void {
   server.registerTool("search", {
     title: "Search code and docs",
     description:
-      "Semantic search over an indexed source tree. Returns the best passages with path:lineStart-lineEnd " +
-      "citations. Use mode 'hybrid' for identifiers, 'dense' for questions; expand shows each hit in its " +
-      "class or section; contextChars returns prompt-ready context of at most that many characters.",
+      "Semantic search over an indexed source tree or knowledge bundle. Returns the best passages with " +
+      "path:lineStart-lineEnd citations. Use mode 'hybrid' for identifiers, 'dense' for questions; expand " +
+      "shows each hit in its class or section; contextChars returns prompt-ready context of at most that " +
+      "many characters. On a knowledge bundle, the policy arguments choose what is eligible and what " +
+      "context comes with a match.",
     inputSchema: SEARCH_INPUT,
   }, (args: SearchArgs) =>
     answer(async () => {
-      const options: CorpusSearchOptions = {
-        limit: clamp(args.limit, LIMITS.limit) ?? 10,
-        mode: args.mode,
-        filter: { paths: args.path, types: args.type, languages: args.lang },
-        expand: args.expand,
-        diverse: args.diverse,
-        contextChars: clamp(args.contextChars, LIMITS.contextChars),
-      };
-      const result = await roots.pick(args.root).search(args.query, options);
+      const result = await roots.pick(args.root).search(args.query, searchOptions(args, defaults));
       return { text: renderSearch(result), data: resultJson(result) };
     }));
+}
+
+/** A call's arguments over the server's defaults, clamped. */
+function searchOptions(args: SearchArgs, defaults: CorpusSearchOptions): CorpusSearchOptions {
+  const policy = defaults.policy ?? {};
+  const filter = defaults.filter ?? {};
+  return {
+    ...defaults,
+    limit: clamp(args.limit ?? defaults.limit, LIMITS.limit) ?? 10,
+    mode: args.mode ?? defaults.mode,
+    filter: {
+      paths: args.path ?? filter.paths,
+      types: args.type ?? filter.types,
+      languages: args.lang ?? filter.languages,
+    },
+    expand: args.expand ?? defaults.expand,
+    // `diverse: true` keeps the configured lambda and fetchK.
+    diverse: args.diverse === undefined
+      ? defaults.diverse
+      : args.diverse && (defaults.diverse || true),
+    contextChars: clamp(args.contextChars ?? defaults.contextChars, LIMITS.contextChars),
+    policy: {
+      current: args.current ?? policy.current,
+      asOf: args.asOf ?? policy.asOf,
+      status: args.status ?? policy.status,
+      conceptTypes: args.conceptType ?? policy.conceptTypes,
+      pathPrefixes: args.pathPrefix ?? policy.pathPrefixes,
+      governing: args.governing ?? policy.governing,
+      expandLinks: args.expandLinks ?? policy.expandLinks,
+    },
+  };
 }
 
 function registerReadRange(server: McpServer, roots: Roots): void {
@@ -145,6 +195,13 @@ function registerReadRange(server: McpServer, roots: Roots): void {
 }
 
 function registerIndex(server: McpServer, roots: Roots): void {
+  // One run per corpus at a time: a second call waits for the first rather than meeting its lock.
+  const queue = new Map<Corpus, Promise<unknown>>();
+  const serialized = <T>(corpus: Corpus, run: () => Promise<T>): Promise<T> => {
+    const next = (queue.get(corpus) ?? Promise.resolve()).catch(() => {}).then(run);
+    queue.set(corpus, next);
+    return next;
+  };
   server.registerTool("index", {
     title: "Update the index",
     description:
@@ -154,17 +211,19 @@ function registerIndex(server: McpServer, roots: Roots): void {
   }, (args: RootArgs, extra: Extra) =>
     answer(async () => {
       const token = extra._meta?.progressToken;
-      const summary = await roots.pick(args.root).index({
-        onProgress: token === undefined ? undefined : (p) => {
-          const [done, total] = p.phase === "embed"
-            ? [p.chunksDone, p.chunksTotal]
-            : [p.filesDone, p.filesTotal];
-          extra.sendNotification({
-            method: "notifications/progress",
-            params: { progressToken: token, progress: done, total, message: p.phase },
-          }).catch(() => {});
-        },
-      });
+      const corpus = roots.pick(args.root);
+      const summary = await serialized(corpus, () =>
+        corpus.index({
+          onProgress: token === undefined ? undefined : (p) => {
+            const [done, total] = p.phase === "embed"
+              ? [p.chunksDone, p.chunksTotal]
+              : [p.filesDone, p.filesTotal];
+            extra.sendNotification({
+              method: "notifications/progress",
+              params: { progressToken: token, progress: done, total, message: p.phase },
+            }).catch(() => {});
+          },
+        }));
       const { skipped: _skipped, ...data } = summary;
       const text = summary.current
         ? `Index for ${summary.root} is current`
