@@ -1,3 +1,4 @@
+import { lowerBound } from "../lower_bound.ts";
 /**
  * Where a passage may be cut, coarsest first: after a line break (tables,
  * code), after a run of whitespace, between two code points.
@@ -55,16 +56,4 @@ export function cutPoints(text: string, level: CutLevel): number[] {
   for (let i = 1; i <= last; i++) if (isCut(text, i, level)) ends.push(i);
   if (text.length > 0) ends.push(text.length);
   return ends;
-}
-
-/** The first index in ascending `values` holding a value ≥ `min`. */
-export function lowerBound(values: readonly number[], min: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (values[mid]! < min) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cutPoints, firstInk, lastInk, lowerBound } from "./cut_points.ts";
+import { cutPoints, firstInk, lastInk } from "./cut_points.ts";
 
 Deno.test("cutPoints() cuts after each line break, keeping the text's end", () => {
   assert.deepEqual(cutPoints("ab\ncd\n\nef", "line"), [3, 6, 7, 9]);
@@ -30,11 +30,4 @@ Deno.test("firstInk() and lastInk() find the non-whitespace edges", () => {
   assert.equal(firstInk("a  ", 1), 3);
   assert.equal(lastInk("a b \n"), 2);
   assert.equal(lastInk("   "), -1);
-});
-
-Deno.test("lowerBound() finds the first value at or above the minimum", () => {
-  assert.equal(lowerBound([1, 3, 5], 3), 1);
-  assert.equal(lowerBound([1, 3, 5], 4), 2);
-  assert.equal(lowerBound([1, 3, 5], 6), 3);
-  assert.equal(lowerBound([], 0), 0);
 });

@@ -1,5 +1,6 @@
 import { WayfinderError } from "../error.ts";
-import { type CutLevel, cutPoints, firstInk, lowerBound } from "./cut_points.ts";
+import { lowerBound } from "../lower_bound.ts";
+import { type CutLevel, cutPoints, firstInk } from "./cut_points.ts";
 
 /** A passage to embed, and the context its embedding inputs derive from it. */
 export interface FitPassage {

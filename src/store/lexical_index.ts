@@ -1,4 +1,5 @@
 import type { Chunk } from "../types.ts";
+import { lowerBound } from "../lower_bound.ts";
 import { tokenizeQuery } from "./code_tokenizer.ts";
 import { compileFilter, type LexicalFilter } from "./lexical_filter.ts";
 import {
@@ -136,18 +137,6 @@ export function buildLexical(chunks: Chunk[]): Uint8Array {
   const builder = new LexicalBuilder();
   for (const chunk of chunks) builder.add(chunk);
   return concatBytes(builder.encode());
-}
-
-/** Index of the first element of sorted `words` that is not below `key`. */
-function lowerBound(words: string[], key: string): number {
-  let lo = 0;
-  let hi = words.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (words[mid]! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Per field, each row's factor on an occurrence: weight / (1 − b + b · len / avglen). */

@@ -1,0 +1,11 @@
+/** The first index in ascending `values` holding a value ≥ `min` (`values.length` if none). */
+export function lowerBound<T extends number | string>(values: readonly T[], min: T): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (values[mid]! < min) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
