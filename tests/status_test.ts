@@ -38,7 +38,7 @@ Deno.test("status warns on stderr about an unknown top-level key of wayfinder.js
     run.stderr,
     `wayfinder: warning: Unknown top-level key 'embeding' in '${
       join(root, "wayfinder.json")
-    }': wayfinder does not read it\n`,
+    }': wayfinder does not read it; did you mean 'embedding'?\n`,
   );
   assert.equal((await status()).state, "absent");
 });

@@ -56,11 +56,58 @@ export const KNOWN_TOP_LEVEL_KEYS: readonly string[] = [
   ),
 ];
 
-/** One warning per top-level key nothing reads: a typo there must not pass unnoticed. */
+/** Dotted wayfinder.json keys of every setting, and the sections they sit in. */
+const FILE_KEYS: readonly string[] = Object.values(SETTINGS as Record<string, Setting>)
+  .flatMap((s) => s.file ? [s.file] : []);
+const SECTIONS = new Set(FILE_KEYS.filter((k) => k.includes(".")).map((k) => k.split(".")[0]!));
+
+/**
+ * One warning per key nothing reads, at the top level or inside a settings
+ * section: a typo there must not pass unnoticed.
+ */
 function unknownKeyWarnings(path: string, data: Record<string, unknown>): string[] {
-  return Object.keys(data).filter((key) => !KNOWN_TOP_LEVEL_KEYS.includes(key)).map((key) =>
-    `Unknown top-level key '${key}' in '${path}': wayfinder does not read it`
-  );
+  const warnings: string[] = [];
+  const warn = (what: string, key: string, known: readonly string[]) =>
+    warnings.push(
+      `Unknown ${what} '${key}' in '${path}': wayfinder does not read it${didYouMean(key, known)}`,
+    );
+  for (const [key, value] of Object.entries(data)) {
+    if (!KNOWN_TOP_LEVEL_KEYS.includes(key)) warn("top-level key", key, KNOWN_TOP_LEVEL_KEYS);
+    else if (SECTIONS.has(key) && typeof value === "object" && value && !Array.isArray(value)) {
+      for (const inner of Object.keys(value)) {
+        if (!FILE_KEYS.includes(`${key}.${inner}`)) warn("key", `${key}.${inner}`, FILE_KEYS);
+      }
+    }
+  }
+  return warnings;
+}
+
+/** "; did you mean 'x'?" for a known word at most two edits away, else "". */
+function didYouMean(word: string, known: readonly string[]): string {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of known) {
+    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best === undefined ? "" : `; did you mean '${best}'?`;
+}
+
+/** Levenshtein distance: insertions, deletions and substitutions. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(
+        previous[j]! + 1,
+        row[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = row;
+  }
+  return previous[b.length]!;
 }
 
 /** Walks up from `start` to the filesystem root and returns the first wayfinder.json. */

@@ -125,15 +125,16 @@ Deno.test("resolveConfig() reports malformed wayfinder.json as a one-line config
   }
 });
 
-Deno.test("resolveConfig() warns once about each top-level key of wayfinder.json nothing reads", () => {
+Deno.test("resolveConfig() warns once about each key of wayfinder.json nothing reads, with the nearest known one", () => {
   const root = project({
     version: 1,
     profiles: {},
-    search: { limit: 3 },
+    search: { limit: 3, lmit: 4 },
     mcp: { roots: ["."] },
     watch: {},
     embeding: { model: "typo.gguf" },
     serach: {},
+    zzz: 1,
   });
   const config = resolveConfig(spec.settings, parseFlags(spec, [root, "q"]), {
     env: {},
@@ -142,8 +143,10 @@ Deno.test("resolveConfig() warns once about each top-level key of wayfinder.json
   });
   const file = join(root, "wayfinder.json");
   assert.deepEqual(config.warnings, [
-    `Unknown top-level key 'embeding' in '${file}': wayfinder does not read it`,
-    `Unknown top-level key 'serach' in '${file}': wayfinder does not read it`,
+    `Unknown key 'search.lmit' in '${file}': wayfinder does not read it; did you mean 'search.limit'?`,
+    `Unknown top-level key 'embeding' in '${file}': wayfinder does not read it; did you mean 'embedding'?`,
+    `Unknown top-level key 'serach' in '${file}': wayfinder does not read it; did you mean 'search'?`,
+    `Unknown top-level key 'zzz' in '${file}': wayfinder does not read it`,
   ]);
   // Every setting's section is known, whichever command runs.
   for (const key of ["embedding", "index", "search", "dataDir", "knowledge", "mcp", "watch"]) {
