@@ -3,6 +3,7 @@ import { declaresOkf } from "../okf/mod.ts";
 import { CHUNKER_VERSION, INPUT_FORMAT, KNOWLEDGE_INPUT_FORMAT } from "../pipeline/mod.ts";
 import type { IndexManifest, RecordedSettings } from "../store/mod.ts";
 import type { Quantization } from "../types.ts";
+import type { WalkOptions } from "../walk/mod.ts";
 import type { EmbedderSettings } from "./open_models.ts";
 
 /** What to index. Unset fields come from the index's record, then these defaults. */
@@ -76,6 +77,19 @@ export function recordOf(
     longInput,
     ...settings.index,
   };
+}
+
+/**
+ * How `index`, `fit-inputs`, `status` and a search's freshness check walk
+ * the tree: built in one place, so they never disagree about its files.
+ * `privateDirs` (the data and index folders) are never walked, even inside the root.
+ */
+export function walkOptionsOf(
+  index: Required<IndexSettings>,
+  privateDirs: string[],
+): WalkOptions {
+  const { include, exclude, maxFileBytes } = index;
+  return { include, exclude, maxFileBytes, excludeDirs: privateDirs };
 }
 
 /** Whether `root/index.md` declares `okf_version`, which makes the folder a bundle. */

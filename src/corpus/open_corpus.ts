@@ -55,6 +55,7 @@ import {
   effectiveSettings,
   type IndexSettings,
   recordOf,
+  walkOptionsOf,
 } from "./corpus_settings.ts";
 import { sameEmbedder } from "./model_difference.ts";
 import { type CorpusStatus, corpusStatus } from "./corpus_status.ts";
@@ -287,7 +288,7 @@ class LocalCorpus implements Corpus {
       lock: run.lock,
       signal: run.signal,
       partial: run.partial,
-      excludeDirs: [this.dataDir, this.indexDir],
+      ...walkOptionsOf(settings.index, this.#privateDirs),
       settings: recordOf(settings),
       knowledge,
     });
@@ -303,6 +304,7 @@ class LocalCorpus implements Corpus {
       embedder: await this.#embedderFor(settings.embedder),
       chunker: await openCodeChunker(this.options.locations),
       ...settings.index,
+      ...walkOptionsOf(settings.index, this.#privateDirs),
     });
   }
 
@@ -310,7 +312,7 @@ class LocalCorpus implements Corpus {
     return corpusStatus({
       root: this.root,
       indexDir: this.indexDir,
-      excludeDirs: [this.dataDir, this.indexDir],
+      excludeDirs: this.#privateDirs,
       chosen: this.#chosen(),
       locations: this.options.locations,
     });
@@ -410,7 +412,7 @@ class LocalCorpus implements Corpus {
 
   async ignores(path: string): Promise<boolean> {
     const within = (dir: string) => path === dir || path.startsWith(dir + sep);
-    if (within(this.indexDir) || within(this.dataDir)) return true;
+    if (this.#privateDirs.some(within)) return true;
     const rel = relative(this.root, path);
     if (rel === "") return false; // the root itself
     if (rel === ".." || rel.startsWith(`..${sep}`)) return true;
@@ -476,12 +478,11 @@ class LocalCorpus implements Corpus {
     }
     const { index: walk } = await this.#settings();
     const drift = buildDrift(index.manifest, walk.knowledge);
-    const changes = await treeChanges(this.root, index.manifest.files, {
-      include: walk.include,
-      exclude: walk.exclude,
-      maxFileBytes: walk.maxFileBytes,
-      excludeDirs: [this.dataDir, this.indexDir],
-    });
+    const changes = await treeChanges(
+      this.root,
+      index.manifest.files,
+      walkOptionsOf(walk, this.#privateDirs),
+    );
     const { changed, added, deleted } = changes;
     const notices = changed.length + added.length + deleted.length === 0 ? [] : [
       `the index is behind the tree (${changed.length} changed, ${added.length} added, ` +
@@ -540,6 +541,11 @@ class LocalCorpus implements Corpus {
       );
     }
     return [`The query was cut to its first ${maxTokens} of ${tokens} tokens for the model`];
+  }
+
+  /** The data and index folders: never walked, even when they lie inside the root. */
+  get #privateDirs(): string[] {
+    return [this.dataDir, this.indexDir];
   }
 
   /** The caller's explicit settings. */
