@@ -3,7 +3,7 @@ import { declaresOkf } from "../okf/mod.ts";
 import { CHUNKER_VERSION, INPUT_FORMAT, KNOWLEDGE_INPUT_FORMAT } from "../pipeline/mod.ts";
 import type { IndexManifest, RecordedSettings } from "../store/mod.ts";
 import type { Quantization } from "../types.ts";
-import type { WalkOptions } from "../walk/mod.ts";
+import { decodeText, type WalkOptions } from "../walk/mod.ts";
 import type { EmbedderSettings } from "./open_models.ts";
 
 /** What to index. Unset fields come from the index's record, then these defaults. */
@@ -92,9 +92,15 @@ export function walkOptionsOf(
   return { include, exclude, maxFileBytes, excludeDirs: privateDirs };
 }
 
-/** Whether `root/index.md` declares `okf_version`, which makes the folder a bundle. */
+/**
+ * Whether `root/index.md` declares `okf_version`, which makes the folder a
+ * bundle. It is decoded as the walker decodes it (a UTF-8 BOM dropped), so
+ * the folder is a bundle exactly when the index.md that gets indexed says so.
+ */
 export async function declaresBundle(root: string): Promise<boolean> {
-  return declaresOkf(await Deno.readTextFile(join(root, "index.md")).catch(() => ""));
+  const bytes = await Deno.readFile(join(root, "index.md")).catch(() => new Uint8Array());
+  const decoded = decodeText(bytes);
+  return "text" in decoded && declaresOkf(decoded.text);
 }
 
 /**
