@@ -119,3 +119,22 @@ export function buildDrift(manifest: IndexManifest, knowledge: boolean): string[
   }
   return reasons;
 }
+
+/**
+ * The notice for a knowledge policy given to an index not built as a bundle,
+ * with the real cause: the index predates the folder becoming one (a run of
+ * `index` fixes that), knowledge was turned off, or the folder is no bundle.
+ */
+export function policyIgnoredNotice(
+  root: string,
+  settings: { declared: boolean; chosen?: boolean },
+): string {
+  const why = settings.chosen === false
+    ? "knowledge indexing is turned off for it"
+    : settings.declared
+    ? `its index.md now declares okf_version but the index predates that; run 'wayfinder index ${root}'`
+    : settings.chosen
+    ? `it was indexed before knowledge was turned on; run 'wayfinder index ${root}'`
+    : "its index.md declares no okf_version; index it with --knowledge to make it one";
+  return `the knowledge policy was ignored: ${root} is not indexed as an OKF bundle (${why})`;
+}

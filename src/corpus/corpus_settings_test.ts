@@ -1,6 +1,6 @@
-import { equal } from "node:assert/strict";
+import { equal, match } from "node:assert/strict";
 import { join } from "node:path";
-import { declaresBundle } from "./corpus_settings.ts";
+import { declaresBundle, policyIgnoredNotice } from "./corpus_settings.ts";
 
 Deno.test("declaresBundle() reads index.md as the walker does: a UTF-8 BOM is dropped", async () => {
   const root = await Deno.makeTempDir();
@@ -17,4 +17,16 @@ Deno.test("declaresBundle() reads index.md as the walker does: a UTF-8 BOM is dr
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+});
+
+Deno.test("policyIgnoredNotice() names the real cause and what to run", () => {
+  const notice = (declared: boolean, chosen?: boolean) =>
+    policyIgnoredNotice("/kb", { declared, chosen });
+  match(
+    notice(true),
+    /\(its index\.md now declares okf_version but the index predates that; run 'wayfinder index \/kb'\)$/,
+  );
+  match(notice(false), /\(its index\.md declares no okf_version; index it with --knowledge/);
+  match(notice(false, true), /indexed before knowledge was turned on; run 'wayfinder index \/kb'/);
+  match(notice(true, false), /knowledge indexing is turned off for it\)$/);
 });

@@ -54,6 +54,7 @@ import {
   declaresBundle,
   effectiveSettings,
   type IndexSettings,
+  policyIgnoredNotice,
   recordOf,
   walkOptionsOf,
 } from "./corpus_settings.ts";
@@ -346,9 +347,9 @@ class LocalCorpus implements Corpus {
       : { query: text, ...pick(await searcher.search(request), "matches", "notices") };
     response.notices.unshift(...tooLong, ...coverage, ...await this.#freshness(index));
     if (!knowledge && asksAnything(options.policy ?? {})) {
+      const declared = await declaresBundle(this.root);
       response.notices.push(
-        `the knowledge policy was ignored: ${this.root} is not indexed as an OKF bundle ` +
-          `(its index.md declares no okf_version; index it with --knowledge to make it one)`,
+        policyIgnoredNotice(this.root, { declared, chosen: this.options.knowledge }),
       );
     }
     if (options.contextChars !== undefined) {
