@@ -140,7 +140,7 @@ Deno.test("a governing source comes before the concept it governs, with its reas
   assert.equal(unknown.code, 2);
   assert.match(
     unknown.stderr,
-    /^wayfinder: Invalid --governing impl\/transport\.md=nope\.md: 'nope\.md' is not a concept/,
+    /^wayfinder: Invalid value "impl\/transport\.md=nope\.md" for --governing: 'nope\.md' is not a concept/,
   );
   const cycle = await wayfinder([
     "search",
@@ -166,14 +166,34 @@ Deno.test("a governing source comes before the concept it governs, with its reas
   assert.match(twice.stderr, /impl\/transport\.md is already governed by standard\/transport\.md/);
   for (
     const [flags, message] of [
-      [["--current", "--as-of", "2026-02-30"], /Invalid --as-of '2026-02-30'/],
-      [["--current", "--as-of", "2026-1-5"], /Invalid --as-of '2026-1-5'/],
+      [["--current", "--as-of", "2026-02-30"], /Invalid value "2026-02-30" for --as-of: expected/],
+      [["--current", "--as-of", "2026-1-5"], /Invalid value "2026-1-5" for --as-of: expected/],
       [["--as-of", "2026-02-01"], /--as-of applies only with --current/],
     ] as const
   ) {
     const run = await wayfinder(["search", root, "x", ...flags], env);
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stderr, message);
+  }
+  // A bad value in wayfinder.json is named there, not as a flag nobody gave.
+  for (
+    const [knowledge, message] of [
+      [{ current: true, asOf: "2026-9-9" }, /for wayfinder\.json 'knowledge\.asOf': expected/],
+      [
+        { governing: { "nope.md": "impl/transport.md" } },
+        /for wayfinder\.json 'knowledge\.governing': 'nope\.md' is not a concept/,
+      ],
+      [
+        { governing: { "a.md": "b.md=c.md" } },
+        /for wayfinder\.json 'knowledge\.governing': expected lower\.md=governing\.md/,
+      ],
+    ] as const
+  ) {
+    await Deno.writeTextFile(join(root, "wayfinder.json"), JSON.stringify({ knowledge }));
+    const run = await wayfinder(["search", root, "x", "--mode", "lexical"], env);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, message);
+    assert.doesNotMatch(run.stderr, /--as-of|--governing/);
   }
 });
 

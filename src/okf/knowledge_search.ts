@@ -78,7 +78,7 @@ export async function searchKnowledge(
   files?: ReadonlySet<string>,
 ): Promise<KnowledgeAnswer> {
   const concepts = conceptsOf(index);
-  checkGoverning(policy.governing ?? {}, new Set(concepts.keys()));
+  checkGoverning(policy.governing ?? {}, new Set(concepts.keys()), policy.origins?.governing);
   const filter = { ...request.filter, accept: policyFilter(policy) };
   let found = { matches: [] as SearchHit[], notices: [] as string[] };
   // One passage per concept: widen the pool until `limit` concepts are found or nothing is left.

@@ -37,6 +37,7 @@ export {
   eligibility,
   type KnowledgePolicy,
   parseGoverning,
+  type PolicyOrigins,
 } from "./knowledge_policy.ts";
 export {
   type ContextEntry,
