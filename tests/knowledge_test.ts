@@ -234,6 +234,74 @@ Deno.test("--expand-links adds linked concepts one hop away and names links that
   );
 });
 
+Deno.test("a governing source or linked concept sharing no word with a lexical query still comes as context", async () => {
+  const { root, env } = await setup();
+  const governed = await ask(root, env, "debugging", [
+    "--mode",
+    "lexical",
+    "--governing",
+    "impl/transport.md=standard/transport.md",
+  ]);
+  assert.deepEqual(governed.context.map((e) => [e.reason, e.path]), [
+    ["governing", "standard/transport.md"],
+    ["match", "impl/transport.md"],
+  ]);
+  assert.deepEqual(governed.notices, [], "nothing was excluded: no policy was given");
+  const linked = await ask(root, env, "single-use", [
+    "--mode",
+    "lexical",
+    "--limit",
+    "1",
+    "--expand-links",
+  ]);
+  assert.deepEqual(linked.context.map((e) => [e.reason, e.path]), [
+    ["match", "guidance/recovery.md"],
+    ["relationship", "history/recovery.md"],
+  ]);
+  assert.doesNotMatch(linked.notices.join("\n"), /excluded/);
+});
+
+Deno.test("--expand-links tells a link to a file the index leaves out from one to nothing", async () => {
+  const root = await copyTree(BUNDLE);
+  const env = {
+    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
+    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
+  };
+  const guidance = join(root, "guidance");
+  await Deno.writeFile(join(guidance, "diagram.png"), new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0]));
+  await Deno.writeTextFile(join(guidance, "schema.json"), "{}\n");
+  await Deno.writeTextFile(join(guidance, "draft.md"), "---\ntitle: Draft\n---\n\nNot yet.\n");
+  await Deno.writeTextFile(join(root, ".gitignore"), "schema.json\ndraft.md\n");
+  const outside = await Deno.makeTempDir();
+  await Deno.writeTextFile(join(outside, "secret.md"), "# Secret\n");
+  await Deno.symlink(join(outside, "secret.md"), join(guidance, "secret.md"));
+  const path = join(guidance, "recovery.md");
+  await Deno.writeTextFile(
+    path,
+    (await Deno.readTextFile(path)).replace(
+      "[a missing page](gone.md)",
+      "[a missing page](gone.md), [the flow](diagram.png), [its schema](schema.json), " +
+        "[the draft](draft.md), [a secret](secret.md)",
+    ),
+  );
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  const answer = await ask(root, env, "single-use recovery link", [
+    "--limit",
+    "1",
+    "--path-prefix",
+    "guidance/recovery.md",
+    "--expand-links",
+  ]);
+  const notices = answer.notices.join("\n");
+  assert.doesNotMatch(notices, /diagram\.png|schema\.json/, "they exist; only concepts expand");
+  assert.match(
+    notices,
+    /link from guidance\/recovery\.md to guidance\/draft\.md leads to a file the index leaves out/,
+  );
+  assert.match(notices, /to guidance\/gone\.md does not resolve/);
+  assert.match(notices, /to guidance\/secret\.md does not resolve/, "a symlink out of the bundle");
+});
+
 Deno.test("a metadata-only edit reuses vectors; deleting a concept removes it", async () => {
   const { root, env, summary } = await setup();
   assert.ok(summary.embeddedChunks > 0);

@@ -59,6 +59,7 @@ import {
   walkOptionsOf,
 } from "./corpus_settings.ts";
 import { sameEmbedder } from "./model_difference.ts";
+import { bundleFiles } from "./bundle_files.ts";
 import { type CorpusStatus, corpusStatus } from "./corpus_status.ts";
 import {
   type EmbedderSettings,
@@ -341,7 +342,7 @@ class LocalCorpus implements Corpus {
           index,
           request,
           options.policy ?? {},
-          new Set(Object.keys(index.manifest.files)),
+          bundleFiles(this.root, Object.keys(index.manifest.files)),
         ),
       }
       : { query: text, ...pick(await searcher.search(request), "matches", "notices") };

@@ -40,6 +40,7 @@ export {
   type PolicyOrigins,
 } from "./knowledge_policy.ts";
 export {
+  type BundleFiles,
   type ContextEntry,
   type KnowledgeAnswer,
   policyFilter,
