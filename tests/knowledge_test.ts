@@ -302,6 +302,32 @@ Deno.test("--expand-links tells a link to a file the index leaves out from one t
   assert.match(notices, /to guidance\/secret\.md does not resolve/, "a symlink out of the bundle");
 });
 
+Deno.test("a concept of nothing but front matter is found by its title and description, and can govern", async () => {
+  const { root, env } = await setup();
+  await Deno.writeTextFile(
+    join(root, "standard", "policy.md"),
+    "---\ntype: Standard\ntitle: Encryption policy\ndescription: All traffic is encrypted in transit.\n---\n",
+  );
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  const found = await ask(root, env, "encryption policy", ["--mode", "lexical", "--limit", "1"]);
+  assert.deepEqual(
+    found.matches.map((m) => [m.chunk.sourcePath, m.chunk.type, m.chunk.content]),
+    [["standard/policy.md", "summary", "All traffic is encrypted in transit."]],
+  );
+  const governed = await ask(root, env, "plain transport", [
+    "--limit",
+    "1",
+    "--path-prefix",
+    "impl",
+    "--governing",
+    "impl/transport.md=standard/policy.md",
+  ]);
+  assert.deepEqual(governed.context.map((e) => [e.reason, e.path]), [
+    ["governing", "standard/policy.md"],
+    ["match", "impl/transport.md"],
+  ]);
+});
+
 Deno.test("a metadata-only edit reuses vectors; deleting a concept removes it", async () => {
   const { root, env, summary } = await setup();
   assert.ok(summary.embeddedChunks > 0);
