@@ -174,8 +174,9 @@ export function searchOptions(config: Config): CorpusSearchOptions {
       status: s.conceptStatus,
       conceptTypes: s.conceptType,
       pathPrefixes: s.pathPrefix,
-      governing: parseGoverning(s.governing),
+      governing: parseGoverning(s.governing, originOf(config, "governing")),
       expandLinks: s.expandLinks,
+      origins: { asOf: originOf(config, "asOf"), governing: originOf(config, "governing") },
     },
   };
 }

@@ -158,7 +158,7 @@ Deno.test("a governing source comes before the concept it governs, with its reas
   assert.equal(unknown.code, 2);
   assert.match(
     unknown.stderr,
-    /^wayfinder: Invalid --governing impl\/transport\.md=nope\.md: 'nope\.md' is not a concept/,
+    /^wayfinder: Invalid value "impl\/transport\.md=nope\.md" for --governing: 'nope\.md' is not a concept/,
   );
   const cycle = await wayfinder([
     "search",
@@ -184,14 +184,34 @@ Deno.test("a governing source comes before the concept it governs, with its reas
   assert.match(twice.stderr, /impl\/transport\.md is already governed by standard\/transport\.md/);
   for (
     const [flags, message] of [
-      [["--current", "--as-of", "2026-02-30"], /Invalid --as-of '2026-02-30'/],
-      [["--current", "--as-of", "2026-1-5"], /Invalid --as-of '2026-1-5'/],
+      [["--current", "--as-of", "2026-02-30"], /Invalid value "2026-02-30" for --as-of: expected/],
+      [["--current", "--as-of", "2026-1-5"], /Invalid value "2026-1-5" for --as-of: expected/],
       [["--as-of", "2026-02-01"], /--as-of applies only with --current/],
     ] as const
   ) {
     const run = await wayfinder(["search", root, "x", ...flags], env);
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stderr, message);
+  }
+  // A bad value in wayfinder.json is named there, not as a flag nobody gave.
+  for (
+    const [knowledge, message] of [
+      [{ current: true, asOf: "2026-9-9" }, /for wayfinder\.json 'knowledge\.asOf': expected/],
+      [
+        { governing: { "nope.md": "impl/transport.md" } },
+        /for wayfinder\.json 'knowledge\.governing': 'nope\.md' is not a concept/,
+      ],
+      [
+        { governing: { "a.md": "b.md=c.md" } },
+        /for wayfinder\.json 'knowledge\.governing': expected lower\.md=governing\.md/,
+      ],
+    ] as const
+  ) {
+    await Deno.writeTextFile(join(root, "wayfinder.json"), JSON.stringify({ knowledge }));
+    const run = await wayfinder(["search", root, "x", "--mode", "lexical"], env);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, message);
+    assert.doesNotMatch(run.stderr, /--as-of|--governing/);
   }
 });
 
@@ -232,6 +252,100 @@ Deno.test("--expand-links adds linked concepts one hop away and names links that
   );
 });
 
+Deno.test("a governing source or linked concept sharing no word with a lexical query still comes as context", async () => {
+  const { root, env } = await setup();
+  const governed = await ask(root, env, "debugging", [
+    "--mode",
+    "lexical",
+    "--governing",
+    "impl/transport.md=standard/transport.md",
+  ]);
+  assert.deepEqual(governed.context.map((e) => [e.reason, e.path]), [
+    ["governing", "standard/transport.md"],
+    ["match", "impl/transport.md"],
+  ]);
+  assert.deepEqual(governed.notices, [], "nothing was excluded: no policy was given");
+  const linked = await ask(root, env, "single-use", [
+    "--mode",
+    "lexical",
+    "--limit",
+    "1",
+    "--expand-links",
+  ]);
+  assert.deepEqual(linked.context.map((e) => [e.reason, e.path]), [
+    ["match", "guidance/recovery.md"],
+    ["relationship", "history/recovery.md"],
+  ]);
+  assert.doesNotMatch(linked.notices.join("\n"), /excluded/);
+});
+
+Deno.test("--expand-links tells a link to a file the index leaves out from one to nothing", async () => {
+  const root = await copyTree(BUNDLE);
+  const env = {
+    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
+    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
+  };
+  const guidance = join(root, "guidance");
+  await Deno.writeFile(join(guidance, "diagram.png"), new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0]));
+  await Deno.writeTextFile(join(guidance, "schema.json"), "{}\n");
+  await Deno.writeTextFile(join(guidance, "draft.md"), "---\ntitle: Draft\n---\n\nNot yet.\n");
+  await Deno.writeTextFile(join(root, ".gitignore"), "schema.json\ndraft.md\n");
+  const outside = await Deno.makeTempDir();
+  await Deno.writeTextFile(join(outside, "secret.md"), "# Secret\n");
+  await Deno.symlink(join(outside, "secret.md"), join(guidance, "secret.md"));
+  const path = join(guidance, "recovery.md");
+  await Deno.writeTextFile(
+    path,
+    (await Deno.readTextFile(path)).replace(
+      "[a missing page](gone.md)",
+      "[a missing page](gone.md), [the flow](diagram.png), [its schema](schema.json), " +
+        "[the draft](draft.md), [a secret](secret.md)",
+    ),
+  );
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  const answer = await ask(root, env, "single-use recovery link", [
+    "--limit",
+    "1",
+    "--path-prefix",
+    "guidance/recovery.md",
+    "--expand-links",
+  ]);
+  const notices = answer.notices.join("\n");
+  assert.doesNotMatch(notices, /diagram\.png|schema\.json/, "they exist; only concepts expand");
+  assert.match(
+    notices,
+    /link from guidance\/recovery\.md to guidance\/draft\.md leads to a file the index leaves out/,
+  );
+  assert.match(notices, /to guidance\/gone\.md does not resolve/);
+  assert.match(notices, /to guidance\/secret\.md does not resolve/, "a symlink out of the bundle");
+});
+
+Deno.test("a concept of nothing but front matter is found by its title and description, and can govern", async () => {
+  const { root, env } = await setup();
+  await Deno.writeTextFile(
+    join(root, "standard", "policy.md"),
+    "---\ntype: Standard\ntitle: Encryption policy\ndescription: All traffic is encrypted in transit.\n---\n",
+  );
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  const found = await ask(root, env, "encryption policy", ["--mode", "lexical", "--limit", "1"]);
+  assert.deepEqual(
+    found.matches.map((m) => [m.chunk.sourcePath, m.chunk.type, m.chunk.content]),
+    [["standard/policy.md", "summary", "All traffic is encrypted in transit."]],
+  );
+  const governed = await ask(root, env, "plain transport", [
+    "--limit",
+    "1",
+    "--path-prefix",
+    "impl",
+    "--governing",
+    "impl/transport.md=standard/policy.md",
+  ]);
+  assert.deepEqual(governed.context.map((e) => [e.reason, e.path]), [
+    ["governing", "standard/policy.md"],
+    ["match", "impl/transport.md"],
+  ]);
+});
+
 Deno.test("a metadata-only edit reuses vectors; deleting a concept removes it", async () => {
   const { root, env, summary } = await setup();
   assert.ok(summary.embeddedChunks > 0);
@@ -266,7 +380,10 @@ Deno.test("a folder that comes to declare okf_version is stale, then rebuilt as 
   assert.match(status.stdout, /embedding input format 1 → okf-context-v2/);
   const before = await ask(root, env, "recovery", ["--current"]);
   assert.match(before.notices.join("\n"), /built another way .*run 'wayfinder index/);
-  assert.match(before.notices.join("\n"), /knowledge policy was ignored/);
+  assert.match(
+    before.notices.join("\n"),
+    /knowledge policy was ignored: .* \(its index\.md now declares okf_version but the index predates that; run 'wayfinder index /,
+  );
 
   const rebuilt = await wayfinder(["index", root, "--output", "json"], env);
   assert.equal(rebuilt.code, 0, rebuilt.stderr);

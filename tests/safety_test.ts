@@ -146,11 +146,15 @@ Deno.test("an index folder in the tree is never indexed; the tree itself is refu
     assert.equal(run.code, 0, run.stderr);
     assert.equal(
       JSON.parse(run.stdout).files.seen,
-      6,
-      `round ${round}: the tree and wayfinder.json`,
+      5,
+      `round ${round}: the tree, without the tool's own wayfinder.json`,
     );
     if (round === 2) assert.equal(JSON.parse(run.stdout).current, true);
   }
+  // fit-inputs walks what index walks: neither the data folder nor wayfinder.json.
+  const fit = await wayfinder(["fit-inputs", root, "-o", "json"], noData);
+  assert.equal(fit.code, 0, fit.stderr);
+  assert.deepEqual(JSON.parse(fit.stdout).files, { seen: 5, skipped: 0 });
   assert.ok((await Deno.stat(join(root, ".wayfinder", "indexes"))).isDirectory);
 });
 

@@ -3,6 +3,7 @@ import { declaresOkf } from "../okf/mod.ts";
 import { CHUNKER_VERSION, INPUT_FORMAT, KNOWLEDGE_INPUT_FORMAT } from "../pipeline/mod.ts";
 import type { IndexManifest, RecordedSettings } from "../store/mod.ts";
 import type { Quantization } from "../types.ts";
+import { decodeText, type WalkOptions } from "../walk/mod.ts";
 import type { EmbedderSettings } from "./open_models.ts";
 
 /** What to index. Unset fields come from the index's record, then these defaults. */
@@ -78,9 +79,28 @@ export function recordOf(
   };
 }
 
-/** Whether `root/index.md` declares `okf_version`, which makes the folder a bundle. */
+/**
+ * How `index`, `fit-inputs`, `status` and a search's freshness check walk
+ * the tree: built in one place, so they never disagree about its files.
+ * `privateDirs` (the data and index folders) are never walked, even inside the root.
+ */
+export function walkOptionsOf(
+  index: Required<IndexSettings>,
+  privateDirs: string[],
+): WalkOptions {
+  const { include, exclude, maxFileBytes } = index;
+  return { include, exclude, maxFileBytes, excludeDirs: privateDirs };
+}
+
+/**
+ * Whether `root/index.md` declares `okf_version`, which makes the folder a
+ * bundle. It is decoded as the walker decodes it (a UTF-8 BOM dropped), so
+ * the folder is a bundle exactly when the index.md that gets indexed says so.
+ */
 export async function declaresBundle(root: string): Promise<boolean> {
-  return declaresOkf(await Deno.readTextFile(join(root, "index.md")).catch(() => ""));
+  const bytes = await Deno.readFile(join(root, "index.md")).catch(() => new Uint8Array());
+  const decoded = decodeText(bytes);
+  return "text" in decoded && declaresOkf(decoded.text);
 }
 
 /**
@@ -98,4 +118,23 @@ export function buildDrift(manifest: IndexManifest, knowledge: boolean): string[
     reasons.push(`embedding input format ${manifest.inputFormat} → ${format}`);
   }
   return reasons;
+}
+
+/**
+ * The notice for a knowledge policy given to an index not built as a bundle,
+ * with the real cause: the index predates the folder becoming one (a run of
+ * `index` fixes that), knowledge was turned off, or the folder is no bundle.
+ */
+export function policyIgnoredNotice(
+  root: string,
+  settings: { declared: boolean; chosen?: boolean },
+): string {
+  const why = settings.chosen === false
+    ? "knowledge indexing is turned off for it"
+    : settings.declared
+    ? `its index.md now declares okf_version but the index predates that; run 'wayfinder index ${root}'`
+    : settings.chosen
+    ? `it was indexed before knowledge was turned on; run 'wayfinder index ${root}'`
+    : "its index.md declares no okf_version; index it with --knowledge to make it one";
+  return `the knowledge policy was ignored: ${root} is not indexed as an OKF bundle (${why})`;
 }

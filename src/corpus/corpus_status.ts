@@ -24,6 +24,7 @@ import {
   declaresBundle,
   effectiveSettings,
   type IndexSettings,
+  walkOptionsOf,
 } from "./corpus_settings.ts";
 import { modelDifference } from "./model_difference.ts";
 import type { EmbedderSettings, Locations } from "./open_models.ts";
@@ -180,12 +181,11 @@ async function staleness(
     reasons.push(`quantization ${codes} → ${settings.index.quantization}`);
   }
   reasons.push(...await modelDifference(manifest.identity, settings.embedder, input.locations));
-  const changes = await treeChanges(input.root, manifest.files, {
-    include: settings.index.include,
-    exclude: settings.index.exclude,
-    maxFileBytes: settings.index.maxFileBytes,
-    excludeDirs: input.excludeDirs,
-  });
+  const changes = await treeChanges(
+    input.root,
+    manifest.files,
+    walkOptionsOf(settings.index, input.excludeDirs),
+  );
   const moved = changes.changed.length + changes.added.length + changes.deleted.length;
   return moved === 0 && reasons.length === 0 ? undefined : { ...changes, reasons };
 }

@@ -54,10 +54,13 @@ import {
   declaresBundle,
   effectiveSettings,
   type IndexSettings,
+  policyIgnoredNotice,
   recordOf,
+  walkOptionsOf,
 } from "./corpus_settings.ts";
 import { sameEmbedder } from "./model_difference.ts";
 import { checkSearchOptions } from "./check_search_options.ts";
+import { bundleFiles } from "./bundle_files.ts";
 import { type CorpusStatus, corpusStatus } from "./corpus_status.ts";
 import {
   type EmbedderSettings,
@@ -288,7 +291,7 @@ class LocalCorpus implements Corpus {
       lock: run.lock,
       signal: run.signal,
       partial: run.partial,
-      excludeDirs: [this.dataDir, this.indexDir],
+      ...walkOptionsOf(settings.index, this.#privateDirs),
       settings: recordOf(settings),
       knowledge,
     });
@@ -304,6 +307,7 @@ class LocalCorpus implements Corpus {
       embedder: await this.#embedderFor(settings.embedder),
       chunker: await openCodeChunker(this.options.locations),
       ...settings.index,
+      ...walkOptionsOf(settings.index, this.#privateDirs),
     });
   }
 
@@ -311,7 +315,7 @@ class LocalCorpus implements Corpus {
     return corpusStatus({
       root: this.root,
       indexDir: this.indexDir,
-      excludeDirs: [this.dataDir, this.indexDir],
+      excludeDirs: this.#privateDirs,
       chosen: this.#chosen(),
       locations: this.options.locations,
     });
@@ -340,15 +344,15 @@ class LocalCorpus implements Corpus {
           index,
           request,
           options.policy ?? {},
-          new Set(Object.keys(index.manifest.files)),
+          bundleFiles(this.root, Object.keys(index.manifest.files)),
         ),
       }
       : { query: text, ...pick(await searcher.search(request), "matches", "notices") };
     response.notices.unshift(...tooLong, ...coverage, ...await this.#freshness(index));
     if (!knowledge && asksAnything(options.policy ?? {})) {
+      const declared = await declaresBundle(this.root);
       response.notices.push(
-        `the knowledge policy was ignored: ${this.root} is not indexed as an OKF bundle ` +
-          `(its index.md declares no okf_version; index it with --knowledge to make it one)`,
+        policyIgnoredNotice(this.root, { declared, chosen: this.options.knowledge }),
       );
     }
     if (options.contextChars !== undefined) {
@@ -413,7 +417,7 @@ class LocalCorpus implements Corpus {
 
   async ignores(path: string): Promise<boolean> {
     const within = (dir: string) => path === dir || path.startsWith(dir + sep);
-    if (within(this.indexDir) || within(this.dataDir)) return true;
+    if (this.#privateDirs.some(within)) return true;
     const rel = relative(this.root, path);
     if (rel === "") return false; // the root itself
     if (rel === ".." || rel.startsWith(`..${sep}`)) return true;
@@ -479,12 +483,11 @@ class LocalCorpus implements Corpus {
     }
     const { index: walk } = await this.#settings();
     const drift = buildDrift(index.manifest, walk.knowledge);
-    const changes = await treeChanges(this.root, index.manifest.files, {
-      include: walk.include,
-      exclude: walk.exclude,
-      maxFileBytes: walk.maxFileBytes,
-      excludeDirs: [this.dataDir, this.indexDir],
-    });
+    const changes = await treeChanges(
+      this.root,
+      index.manifest.files,
+      walkOptionsOf(walk, this.#privateDirs),
+    );
     const { changed, added, deleted } = changes;
     const notices = changed.length + added.length + deleted.length === 0 ? [] : [
       `the index is behind the tree (${changed.length} changed, ${added.length} added, ` +
@@ -543,6 +546,11 @@ class LocalCorpus implements Corpus {
       );
     }
     return [`The query was cut to its first ${maxTokens} of ${tokens} tokens for the model`];
+  }
+
+  /** The data and index folders: never walked, even when they lie inside the root. */
+  get #privateDirs(): string[] {
+    return [this.dataDir, this.indexDir];
   }
 
   /** The caller's explicit settings. */

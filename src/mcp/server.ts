@@ -167,6 +167,11 @@ function searchOptions(args: SearchArgs, defaults: CorpusSearchOptions): CorpusS
       pathPrefixes: args.pathPrefix ?? policy.pathPrefixes,
       governing: args.governing ?? policy.governing,
       expandLinks: args.expandLinks ?? policy.expandLinks,
+      // A value from the call is named by its argument; one from the settings, by its origin.
+      origins: {
+        asOf: args.asOf === undefined ? policy.origins?.asOf : undefined,
+        governing: args.governing === undefined ? policy.origins?.governing : undefined,
+      },
     },
   };
 }

@@ -1,20 +1,56 @@
-import { chunkBudget, chunkMarkdown, countNonWhitespace, makeChunk } from "../chunk/mod.ts";
+import {
+  chunkBudget,
+  chunkId,
+  chunkMarkdown,
+  countNonWhitespace,
+  makeChunk,
+} from "../chunk/mod.ts";
 import type { Chunk, SourceFile } from "../types.ts";
-import { readConcept } from "./concept.ts";
+import { type ConceptMeta, readConcept } from "./concept.ts";
+
+/** The type of the one passage of a concept whose file holds nothing but its metadata. */
+export const SUMMARY_TYPE = "summary";
 
 /**
  * The passages of one concept: its Markdown chunks without the front matter
  * (metadata, not a passage), without footnote definitions (OKF attributes
  * claims through `sources`) and without bare headings (each passage's input
  * already names its heading path), unless those are all the concept has.
- * Each passage carries the concept's metadata as `metadata.concept`.
+ * A concept with no body at all is one {@link summaryPassage}, so every
+ * concept can be found and can govern. Each passage carries the concept's
+ * metadata as `metadata.concept`.
  */
 export function chunkConcept(file: SourceFile, options: { maxChars?: number } = {}): Chunk[] {
   const concept = readConcept(file.path, file.content);
-  const chunks = chunkMarkdown(file, options).filter((c) => c.type !== "front_matter");
+  const all = chunkMarkdown(file, options);
+  const chunks = all.filter((c) => c.type !== "front_matter");
   const body = chunks.filter((c) => c.type !== "footnote" && c.type !== "heading");
-  const kept = body.length > 0 ? body : chunks;
+  const kept = body.length > 0
+    ? body
+    : chunks.length > 0
+    ? chunks
+    : [summaryPassage(file, concept, all.find((c) => c.type === "front_matter"))];
   return kept.map((chunk) => ({ ...chunk, metadata: { ...chunk.metadata, concept } }));
+}
+
+/**
+ * A body-less concept's passage: its description, else its title, as plain
+ * text, with the title as its symbol (so the title is searchable lexically).
+ * Its lines are the front matter's, where that text lives; the YAML itself
+ * never becomes a passage. The embedding input then reads
+ * `Title: <title>` and the description once, as the passage.
+ */
+function summaryPassage(file: SourceFile, concept: ConceptMeta, frontMatter?: Chunk): Chunk {
+  const text = concept.description ?? concept.title;
+  const span = makeChunk(file, {
+    start: frontMatter?.startOffset ?? 0,
+    end: frontMatter?.endOffset ?? file.content.length,
+    type: SUMMARY_TYPE,
+    language: "markdown",
+    symbol: concept.title,
+  });
+  const id = chunkId(file.path, span.lineStart, span.lineEnd, SUMMARY_TYPE, text);
+  return { ...span, id, content: text };
 }
 
 /** A Markdown footnote definition line, `[^label]: text`. */

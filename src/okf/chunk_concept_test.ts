@@ -1,6 +1,6 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import type { SourceFile } from "../types.ts";
-import { chunkConcept, joinConcept } from "./chunk_concept.ts";
+import { chunkConcept, joinConcept, SUMMARY_TYPE } from "./chunk_concept.ts";
 import { policyFilter } from "./knowledge_search.ts";
 
 function concept(content: string): SourceFile {
@@ -31,4 +31,26 @@ Deno.test("policyFilter() holds a bundle's other files to the path scope, status
   equal(keep({ pathPrefixes: ["standard"] }), false);
   equal(keep({ status: ["draft"] }), false);
   equal(keep({ conceptTypes: ["Guide"] }), false);
+});
+
+Deno.test("chunkConcept() makes a concept of nothing but front matter one summary passage, never its YAML", () => {
+  const described = concept(
+    "---\ntype: Standard\ntitle: Encryption policy\ndescription: >\n  All traffic is\n  encrypted.\n---\n",
+  );
+  const [passage, ...rest] = chunkConcept(described);
+  equal(rest.length, 0);
+  equal(passage!.type, SUMMARY_TYPE);
+  equal(passage!.content, "All traffic is encrypted.", "the description's text, not its YAML");
+  equal(passage!.symbol, "Encryption policy");
+  deepEqual([passage!.lineStart, passage!.lineEnd], [1, 7], "where that text lives");
+  equal((passage!.metadata.concept as { title: string }).title, "Encryption policy");
+
+  const titled = chunkConcept(concept("---\ntitle: Encryption policy\nstatus: draft\n---\n"));
+  deepEqual(titled.map((p) => p.content), ["Encryption policy"]);
+  const empty = chunkConcept(concept(""));
+  deepEqual(empty.map((p) => [p.type, p.content]), [[SUMMARY_TYPE, "guide"]], "its file name");
+  // A body, however short, is the passage as before.
+  deepEqual(chunkConcept(concept("---\ntitle: T\n---\n\nRule.\n")).map((p) => p.type), [
+    "paragraph",
+  ]);
 });

@@ -21,11 +21,30 @@ export interface KnowledgePolicy {
   governing?: Record<string, string>;
   /** Add each match's linked concepts (one hop) as context. */
   expandLinks?: boolean;
+  /**
+   * Where the caller took `asOf` and `governing` from, as messages about a bad
+   * value name it (`--as-of`, `wayfinder.json 'knowledge.asOf'`). @default their names here
+   */
+  origins?: PolicyOrigins;
+}
+
+/** How messages name the policy values a caller gave. */
+export interface PolicyOrigins {
+  asOf?: string;
+  governing?: string;
+}
+
+/** A bad policy value, named by its origin; one from wayfinder.json is a config error. */
+function invalid(origin: string, value: string | undefined, why: string): WayfinderError {
+  const code = origin.startsWith("wayfinder.json") ? "config" : "usage";
+  const what = value === undefined ? origin : `value ${JSON.stringify(value)} for ${origin}`;
+  return new WayfinderError(code, `Invalid ${what}: ${why}`);
 }
 
 /** Whether a policy asks for anything: a search of a plain tree cannot honour one that does. */
 export function asksAnything(policy: KnowledgePolicy): boolean {
-  return Object.values(policy).some((value) =>
+  const { origins: _names, ...asked } = policy;
+  return Object.values(asked).some((value) =>
     value !== undefined && value !== false &&
     !(Array.isArray(value) && value.length === 0) &&
     !(typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0)
@@ -54,10 +73,8 @@ export function eligibility(policy: KnowledgePolicy): (concept: ConceptMeta) => 
   const exact = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
   const asOf = policy.asOf ? exact.test(policy.asOf) ? timeOf(policy.asOf) : NaN : Date.now();
   if (Number.isNaN(asOf)) {
-    throw new WayfinderError(
-      "usage",
-      `Invalid --as-of '${policy.asOf}': expected YYYY-MM-DD or an instant with its offset`,
-    );
+    const why = "expected YYYY-MM-DD or an instant with its offset";
+    throw invalid(policy.origins?.asOf ?? "asOf", policy.asOf, why);
   }
 
   const statuses = policy.status?.length ? new Set(policy.status) : null;
@@ -80,16 +97,18 @@ export function eligibility(policy: KnowledgePolicy): (concept: ConceptMeta) => 
 /**
  * Checks the governing map against the bundle: every path must be a
  * concept, and following "governed by" must never come back to the start.
- * @throws {WayfinderError} "usage" naming the unknown path or the cycle.
+ * @param origin How messages name the map (`--governing`). @default "governing"
+ * @throws {WayfinderError} "usage" ("config" from wayfinder.json) naming the unknown path or the cycle.
  */
-export function checkGoverning(governing: Record<string, string>, concepts: Set<string>): void {
+export function checkGoverning(
+  governing: Record<string, string>,
+  concepts: Set<string>,
+  origin = "governing",
+): void {
   for (const [lower, upper] of Object.entries(governing)) {
     for (const path of [lower, upper]) {
       if (!concepts.has(path)) {
-        throw new WayfinderError(
-          "usage",
-          `Invalid --governing ${lower}=${upper}: '${path}' is not a concept of this bundle`,
-        );
+        throw invalid(origin, `${lower}=${upper}`, `'${path}' is not a concept of this bundle`);
       }
     }
   }
@@ -97,32 +116,26 @@ export function checkGoverning(governing: Record<string, string>, concepts: Set<
     const seen = [start];
     for (let at = governing[start]; at !== undefined; at = governing[at]) {
       if (seen.includes(at)) {
-        throw new WayfinderError(
-          "usage",
-          `Invalid --governing: ${[...seen, at].join(" → ")} is a cycle`,
-        );
+        throw invalid(origin, undefined, `${[...seen, at].join(" → ")} is a cycle`);
       }
       seen.push(at);
     }
   }
 }
 
-/** `lower.md=governing.md` pairs, as flags and wayfinder.json write them, as a map. */
-export function parseGoverning(pairs: string[]): Record<string, string> {
+/**
+ * `lower.md=governing.md` pairs, as flags and wayfinder.json write them, as a map.
+ * @param origin How messages name the pairs (`--governing`). @default "governing"
+ */
+export function parseGoverning(pairs: string[], origin = "governing"): Record<string, string> {
   const map: Record<string, string> = {};
   for (const pair of pairs) {
     const [lower, upper, extra] = pair.split("=").map((p) => p.trim().replace(/^\.?\//, ""));
     if (!lower || !upper || extra !== undefined) {
-      throw new WayfinderError(
-        "usage",
-        `Invalid --governing '${pair}': expected lower.md=governing.md`,
-      );
+      throw invalid(origin, pair, "expected lower.md=governing.md");
     }
     if (map[lower] !== undefined && map[lower] !== upper) {
-      throw new WayfinderError(
-        "usage",
-        `Invalid --governing '${pair}': ${lower} is already governed by ${map[lower]}`,
-      );
+      throw invalid(origin, pair, `${lower} is already governed by ${map[lower]}`);
     }
     map[lower] = upper;
   }

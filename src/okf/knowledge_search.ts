@@ -35,16 +35,26 @@ export function policyFilter(policy: KnowledgePolicy): (chunk: SearchHit["chunk"
     eligible(conceptOf(chunk) ?? { path: chunk.sourcePath, title: chunk.sourcePath, links: [] });
 }
 
-/** The concepts of each index by path, read once: a search looks them up, never scans for them. */
-const conceptsByIndex = new WeakMap<SearchableIndex, Map<string, ConceptMeta>>();
+/** A concept of an index: its metadata and its first passage in the file. */
+interface IndexedConcept {
+  meta: ConceptMeta;
+  first: SearchHit["chunk"];
+}
 
-function conceptsOf(index: SearchableIndex): Map<string, ConceptMeta> {
+/** The concepts of each index by path, read once: a search looks them up, never scans for them. */
+const conceptsByIndex = new WeakMap<SearchableIndex, Map<string, IndexedConcept>>();
+
+function conceptsOf(index: SearchableIndex): Map<string, IndexedConcept> {
   let concepts = conceptsByIndex.get(index);
   if (!concepts) {
     concepts = new Map();
     for (const chunk of index.chunks) {
-      const concept = conceptOf(chunk);
-      if (concept) concepts.set(concept.path, concept);
+      const meta = conceptOf(chunk);
+      if (!meta) continue;
+      const known = concepts.get(meta.path);
+      if (!known || chunk.startOffset < known.first.startOffset) {
+        concepts.set(meta.path, { meta, first: chunk });
+      }
     }
     conceptsByIndex.set(index, concepts);
   }
@@ -58,6 +68,14 @@ function bestPerConcept(hits: SearchHit[], limit: number): SearchHit[] {
     .slice(0, limit);
 }
 
+/** What a knowledge search can learn of the bundle's files besides its concepts. */
+export interface BundleFiles {
+  /** Bundle paths of the files the index holds. */
+  indexed: ReadonlySet<string>;
+  /** Whether a bundle path is a file or folder inside the bundle, indexed or not. */
+  exists(path: string): Promise<boolean>;
+}
+
 /**
  * Searches a knowledge index under a policy: ranks passages the policy
  * allows, keeps the best passage per concept, then lays out context in
@@ -68,17 +86,18 @@ function bestPerConcept(hits: SearchHit[], limit: number): SearchHit[] {
  *
  * @param searcher The searcher to rank with; the policy is added to the request's filter.
  * @param files The bundle's files, when known: a link to a folder whose
- *   `index.md` is missing then gets a notice too.
+ *   `index.md` is missing then gets a notice too, and one to a Markdown file
+ *   the index leaves out (ignored, too large) says so.
  */
 export async function searchKnowledge(
   searcher: Searcher,
   index: SearchableIndex,
   request: SearchRequest,
   policy: KnowledgePolicy,
-  files?: ReadonlySet<string>,
+  files?: BundleFiles,
 ): Promise<KnowledgeAnswer> {
   const concepts = conceptsOf(index);
-  checkGoverning(policy.governing ?? {}, new Set(concepts.keys()));
+  checkGoverning(policy.governing ?? {}, new Set(concepts.keys()), policy.origins?.governing);
   const filter = { ...request.filter, accept: policyFilter(policy) };
   let found = { matches: [] as SearchHit[], notices: [] as string[] };
   // One passage per concept: widen the pool until `limit` concepts are found or nothing is left.
@@ -106,20 +125,14 @@ interface Around {
   index: SearchableIndex;
   query: string;
   policy: KnowledgePolicy;
-  concepts: Map<string, ConceptMeta>;
-  files?: ReadonlySet<string>;
+  concepts: Map<string, IndexedConcept>;
+  files?: BundleFiles;
   notices: string[];
 }
 
 /** The context entries of the matches, in reading order, each concept once. */
 async function contextAround(matches: SearchHit[], a: Around): Promise<ContextEntry[]> {
-  // The path scope narrows what matches; context follows the matches wherever it lives.
-  const around = { ...a.policy, pathPrefixes: undefined };
-  const eligible = eligibility(around);
-  const accept = policyFilter(around);
-  const bestOf = async (path: string) =>
-    (await a.searcher.search({ query: a.query, limit: 1, filter: { paths: [path], accept } }))
-      .matches[0];
+  const passageOf = contextPassages(a);
   const context: ContextEntry[] = [];
   const add = (entry: ContextEntry) => {
     if (!context.some((e) => e.path === entry.path)) context.push(entry);
@@ -133,8 +146,7 @@ async function contextAround(matches: SearchHit[], a: Around): Promise<ContextEn
       lower = upper;
     }
     for (const [upper, lower] of chain) {
-      const concept = a.concepts.get(upper);
-      const passage = concept && eligible(concept) ? await bestOf(upper) : undefined;
+      const passage = await passageOf(upper);
       if (passage) add({ reason: "governing", path: upper, viaPath: lower, passage });
       else a.notices.push(`governing source ${upper} of ${lower} is excluded by the policy`);
     }
@@ -144,19 +156,54 @@ async function contextAround(matches: SearchHit[], a: Around): Promise<ContextEn
       a.notices.push(`link from ${path} to ${target} leads out of the bundle`);
     }
     for (const target of conceptOf(match.chunk)?.links ?? []) {
-      // A link to a folder's index.md or to a file that is no concept adds no context,
-      // but is no broken link either. Without the file list, trust navigation links.
-      const exists = a.concepts.has(target) || (a.files?.has(target) ?? isReservedFile(target));
-      if (!exists) {
-        a.notices.push(`link from ${path} to ${target} does not resolve to a file of this bundle`);
+      if (!a.concepts.has(target)) {
+        const problem = await linkProblem(target, a.files);
+        if (problem) a.notices.push(`link from ${path} to ${target} ${problem}`);
         continue;
       }
-      const linked = a.concepts.get(target);
-      if (!linked) continue;
-      const passage = eligible(linked) ? await bestOf(target) : undefined;
+      const passage = await passageOf(target);
       if (passage) add({ reason: "relationship", path: target, viaPath: path, passage });
       else a.notices.push(`linked concept ${target} of ${path} is excluded by the policy`);
     }
   }
   return context;
+}
+
+/**
+ * The passage a concept brings into context: its best for the query, else
+ * its first (a lexical query may share no word with it). Undefined only
+ * when the policy excludes the concept.
+ */
+function contextPassages(a: Around): (path: string) => Promise<SearchHit | undefined> {
+  // The path scope narrows what matches; context follows the matches wherever it lives.
+  const around = { ...a.policy, pathPrefixes: undefined };
+  const eligible = eligibility(around);
+  const accept = policyFilter(around);
+  return async (path) => {
+    const concept = a.concepts.get(path);
+    if (!concept || !eligible(concept.meta)) return undefined;
+    const ranked = await a.searcher.search({
+      query: a.query,
+      limit: 1,
+      filter: { paths: [path], accept },
+    });
+    return ranked.matches[0] ?? { chunk: concept.first, similarity: 0, scores: {} };
+  };
+}
+
+/**
+ * What is wrong with a link to a bundle path that is no concept of the
+ * index, worded for a notice, or undefined when nothing is: it names a file
+ * the index holds (navigation, notes) or a file that cannot be a concept (an
+ * image, a schema). Without the file list, navigation links are trusted.
+ */
+async function linkProblem(target: string, files?: BundleFiles): Promise<string | undefined> {
+  if (!files) {
+    return isReservedFile(target) ? undefined : "does not resolve to a file of this bundle";
+  }
+  if (files.indexed.has(target)) return undefined;
+  if (!await files.exists(target)) return "does not resolve to a file of this bundle";
+  // Only a concept could be expanded: say why this one is not.
+  const concept = /\.md$/i.test(target) && !isReservedFile(target);
+  return concept ? "leads to a file the index leaves out" : undefined;
 }

@@ -29,7 +29,7 @@ export { OKF_FRONTMATTER_KEYS, runRuleTests, type Slots } from "./evaluate_rule.
 export { type ProfilePackage, type ProfileRule, readProfilePackage } from "./profile_package.ts";
 export { WAYFINDER_RULES } from "./wayfinder_rules.ts";
 export { type ConceptMeta, declaresOkf, isReservedFile, readConcept } from "./concept.ts";
-export { chunkConcept, joinConcept } from "./chunk_concept.ts";
+export { chunkConcept, joinConcept, SUMMARY_TYPE } from "./chunk_concept.ts";
 export {
   asksAnything,
   checkGoverning,
@@ -37,8 +37,10 @@ export {
   eligibility,
   type KnowledgePolicy,
   parseGoverning,
+  type PolicyOrigins,
 } from "./knowledge_policy.ts";
 export {
+  type BundleFiles,
   type ContextEntry,
   type KnowledgeAnswer,
   policyFilter,

@@ -1,4 +1,5 @@
 import type { Chunk } from "../types.ts";
+import { SUMMARY_TYPE } from "../okf/mod.ts";
 
 /**
  * Version of the text built from a chunk of a code tree for embedding. Part
@@ -29,11 +30,12 @@ function structureOf(chunk: Chunk): string | undefined {
 /**
  * `okf-context-v2`: the labeled concept title, its description when short,
  * the full heading path and the structural context, each on a line, then a
- * blank line before the passage.
+ * blank line before the passage. A body-less concept's summary passage is
+ * its description already: it is not said twice.
  */
 function knowledgeContext(chunk: Chunk, concept: ConceptContext): string {
   const lines = [`Title: ${concept.title}`];
-  const description = concept.description;
+  const description = chunk.type === SUMMARY_TYPE ? undefined : concept.description;
   if (description && [...description].length <= MAX_DESCRIPTION_SCALARS) {
     lines.push(`Description: ${description}`);
   }

@@ -42,6 +42,16 @@ Deno.test("okf-context-v2 keeps a description of 240 scalars and drops a longer 
   equal(input(over), "Title: T\n\nBody text.");
 });
 
+Deno.test("okf-context-v2 of a summary passage says the description once, as the passage", () => {
+  const concept = {
+    path: "a.md",
+    title: "Encryption policy",
+    description: "Body text.",
+    links: [],
+  };
+  equal(embeddingInput(passage({ concept }, "summary")), "Title: Encryption policy\n\nBody text.");
+});
+
 Deno.test("a fragment that cannot carry its context is embedded as the passage alone", () => {
   const concept = { path: "a.md", title: "T", links: [] };
   equal(embeddingInput(passage({ concept, contextOmitted: true })), "Body text.");

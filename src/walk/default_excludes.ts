@@ -33,7 +33,9 @@ export const DEFAULT_EXCLUDES: readonly string[] = Object.freeze([
   "gradle.lockfile",
   "flake.lock",
   "mix.lock",
-  // This tool's own: the resolved Profiles `wayfinder get` writes.
+  // This tool's own: its settings, and the resolved Profiles `wayfinder get` writes. Neither is
+  // the project's content, and writing the settings must not make the index look behind.
+  "wayfinder.json",
   "wayfinder.lock",
   // Minified bundles and source maps.
   "*.min.js",

@@ -15,6 +15,7 @@ const GENERATED = {
   "go/go.sum": "h1:",
   "dart/pubspec.lock": "packages:",
   "wayfinder.lock": '{"lock_version": 1}',
+  "wayfinder.json": '{"knowledge": {"current": true}}',
   "web/dist/app.min.js": "x",
   "web/dist/app.min.css": "x",
   "web/dist/app.js.map": "{}",
@@ -97,6 +98,7 @@ Deno.test("namesDefaultExclude() reads the last segment of a glob as a file name
     "src/*.min.css",
     "*.map",
     "go.sum/",
+    "wayfinder.json",
   ];
   for (const glob of naming) assert.equal(namesDefaultExclude(glob), true, glob);
   for (const glob of ["*", "**", "*.json", "*.lock", "src/", ".", "..", "", "lock/deno.ts"]) {
