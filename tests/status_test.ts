@@ -357,3 +357,27 @@ Deno.test("a flipped byte in the live generation: status says damaged, a plain i
   const search = await wayfinder(["search", root, "payment"], env);
   assert.equal(search.code, 0, search.stderr);
 });
+
+Deno.test("a manifest whose chunk count was edited: status says damaged, a plain index rebuilds it", async () => {
+  const { root, env, status } = await setup();
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  const { indexDir, generation, chunks } = await status();
+  const path = join(indexDir, generation, "manifest.json");
+  const text = await Deno.readTextFile(path);
+  // Valid JSON, every data file untouched: only the sizes the count implies disagree.
+  await Deno.writeTextFile(
+    path,
+    text.replace(`"chunkCount":${chunks}`, `"chunkCount":${chunks + 1}`),
+  );
+
+  const damaged = await status();
+  assert.equal(damaged.state, "stale");
+  assert.match(damaged.stale.reasons[0], /^the index is damaged \(vectors\.f32 holds \d+ bytes/);
+  const run = await wayfinder(["index", root], env);
+  assert.equal(run.code, 0, run.stderr);
+  assert.doesNotMatch(run.stdout, /is current/);
+  assert.match(run.stderr, /Rebuilt the index: the live one was unusable \(vectors\.f32 holds/);
+  assert.equal((await status()).state, "ready");
+  const search = await wayfinder(["search", root, "payment"], env);
+  assert.equal(search.code, 0, search.stderr);
+});

@@ -98,7 +98,7 @@ export async function corpusStatus(input: StatusInput): Promise<CorpusStatus> {
   const generation = await currentGeneration(indexDir).catch(() => null);
   // Only when no run published in between is the manifest read that generation's.
   const damage = manifest && generation && generation === before
-    ? await verifyGeneration(indexDir, generation, manifest.checksums)
+    ? await verifyGeneration(indexDir, generation, manifest)
     : null;
   const status: CorpusStatus = {
     state: "ready",
