@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
+import { _PRIVATE_FILE } from "./_durable.ts";
+import { GENERATION_NAME } from "./write_generation.ts";
 
 /**
  * The index directory of a corpus: `<dataRoot>/indexes/<basename>-<12 hex>`,
@@ -18,4 +20,26 @@ export function indexDirFor(dataRoot: string, corpusRoot: string): string {
   const hash = createHash("sha256").update(real).digest("hex").slice(0, 12);
   const name = basename(real).replace(/[^A-Za-z0-9._-]/g, "_") || "root";
   return join(dataRoot, "indexes", `${name}-${hash}`);
+}
+
+/** The file that marks a folder as a wayfinder index, written when its lock is first taken. */
+export const INDEX_MARKER = ".wayfinder-index";
+
+/** Marks an index folder; best effort, since `isIndexDir` also knows one by its generations. */
+export async function markIndexDir(indexDir: string): Promise<void> {
+  await Deno.writeTextFile(
+    join(indexDir, INDEX_MARKER),
+    "This folder is a wayfinder index; wayfinder never indexes it as content.\n",
+    { createNew: true, mode: _PRIVATE_FILE },
+  ).catch(() => {});
+}
+
+/**
+ * Whether a folder holding entries of these names is a wayfinder index: its
+ * marker, or (an index written before markers) a `current` pointer beside a
+ * generation folder. Decided from names alone, so a walk pays nothing for it.
+ */
+export function isIndexDir(names: readonly string[]): boolean {
+  return names.includes(INDEX_MARKER) ||
+    names.includes("current") && names.some((name) => GENERATION_NAME.test(name));
 }

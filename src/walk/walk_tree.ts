@@ -5,6 +5,7 @@ import { loadRules, rootRules, type Rules } from "./ignore_rules.ts";
 import { rawNames } from "./raw_names.ts";
 import { readSource } from "./read_source.ts";
 import { keepsDir, keepsFile, type Selection, selection } from "./selection.ts";
+import { isWayfinderFolder } from "./wayfinder_folders.ts";
 
 /** Why a file the user might expect to be indexed was left out. */
 export type SkipReason =
@@ -108,8 +109,9 @@ interface _Walk {
 
 /**
  * Lists the text files under a project directory, honouring `.gitignore` and
- * `.wayfinderignore` files (root and nested, with negations) and skipping `.git/`
- * and {@link DEFAULT_EXCLUDES} (lock files, minified bundles, source maps).
+ * `.wayfinderignore` files (root and nested, with negations) and skipping `.git/`,
+ * {@link DEFAULT_EXCLUDES} (lock files, minified bundles, source maps) and
+ * wayfinder's own index and data folders (see `wayfinder_folders.ts`).
  * Binary, non-UTF-8 (see {@link decodeText}), oversized and unreadable files
  * and folders are reported in `skipped`; none of them aborts the walk.
  *
@@ -207,6 +209,8 @@ async function _walkDir(walk: _Walk, dir: _Dir): Promise<void> {
     walk.skipped.push({ path: dir.rel, reason: "unreadable" });
     return;
   }
+  // Another run's index or data root in the tree (the root itself is what was asked for).
+  if (dir.rel !== "" && await isWayfinderFolder(dir.abs, entries)) return;
   entries.sort((a, b) => _compare(a.name, b.name));
   const rules = await loadRules(dir.abs, dir.rel, entries, dir.rules);
   const ancestors = new Set(dir.ancestors).add(dir.real);
