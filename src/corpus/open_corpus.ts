@@ -58,6 +58,7 @@ import {
 } from "./corpus_settings.ts";
 import { sameEmbedder } from "./model_difference.ts";
 import { type CorpusStatus, corpusStatus } from "./corpus_status.ts";
+import { assertIndexDirUsable } from "./index_dir_check.ts";
 import {
   type EmbedderSettings,
   type Locations,
@@ -191,7 +192,8 @@ export function corpusDataDir(options: { dataDir?: string }): string {
  * stay loaded until `close`.
  *
  * @param root The folder to index.
- * @throws {WayfinderError} "io" when `root` is not a folder.
+ * @throws {WayfinderError} "io" when `root` is not a folder; "usage" when the
+ *   index folder holds the tree (through symlinks too) or is a folder of other files.
  *
  * @example Index a folder and search it
  * ```ts ignore
@@ -211,12 +213,7 @@ export async function openCorpus(root: string, options: CorpusOptions = {}): Pro
   }
   const dataDir = corpusDataDir(options);
   const indexDir = resolve(options.indexDir ?? indexDirFor(dataDir, absolute));
-  if (indexDir === absolute || absolute.startsWith(indexDir + sep)) {
-    throw new WayfinderError(
-      "usage",
-      `Cannot keep the index of ${absolute} in '${indexDir}': it holds the tree itself; choose another --index-dir`,
-    );
-  }
+  await assertIndexDirUsable(absolute, indexDir);
   return new LocalCorpus(absolute, indexDir, dataDir, options);
 }
 

@@ -2,6 +2,9 @@ import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { _PRIVATE_FILE } from "./_durable.ts";
+import { RUN_FILES } from "./run_state.ts";
+import { CACHE_FILE } from "./vector_cache.ts";
+import { STAMPS_FILE } from "./verify_generation.ts";
 import { GENERATION_NAME } from "./write_generation.ts";
 
 /**
@@ -42,4 +45,27 @@ export async function markIndexDir(indexDir: string): Promise<void> {
 export function isIndexDir(names: readonly string[]): boolean {
   return names.includes(INDEX_MARKER) ||
     names.includes("current") && names.some((name) => GENERATION_NAME.test(name));
+}
+
+/** Every name the store writes into an index folder besides generations. */
+const STORE_FILES = new Set([
+  INDEX_MARKER,
+  "current",
+  "lock",
+  STAMPS_FILE,
+  CACHE_FILE,
+  RUN_FILES.progress,
+  RUN_FILES.failure,
+]);
+
+/**
+ * Whether an index folder may be used with entries of these names: none, an
+ * index, or only what the store writes there (a first run that failed
+ * before markers left its record). Any other file means it is someone's folder.
+ */
+export function mayHoldIndex(names: readonly string[]): boolean {
+  return isIndexDir(names) ||
+    names.every((name) =>
+      GENERATION_NAME.test(name) || STORE_FILES.has(name.replace(/\.tmp-\d+$/, ""))
+    );
 }
