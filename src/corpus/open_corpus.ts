@@ -5,6 +5,7 @@ import { rowsIn } from "../row_ranges.ts";
 import { type Embedder, identityFingerprint, type Reranker } from "../embed/mod.ts";
 import {
   embeddingInput,
+  emitSkipped,
   eventEmitter,
   fitCorpus,
   type FitInputsReport,
@@ -14,6 +15,7 @@ import {
   type IndexSummary,
   KNOWLEDGE_INPUT_FORMAT,
   type PartialPublishing,
+  publishedEvent,
   treeChanges,
 } from "../pipeline/mod.ts";
 import {
@@ -57,7 +59,12 @@ import {
   recordOf,
 } from "./corpus_settings.ts";
 import { sameEmbedder } from "./model_difference.ts";
-import { type CorpusStatus, corpusStatus } from "./corpus_status.ts";
+import {
+  type CorpusStatus,
+  corpusStatus,
+  inspectCorpus,
+  type StatusInput,
+} from "./corpus_status.ts";
 import { assertIndexDirUsable } from "./index_dir_check.ts";
 import {
   type EmbedderSettings,
@@ -304,13 +311,17 @@ class LocalCorpus implements Corpus {
   }
 
   status(): Promise<CorpusStatus> {
-    return corpusStatus({
+    return corpusStatus(this.#statusInput());
+  }
+
+  #statusInput(): StatusInput {
+    return {
       root: this.root,
       indexDir: this.indexDir,
       excludeDirs: [this.dataDir, this.indexDir],
       chosen: this.#chosen(),
       locations: this.options.locations,
-    });
+    };
   }
 
   async search(query: string, options: CorpusSearchOptions = {}): Promise<CorpusSearchResult> {
@@ -434,8 +445,8 @@ class LocalCorpus implements Corpus {
    */
   async #currentSummary(run: CorpusIndexOptions): Promise<IndexSummary | null> {
     const started = performance.now();
-    const status = await this.status();
-    if (status.state !== "ready") return null;
+    const { status, walked } = await inspectCorpus(this.#statusInput());
+    if (status.state !== "ready" || !walked) return null;
     const manifest = await readManifest(this.indexDir, this.root);
     const { embedder, index } = await this.#settings();
     // Other vector codes asked for mean a new generation, even with nothing to embed.
@@ -446,8 +457,9 @@ class LocalCorpus implements Corpus {
     const summary: IndexSummary = {
       root: this.root,
       index: this.indexDir,
-      files: { seen: status.files, changed: 0, deleted: 0, skipped: 0 },
-      skipped: [],
+      // The walk that found nothing to do found these: told as a run that writes tells them.
+      files: { seen: walked.seen, changed: 0, deleted: 0, skipped: walked.skipped.length },
+      skipped: walked.skipped,
       embeddedChunks: 0,
       reusedChunks: status.chunks,
       removedChunks: 0,
@@ -456,8 +468,8 @@ class LocalCorpus implements Corpus {
       current: true,
       generation: null,
     };
-    const { skipped: _skipped, root: _root, index: _index, ...published } = summary;
-    emit({ event: "published", ...published });
+    emitSkipped(emit, walked.skipped);
+    emit(publishedEvent(summary));
     return summary;
   }
 
