@@ -50,7 +50,7 @@ import {
   type SearchMode,
   sourceReader,
 } from "../search/mod.ts";
-import { type PathFilter, pathFilter } from "../walk/mod.ts";
+import { type PathFilter, pathFilter, refuseFilesystemRoot } from "../walk/mod.ts";
 import {
   buildDrift,
   declaresBundle,
@@ -199,8 +199,8 @@ export function corpusDataDir(options: { dataDir?: string }): string {
  * stay loaded until `close`.
  *
  * @param root The folder to index.
- * @throws {WayfinderError} "io" when `root` is not a folder; "usage" when the
- *   index folder holds the tree (through symlinks too) or is a folder of other files.
+ * @throws {WayfinderError} "io" when `root` is not a folder; "usage" when it
+ *   is `/`, or the index folder holds the tree (through symlinks too) or is a folder of other files.
  *
  * @example Index a folder and search it
  * ```ts ignore
@@ -214,6 +214,7 @@ export function corpusDataDir(options: { dataDir?: string }): string {
  */
 export async function openCorpus(root: string, options: CorpusOptions = {}): Promise<Corpus> {
   const absolute = resolve(root);
+  await refuseFilesystemRoot(absolute);
   const stat = await Deno.stat(absolute).catch(() => null);
   if (!stat?.isDirectory) {
     throw new WayfinderError("io", `Cannot open '${absolute}': not a directory`);

@@ -179,11 +179,27 @@ export async function walkTree(root: string, options: WalkOptions = {}): Promise
   return { files, skipped: walk.skipped };
 }
 
+/**
+ * Refuses `/` as a project root, also when `root` reaches it through a
+ * symlink: commands that do not walk (`status`, `watch`) say so before
+ * anything else, as `index` does.
+ *
+ * @throws {WayfinderError} `usage` when `root` is `/`.
+ */
+export async function refuseFilesystemRoot(root: string): Promise<void> {
+  const absolute = resolve(root);
+  if (absolute === sep || await Deno.realPath(absolute).catch(() => absolute) === sep) {
+    throw _refuseSlash();
+  }
+}
+
+function _refuseSlash(): WayfinderError {
+  return new WayfinderError("usage", "Cannot index '/': choose a project directory");
+}
+
 /** The root's real path, after refusing `/`, missing roots and non-directories. */
 async function _realRoot(root: string, absRoot: string): Promise<string> {
-  const refuseSlash = () =>
-    new WayfinderError("usage", "Cannot index '/': choose a project directory");
-  if (absRoot === sep) throw refuseSlash();
+  if (absRoot === sep) throw _refuseSlash();
   let info: Deno.FileInfo;
   try {
     info = await Deno.stat(absRoot);
@@ -195,7 +211,7 @@ async function _realRoot(root: string, absRoot: string): Promise<string> {
     throw new WayfinderError("io", `Cannot index '${root}': not a directory`);
   }
   const realRoot = await Deno.realPath(absRoot);
-  if (realRoot === sep) throw refuseSlash();
+  if (realRoot === sep) throw _refuseSlash();
   return realRoot;
 }
 
