@@ -71,6 +71,7 @@ function describe(s: CorpusStatus): string {
     row("deleted", list(s.stale.deleted));
     for (const reason of s.stale.reasons) row("reason", escapeLine(reason));
   }
+  if (s.unreadable) row("skipped", `${list(s.unreadable)} unreadable now; their chunks are kept`);
   if (s.lock && !s.progress) row("lock", `held by pid ${s.lock.pid} since ${s.lock.since}`);
   if (s.state === "absent") row("hint", `run 'wayfinder index ${escapeLine(s.root)}'`);
   return lines.join("\n") + "\n";

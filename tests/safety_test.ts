@@ -158,6 +158,43 @@ Deno.test("an index folder in the tree is never indexed; the tree itself is refu
   assert.ok((await Deno.stat(join(root, ".wayfinder", "indexes"))).isDirectory);
 });
 
+Deno.test("an --index-dir reaching the tree through a symlink, or a folder of other files, is refused", async () => {
+  const root = await copyTree(SERVICES);
+  const env = { WAYFINDER_EMBEDDING_MODEL: tinyModel() };
+  const link = `${root}-link`;
+  await Deno.symlink(root, link);
+  const refused = async (args: string[], why: RegExp) => {
+    const run = await wayfinder(args, env);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, why);
+    assert.equal(run.stderr.split("\n").length, 2, run.stderr);
+  };
+  const holdsTree = /^wayfinder: Cannot keep the index of .*: it holds the tree itself;/;
+  await refused(["index", root, "--index-dir", link], holdsTree);
+  await refused(["index", link, "--index-dir", root], holdsTree);
+  await refused(["status", root, "--index-dir", link], holdsTree);
+  const before = (await Array.fromAsync(Deno.readDir(root))).length;
+
+  // A source folder of the tree: indexing into it would mix the index into the sources.
+  const src = join(root, "src");
+  await Deno.mkdir(src);
+  await Deno.writeTextFile(join(src, "alpha.ts"), "export const alpha = 1;\n");
+  await refused(
+    ["index", root, "--index-dir", src],
+    /^wayfinder: Cannot keep the index of .* in '.*\/src': it is a folder of other files, not a wayfinder index;/,
+  );
+  assert.deepEqual((await Array.fromAsync(Deno.readDir(src))).map((e) => e.name), ["alpha.ts"]);
+  assert.equal((await Array.fromAsync(Deno.readDir(root))).length, before + 1, "nothing written");
+
+  // An empty folder, and then the index it became, are fine.
+  const empty = await Deno.makeTempDir();
+  for (const round of [1, 2]) {
+    const run = await wayfinder(["index", root, "--index-dir", empty, "-o", "json"], env);
+    assert.equal(run.code, 0, `round ${round}: ${run.stderr}`);
+    assert.equal(JSON.parse(run.stdout).files.seen, 6);
+  }
+});
+
 Deno.test("a root whose name holds control characters is escaped in every text line", async () => {
   const parent = await Deno.makeTempDir();
   const root = join(parent, "r\x1b[31mroot");

@@ -198,6 +198,77 @@ Deno.test("index --events writes started, file, batch and published; failed on e
   assert.match(failing.stderr.trim().split("\n").at(-1)!, /^wayfinder: /);
 });
 
+Deno.test("a no-op index reports the walk's skipped files and the published fields a writing run does", async () => {
+  const { root, env } = await setup();
+  await Deno.writeFile(join(root, "logo.png"), new Uint8Array([0x89, 0x50, 0x00, 0x01]));
+  await Deno.writeFile(join(root, "latin1.txt"), new Uint8Array([0x63, 0x61, 0x66, 0xe9]));
+  await Deno.symlink(root, join(root, "loop"));
+  const run = async () => {
+    const result = await wayfinder(["index", root, "--events", "-o", "json"], env);
+    assert.equal(result.code, 0, result.stderr);
+    const events = result.stderr.trim().split("\n").filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l));
+    const skips = events.filter((e) => e.event === "file" && e.status === "skipped")
+      .map((e) => `${e.reason} ${e.path}`);
+    const published = events.find((e) => e.event === "published");
+    return { summary: JSON.parse(result.stdout), skips, published };
+  };
+  const written = await run();
+  const current = await run();
+  assert.equal(current.summary.current, true);
+  assert.deepEqual(written.skips, ["not_utf8 latin1.txt", "binary logo.png", "symlink_loop loop"]);
+  assert.deepEqual(current.skips, written.skips);
+  assert.deepEqual(current.summary.files, { seen: 5, changed: 0, deleted: 0, skipped: 3 });
+  assert.equal(written.summary.files.skipped, 3);
+  assert.deepEqual(Object.keys(current.published).sort(), Object.keys(written.published).sort());
+  assert.equal(written.published.truncatedChunks, 0);
+  const text = await wayfinder(["index", root], env);
+  assert.match(text.stderr, /^Skipped 3 files: 1 not utf8, 1 binary, 1 symlink loop$/m);
+});
+
+Deno.test({
+  name: "a file that cannot be read now is reported unreadable, not deleted, and keeps its chunks",
+  // Root reads whatever the mode says.
+  ignore: Deno.build.os === "windows" || Deno.uid() === 0,
+  async fn() {
+    const { root, env, status } = await setup();
+    assert.equal((await wayfinder(["index", root], env)).code, 0);
+    const locked = join(root, "payment_service.dart");
+    const before = await status();
+    await Deno.chmod(locked, 0o000);
+    try {
+      const now = await status();
+      assert.equal(now.state, "ready", JSON.stringify(now.stale));
+      assert.deepEqual(now.unreadable, ["payment_service.dart"]);
+      assert.equal(now.chunks, before.chunks);
+
+      // A run that writes (another file changed) carries the locked file's chunks over.
+      await Deno.writeTextFile(join(root, "auth_service.dart"), "// edited\n", { append: true });
+      const run = await wayfinder(["index", root, "-o", "json"], env);
+      assert.equal(run.code, 0, run.stderr);
+      const summary = JSON.parse(run.stdout);
+      assert.deepEqual(summary.files, { seen: 4, changed: 1, deleted: 0, skipped: 1 });
+      assert.match(run.stderr, /Skipped 1 files: 1 unreadable/);
+      const after = await status();
+      assert.equal(after.files, 5);
+      assert.deepEqual(after.unreadable, ["payment_service.dart"]);
+      const hits = await wayfinder(
+        ["search", root, "payment", "--mode", "lexical", "-o", "json"],
+        env,
+      );
+      const paths = JSON.parse(hits.stdout).matches.map((m: { chunk: { sourcePath: string } }) =>
+        m.chunk.sourcePath
+      );
+      assert.ok(paths.includes("payment_service.dart"), paths.join());
+    } finally {
+      await Deno.chmod(locked, 0o644);
+    }
+    const readable = await status();
+    assert.equal(readable.state, "ready", JSON.stringify(readable.stale));
+    assert.equal(readable.unreadable, undefined);
+  },
+});
+
 Deno.test({
   name: "a lock and progress left under a pid now held by an older process are not a writer",
   // Process start times come from /proc.
@@ -354,6 +425,30 @@ Deno.test("a flipped byte in the live generation: status says damaged, a plain i
   const mended = await status();
   assert.equal(mended.state, "ready");
   assert.notEqual(mended.generation, generation);
+  const search = await wayfinder(["search", root, "payment"], env);
+  assert.equal(search.code, 0, search.stderr);
+});
+
+Deno.test("a manifest whose chunk count was edited: status says damaged, a plain index rebuilds it", async () => {
+  const { root, env, status } = await setup();
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  const { indexDir, generation, chunks } = await status();
+  const path = join(indexDir, generation, "manifest.json");
+  const text = await Deno.readTextFile(path);
+  // Valid JSON, every data file untouched: only the sizes the count implies disagree.
+  await Deno.writeTextFile(
+    path,
+    text.replace(`"chunkCount":${chunks}`, `"chunkCount":${chunks + 1}`),
+  );
+
+  const damaged = await status();
+  assert.equal(damaged.state, "stale");
+  assert.match(damaged.stale.reasons[0], /^the index is damaged \(vectors\.f32 holds \d+ bytes/);
+  const run = await wayfinder(["index", root], env);
+  assert.equal(run.code, 0, run.stderr);
+  assert.doesNotMatch(run.stdout, /is current/);
+  assert.match(run.stderr, /Rebuilt the index: the live one was unusable \(vectors\.f32 holds/);
+  assert.equal((await status()).state, "ready");
   const search = await wayfinder(["search", root, "payment"], env);
   assert.equal(search.code, 0, search.stderr);
 });

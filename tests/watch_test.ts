@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Corpus, openCorpus, watchCorpus, type WatchUpdate } from "../src/mod.ts";
-import { copyTree, REPO, tinyModel, wayfinderCommand } from "./_run.ts";
+import { copyTree, REPO, tinyModel, wayfinder, wayfinderCommand } from "./_run.ts";
 
 const SERVICES = join(REPO, "fixtures", "corpus", "services");
 
@@ -151,6 +151,87 @@ Deno.test("watchCorpus() with its data folder inside the tree does not wake itse
       assert.equal((await corpus.status()).files, 6);
     },
   );
+});
+
+/** The inodes this process's inotify watches are on (Linux: one line per watch in fdinfo). */
+async function watchedInodes(): Promise<Set<number>> {
+  const inodes = new Set<number>();
+  for await (const fd of Deno.readDir("/proc/self/fdinfo")) {
+    const info = await Deno.readTextFile(`/proc/self/fdinfo/${fd.name}`).catch(() => "");
+    for (const [, ino] of info.matchAll(/^inotify wd:\S+ ino:([0-9a-f]+)/gm)) {
+      inodes.add(parseInt(ino!, 16));
+    }
+  }
+  return inodes;
+}
+
+const inode = async (path: string) => (await Deno.stat(path)).ino!;
+
+Deno.test({
+  name:
+    "watchCorpus() does not watch through a symlink out of the tree, and watches folders made later",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    // A link to / or a home folder would put the whole outside tree under watch.
+    const outside = await Deno.makeTempDir();
+    await Deno.mkdir(join(outside, "inner"));
+    await watching(
+      { debounceMs: 50, prepare: (root) => Deno.symlink(outside, join(root, "elsewhere")) },
+      async (root, _corpus, log) => {
+        await log.next(1);
+        let watched = await watchedInodes();
+        assert.ok(watched.has(await inode(root)));
+        assert.ok(!watched.has(await inode(outside)), "the link's target is not watched");
+        assert.ok(!watched.has(await inode(join(outside, "inner"))));
+
+        await Deno.mkdir(join(root, "docs", "keys"), { recursive: true });
+        await Deno.writeTextFile(join(root, "docs", "keys", "rotate.md"), "# Rotate\n");
+        const made = await log.next(2);
+        assert.equal(made.summary!.files.changed, 1, JSON.stringify(made.paths));
+        watched = await watchedInodes();
+        assert.ok(
+          watched.has(await inode(join(root, "docs", "keys"))),
+          "watched since that update",
+        );
+        await Deno.writeTextFile(join(root, "docs", "keys", "rotate.md"), "# Rotate yearly\n");
+        const edit = await log.next(3);
+        assert.deepEqual(edit.paths, ["docs/keys/rotate.md"]);
+        assert.equal(edit.summary!.files.changed, 1);
+      },
+    );
+  },
+});
+
+Deno.test({
+  name: "watchCorpus() goes on after an event on a name that is not UTF-8, which the update skips",
+  // Such names are a POSIX thing; macOS refuses them.
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    await watching({ debounceMs: 50 }, async (root, _corpus, log) => {
+      await log.next(1);
+      const made = await new Deno.Command("sh", {
+        args: ["-c", `printf 'x\\n' > "$(printf 'caf\\351.txt')"`],
+        cwd: root,
+      }).output();
+      assert.equal(made.code, 0, new TextDecoder().decode(made.stderr));
+      const update = await log.next(2);
+      assert.equal(update.error, undefined);
+      assert.deepEqual(update.summary!.skipped, [{
+        path: "caf\\xe9.txt",
+        reason: "non_utf8_name",
+      }]);
+      await Deno.writeTextFile(join(root, "notes.md"), "# Notes\n");
+      assert.deepEqual((await log.next(3)).paths, ["notes.md"]);
+    });
+  },
+});
+
+Deno.test("watch and status refuse / as index does", async () => {
+  for (const command of ["watch", "status"]) {
+    const run = await wayfinder([command, "/"], { WAYFINDER_DATA_DIR: await Deno.makeTempDir() });
+    assert.equal(run.code, 2, run.stderr);
+    assert.equal(run.stderr, "wayfinder: Cannot index '/': choose a project directory\n");
+  }
 });
 
 /** Writes to `path` every `everyMs` for `forMs`; `busy()` says whether it still does. */

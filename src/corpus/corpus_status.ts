@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
 import { rowsIn } from "../row_ranges.ts";
-import { treeChanges } from "../pipeline/mod.ts";
+import { type TreeChanges, treeChanges } from "../pipeline/mod.ts";
 import {
   currentGeneration,
   type IndexManifest,
@@ -62,6 +62,11 @@ export interface CorpusStatus {
   dense?: { covered: number; total: number };
   /** Present when the tree or the settings moved on since the live generation. */
   stale?: Staleness;
+  /**
+   * Indexed files that are there but cannot be read now (a permission taken
+   * away): not deleted, their chunks stay in the index until they can be read.
+   */
+  unreadable?: string[];
   /** The running writer's last report, while one runs. */
   progress?: RunProgress;
   /** The last failed run, until a later run succeeds. */
@@ -81,6 +86,16 @@ export interface StatusInput {
 
 /** Computes the state of a corpus's index. @throws {WayfinderError} `io` when it cannot be read. */
 export async function corpusStatus(input: StatusInput): Promise<CorpusStatus> {
+  return (await inspectCorpus(input)).status;
+}
+
+/**
+ * The status, and the walk behind it: what a run would find, for an `index`
+ * that has nothing to do (null when there was no readable index to compare).
+ */
+export async function inspectCorpus(
+  input: StatusInput,
+): Promise<{ status: CorpusStatus; walked: TreeChanges | null }> {
   const { root, indexDir } = input;
   const [progress, failure] = await Promise.all([
     readRunProgress(indexDir),
@@ -99,7 +114,7 @@ export async function corpusStatus(input: StatusInput): Promise<CorpusStatus> {
   const generation = await currentGeneration(indexDir).catch(() => null);
   // Only when no run published in between is the manifest read that generation's.
   const damage = manifest && generation && generation === before
-    ? await verifyGeneration(indexDir, generation, manifest.checksums)
+    ? await verifyGeneration(indexDir, generation, manifest)
     : null;
   const status: CorpusStatus = {
     state: "ready",
@@ -109,9 +124,11 @@ export async function corpusStatus(input: StatusInput): Promise<CorpusStatus> {
   if (holder?.alive) status.lock = { pid: holder.pid, since: holder.since };
   if (progress && processAlive(progress.pid, progress.startedAt)) status.progress = progress;
   if (failure) status.failure = failure;
+  let walked: TreeChanges | null = null;
   if (formatProblem) {
     status.stale = { changed: [], added: [], deleted: [], reasons: [formatProblem] };
-  } else if (manifest) status.stale = await staleness(input, manifest);
+  } else if (manifest) ({ stale: status.stale, walked } = await staleness(input, manifest));
+  if (walked?.unreadable.length) status.unreadable = walked.unreadable;
   if (damage) {
     status.stale ??= { changed: [], added: [], deleted: [], reasons: [] };
     status.stale.reasons.unshift(
@@ -126,7 +143,7 @@ export async function corpusStatus(input: StatusInput): Promise<CorpusStatus> {
     status.stale.reasons.push(reason);
   }
   status.state = stateOf(status, manifest !== null || formatProblem !== undefined);
-  return status;
+  return { status, walked };
 }
 
 function stateOf(status: CorpusStatus, exists: boolean): CorpusState {
@@ -161,11 +178,11 @@ function describe(
   };
 }
 
-/** The staleness of a live index, or undefined when it matches its tree and settings. */
+/** The staleness of a live index (undefined when it matches its tree and settings), and the walk. */
 async function staleness(
   input: StatusInput,
   manifest: IndexManifest,
-): Promise<Staleness | undefined> {
+): Promise<{ stale?: Staleness; walked: TreeChanges }> {
   const settings = effectiveSettings(
     input.chosen,
     manifest.settings,
@@ -186,8 +203,12 @@ async function staleness(
     manifest.files,
     walkOptionsOf(settings.index, input.excludeDirs),
   );
-  const moved = changes.changed.length + changes.added.length + changes.deleted.length;
-  return moved === 0 && reasons.length === 0 ? undefined : { ...changes, reasons };
+  const { changed, added, deleted } = changes;
+  const moved = changed.length + added.length + deleted.length;
+  const stale = moved === 0 && reasons.length === 0
+    ? undefined
+    : { changed, added, deleted, reasons };
+  return { stale, walked: changes };
 }
 
 /** Total size of the files under a folder; 0 when it does not exist. */

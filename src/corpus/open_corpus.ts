@@ -5,6 +5,7 @@ import { rowsIn } from "../row_ranges.ts";
 import { type Embedder, identityFingerprint, type Reranker } from "../embed/mod.ts";
 import {
   embeddingInput,
+  emitSkipped,
   eventEmitter,
   fitCorpus,
   type FitInputsReport,
@@ -14,6 +15,7 @@ import {
   type IndexSummary,
   KNOWLEDGE_INPUT_FORMAT,
   type PartialPublishing,
+  publishedEvent,
   treeChanges,
 } from "../pipeline/mod.ts";
 import {
@@ -48,7 +50,7 @@ import {
   type SearchMode,
   sourceReader,
 } from "../search/mod.ts";
-import { type PathFilter, pathFilter } from "../walk/mod.ts";
+import { type PathFilter, pathFilter, refuseFilesystemRoot } from "../walk/mod.ts";
 import {
   buildDrift,
   declaresBundle,
@@ -61,7 +63,13 @@ import {
 import { sameEmbedder } from "./model_difference.ts";
 import { checkSearchOptions } from "./check_search_options.ts";
 import { bundleFiles } from "./bundle_files.ts";
-import { type CorpusStatus, corpusStatus } from "./corpus_status.ts";
+import {
+  type CorpusStatus,
+  corpusStatus,
+  inspectCorpus,
+  type StatusInput,
+} from "./corpus_status.ts";
+import { assertIndexDirUsable } from "./index_dir_check.ts";
 import {
   type EmbedderSettings,
   type Locations,
@@ -195,7 +203,8 @@ export function corpusDataDir(options: { dataDir?: string }): string {
  * stay loaded until `close`.
  *
  * @param root The folder to index.
- * @throws {WayfinderError} "io" when `root` is not a folder.
+ * @throws {WayfinderError} "io" when `root` is not a folder; "usage" when it
+ *   is `/`, or the index folder holds the tree (through symlinks too) or is a folder of other files.
  *
  * @example Index a folder and search it
  * ```ts ignore
@@ -209,18 +218,14 @@ export function corpusDataDir(options: { dataDir?: string }): string {
  */
 export async function openCorpus(root: string, options: CorpusOptions = {}): Promise<Corpus> {
   const absolute = resolve(root);
+  await refuseFilesystemRoot(absolute);
   const stat = await Deno.stat(absolute).catch(() => null);
   if (!stat?.isDirectory) {
     throw new WayfinderError("io", `Cannot open '${absolute}': not a directory`);
   }
   const dataDir = corpusDataDir(options);
   const indexDir = resolve(options.indexDir ?? indexDirFor(dataDir, absolute));
-  if (indexDir === absolute || absolute.startsWith(indexDir + sep)) {
-    throw new WayfinderError(
-      "usage",
-      `Cannot keep the index of ${absolute} in '${indexDir}': it holds the tree itself; choose another --index-dir`,
-    );
-  }
+  await assertIndexDirUsable(absolute, indexDir);
   return new LocalCorpus(absolute, indexDir, dataDir, options);
 }
 
@@ -312,13 +317,17 @@ class LocalCorpus implements Corpus {
   }
 
   status(): Promise<CorpusStatus> {
-    return corpusStatus({
+    return corpusStatus(this.#statusInput());
+  }
+
+  #statusInput(): StatusInput {
+    return {
       root: this.root,
       indexDir: this.indexDir,
       excludeDirs: this.#privateDirs,
       chosen: this.#chosen(),
       locations: this.options.locations,
-    });
+    };
   }
 
   async search(query: string, asked: CorpusSearchOptions = {}): Promise<CorpusSearchResult> {
@@ -444,8 +453,8 @@ class LocalCorpus implements Corpus {
    */
   async #currentSummary(run: CorpusIndexOptions): Promise<IndexSummary | null> {
     const started = performance.now();
-    const status = await this.status();
-    if (status.state !== "ready") return null;
+    const { status, walked } = await inspectCorpus(this.#statusInput());
+    if (status.state !== "ready" || !walked) return null;
     const manifest = await readManifest(this.indexDir, this.root);
     const { embedder, index } = await this.#settings();
     // Other vector codes asked for mean a new generation, even with nothing to embed.
@@ -456,8 +465,9 @@ class LocalCorpus implements Corpus {
     const summary: IndexSummary = {
       root: this.root,
       index: this.indexDir,
-      files: { seen: status.files, changed: 0, deleted: 0, skipped: 0 },
-      skipped: [],
+      // The walk that found nothing to do found these: told as a run that writes tells them.
+      files: { seen: walked.seen, changed: 0, deleted: 0, skipped: walked.skipped.length },
+      skipped: walked.skipped,
       embeddedChunks: 0,
       reusedChunks: status.chunks,
       removedChunks: 0,
@@ -466,8 +476,8 @@ class LocalCorpus implements Corpus {
       current: true,
       generation: null,
     };
-    const { skipped: _skipped, root: _root, index: _index, ...published } = summary;
-    emit({ event: "published", ...published });
+    emitSkipped(emit, walked.skipped);
+    emit(publishedEvent(summary));
     return summary;
   }
 

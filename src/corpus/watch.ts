@@ -1,14 +1,16 @@
 /**
- * Keeps a corpus's index fresh while files change: native file events,
- * debounced, each quiet moment one incremental update through the open
- * corpus (so the model stays loaded). Holds the index lock for as long as it
- * watches, so no other writer races it.
+ * Keeps a corpus's index fresh while files change: native file events on
+ * the tree's own folders (`tree_watcher.ts`), debounced, each quiet moment
+ * one incremental update through the open corpus (so the model stays
+ * loaded). Holds the index lock for as long as it watches, so no other
+ * writer races it.
  */
-import { relative } from "node:path";
+import { basename, relative, sep } from "node:path";
 import { WayfinderError } from "../error.ts";
 import type { IndexSummary } from "../pipeline/mod.ts";
 import { acquireIndexLock, type IndexLock } from "../store/mod.ts";
 import type { Corpus } from "./open_corpus.ts";
+import { TreeWatcher } from "./tree_watcher.ts";
 
 /** One update: what triggered it and how it ended. */
 export interface WatchUpdate {
@@ -60,14 +62,15 @@ const REARM_EVERY_MS = 1000;
 export async function watchCorpus(corpus: Corpus, options: WatchOptions = {}): Promise<void> {
   const { signal } = options;
   const lock = await acquireIndexLock(corpus.indexDir, corpus.root);
-  let watcher: Deno.FsWatcher | undefined;
+  let watcher: TreeWatcher | undefined;
   const stop = () => watcher?.close();
-  const updates = new UpdateQueue(corpus, lock, options);
+  // Folders that appeared since the last update are watched before the next one walks.
+  const updates = new UpdateQueue(corpus, lock, options, () => watcher?.rearm());
   try {
     if (signal?.aborted) return;
     signal?.addEventListener("abort", stop, { once: true });
     for (let trigger: "initial" | "back" = "initial";; trigger = "back") {
-      watcher = armWatcher(corpus.root);
+      watcher = await TreeWatcher.open(corpus.root, neverWalked(corpus));
       // Events during the catch-up wait in the watcher and start the next update.
       const first = watcher && await updates.run(trigger, []);
       // A first update that fails (no model, another model's index) would fail every time.
@@ -87,29 +90,30 @@ export async function watchCorpus(corpus: Corpus, options: WatchOptions = {}): P
   }
 }
 
-/** A recursive watcher on the root, or undefined when the root vanished meanwhile. */
-function armWatcher(root: string): Deno.FsWatcher | undefined {
-  try {
-    return Deno.watchFs(root, { recursive: true });
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
+/** Folders the walk never enters, so never watched: `.git`, the index and data folders. */
+function neverWalked(corpus: Corpus): (folder: string) => boolean {
+  const within = (folder: string, dir: string) => folder === dir || folder.startsWith(dir + sep);
+  return (folder) =>
+    basename(folder) === ".git" || within(folder, corpus.indexDir) ||
+    within(folder, corpus.dataDir);
 }
 
 /** Requests updates for the watcher's events until it is closed or the root is gone. */
 async function follow(
   corpus: Corpus,
-  watcher: Deno.FsWatcher,
+  watcher: TreeWatcher,
   updates: UpdateQueue,
 ): Promise<"stopped" | "lost"> {
-  for await (const event of watcher) {
+  for await (const event of watcher.events()) {
     if (!CHANGES.has(event.kind)) continue;
+    // An event without a path (a name that is not UTF-8): the update's walk finds what changed.
+    if (event.paths.length === 0) updates.request([]);
     // A deleted or moved root is an event on the root; the watch on it is dead then.
     if (event.paths.includes(corpus.root) && !await isDirectory(corpus.root)) return "lost";
     // Writes the walk ignores (a log, a build folder) must not hold the debounce open.
     const paths = [];
     for (const path of event.paths) if (!await corpus.ignores(path)) paths.push(path);
+    for (const path of paths) await watcher.notice(path);
     if (paths.length > 0) updates.request(paths.map((p) => relative(corpus.root, p)));
   }
   return await isDirectory(corpus.root) ? "stopped" : "lost";
@@ -150,6 +154,8 @@ class UpdateQueue {
     readonly corpus: Corpus,
     readonly lock: IndexLock,
     readonly options: WatchOptions,
+    /** Runs before each update. */
+    readonly prepare: () => Promise<void> | undefined,
   ) {}
 
   request(paths: string[]): void {
@@ -192,6 +198,7 @@ class UpdateQueue {
     const { signal, onUpdate } = this.options;
     let update: WatchUpdate;
     try {
+      await this.prepare();
       update = { trigger, paths, summary: await this.corpus.index({ lock: this.lock, signal }) };
     } catch (error) {
       // Stopped, or the root vanished under the update: the watcher says that instead.

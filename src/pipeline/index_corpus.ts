@@ -21,9 +21,14 @@ import {
 } from "../store/mod.ts";
 import { embeddingInput, INPUT_FORMAT, KNOWLEDGE_INPUT_FORMAT } from "./embedding_input.ts";
 import { chunkSource, walkSources } from "./chunk_source.ts";
-import { eventEmitter, type IndexEvent, type IndexEventInput } from "./index_events.ts";
+import {
+  emitSkipped,
+  eventEmitter,
+  type IndexEvent,
+  type IndexEventInput,
+} from "./index_events.ts";
 import { startJournal } from "./run_journal.ts";
-import { contentHasher } from "./tree_changes.ts";
+import { contentHasher, unreadableRecorded } from "./tree_changes.ts";
 import { PARTIAL_PUBLISHING, partialPublisher, type PartialPublishing } from "./partial_publish.ts";
 
 /** Bumped when chunking changes, so unchanged files are re-chunked (their vectors still reused by id). */
@@ -294,23 +299,29 @@ async function planUpdate(
   previous?.chunks.forEach((chunk, i) => previousChunks.set(chunk.id, i));
 
   const plan = emptyPlan(walked);
-  const total = walked.files.length;
+  // A file there but unreadable now keeps its record and chunks, in path order with the rest.
+  const carried = unreadableRecorded(Object.keys(previousFiles), walked.skipped);
+  const entries = [...walked.files, ...carried].sort((a, b) => byPath(pathOf(a), pathOf(b)));
+  const total = entries.length;
   report({ phase: "chunk", filesDone: 0, filesTotal: total, chunksDone: 0, chunksTotal: 0 });
-  for (const [n, file] of walked.files.entries()) {
+  for (const [n, entry] of entries.entries()) {
     options.signal?.throwIfAborted();
-    const hash = hashOf(file.content);
-    const before = previousFiles[file.path];
+    const path = pathOf(entry);
+    const before = previousFiles[path];
+    const hash = typeof entry === "string" ? before!.hash : hashOf(entry.content);
+    const unchanged = before?.hash === hash;
     let fileChunks: Chunk[];
-    if (before && before.hash === hash && previous) {
+    if (unchanged && previous) {
       fileChunks = before.chunkIds.map((id) => previous.chunks[previousChunks.get(id)!]!);
     } else {
+      const file = entry as SourceFile;
       plan.changed++;
       fileChunks = await chunkOne(file, options, plan.unfit);
       const status = before ? "changed" : "added";
-      options.emit({ event: "file", path: file.path, status, chunks: fileChunks.length });
+      options.emit({ event: "file", path, status, chunks: fileChunks.length });
     }
-    plan.files[file.path] = { hash, bytes: file.bytes, chunkIds: fileChunks.map((c) => c.id) };
-    const unchanged = before?.hash === hash;
+    const bytes = typeof entry === "string" ? before!.bytes : entry.bytes;
+    plan.files[path] = { hash, bytes, chunkIds: fileChunks.map((c) => c.id) };
     for (const chunk of fileChunks) {
       const at = previousChunks.get(chunk.id);
       plan.chunks.push(chunk);
@@ -332,6 +343,16 @@ async function planUpdate(
   if (plan.toEmbed.length > 0) reuseByInput(plan, previous, await dropped(), hashOf);
   countDropped(options, plan, previous);
   return plan;
+}
+
+/** A walked file's path, or the path of a recorded file carried over unread. */
+function pathOf(entry: SourceFile | string): string {
+  return typeof entry === "string" ? entry : entry.path;
+}
+
+/** Code-unit order, as the walk sorts. */
+function byPath(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function emptyPlan(walked: WalkResult): Plan {
@@ -357,9 +378,7 @@ function countDropped(options: RunOptions, plan: Plan, previous: StoredIndex | n
   const deleted = Object.keys(previous?.manifest.files ?? {}).filter((p) => !(p in plan.files));
   plan.deleted = deleted.length;
   for (const path of deleted) options.emit({ event: "file", path, status: "deleted" });
-  for (const { path, reason } of plan.walked.skipped) {
-    options.emit({ event: "file", path, status: "skipped", reason });
-  }
+  emitSkipped(options.emit, plan.walked.skipped);
   const keptIds = new Set(plan.chunks.map((c) => c.id));
   previous?.chunks.forEach((chunk, row) => {
     if (keptIds.has(chunk.id)) return;

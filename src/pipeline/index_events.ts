@@ -2,6 +2,8 @@
  * Events an index run reports as it goes, one JSON object each, for scripts
  * and agent runners (`index --events`). Every event carries `event` and `time`.
  */
+import type { SkippedFile } from "../walk/mod.ts";
+import type { IndexSummary } from "./index_corpus.ts";
 
 /** The run took the lock and starts walking. */
 export interface StartedEvent {
@@ -53,6 +55,7 @@ export interface PublishedEvent {
   embeddedChunks: number;
   reusedChunks: number;
   removedChunks: number;
+  truncatedChunks: number;
   elapsedMs: number;
   /** Present when the live generation could not be built on (damaged, another format) and the run rebuilt it. */
   rebuilt?: string;
@@ -96,4 +99,22 @@ export function eventEmitter(
       live = undefined;
     }
   };
+}
+
+/** A `file` event for each file the walk skipped. */
+export function emitSkipped(
+  emit: (event: IndexEventInput) => void,
+  skipped: readonly SkippedFile[],
+): void {
+  for (const { path, reason } of skipped) emit({ event: "file", path, status: "skipped", reason });
+}
+
+/**
+ * The `published` event of a run, written or current alike: its summary
+ * less the root and index (told by `started`) and the skipped files (each
+ * told by a `file` event).
+ */
+export function publishedEvent(summary: IndexSummary): IndexEventInput {
+  const { skipped: _skipped, root: _root, index: _index, ...published } = summary;
+  return { event: "published", ...published };
 }

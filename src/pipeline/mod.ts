@@ -28,4 +28,4 @@ export type {
 } from "./index_events.ts";
 export { PARTIAL_PUBLISHING, type PartialPublishing } from "./partial_publish.ts";
 export { type TreeChanges, treeChanges } from "./tree_changes.ts";
-export { eventEmitter } from "./index_events.ts";
+export { emitSkipped, eventEmitter, publishedEvent } from "./index_events.ts";

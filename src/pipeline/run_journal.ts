@@ -12,7 +12,7 @@ import {
   type RunProgress,
   writeRunProgress,
 } from "../store/mod.ts";
-import type { IndexEventInput } from "./index_events.ts";
+import { type IndexEventInput, publishedEvent } from "./index_events.ts";
 import type { IndexProgress, IndexSummary } from "./index_corpus.ts";
 
 /** Progress is written at most this often, and at each change of phase. */
@@ -67,9 +67,7 @@ export function startJournal(
     },
     async succeeded(summary) {
       await clearRunFailure(indexDir);
-      const { skipped: _skipped, root: _root, index: _index, truncatedChunks: _t, ...rest } =
-        summary;
-      emit({ event: "published", ...rest });
+      emit(publishedEvent(summary));
     },
     async failed(error) {
       const worded = explain(error, options.root, indexDir);

@@ -5,7 +5,7 @@
  */
 import xxhash from "xxhash-wasm";
 import type { FileRecord } from "../store/mod.ts";
-import { type WalkOptions, walkTree } from "../walk/mod.ts";
+import { type SkippedFile, type WalkOptions, walkTree } from "../walk/mod.ts";
 
 /** The content hash the manifest records for each file. */
 export async function contentHasher(): Promise<(text: string) => string> {
@@ -18,6 +18,12 @@ export interface TreeChanges {
   changed: string[];
   added: string[];
   deleted: string[];
+  /** Recorded files that are there but cannot be read: an index run keeps their chunks. */
+  unreadable: string[];
+  /** Files the walk read. */
+  seen: number;
+  /** Files the walk left out for a reason, as an index run reports them. */
+  skipped: SkippedFile[];
 }
 
 /**
@@ -32,10 +38,18 @@ export async function treeChanges(
   recorded: Record<string, FileRecord>,
   walk: WalkOptions,
 ): Promise<TreeChanges> {
-  const { files } = await walkTree(root, walk);
+  const { files, skipped } = await walkTree(root, walk);
   const hashOf = await contentHasher();
-  const changes: TreeChanges = { changed: [], added: [], deleted: [] };
-  const seen = new Set<string>();
+  const unreadable = unreadableRecorded(Object.keys(recorded), skipped);
+  const changes: TreeChanges = {
+    changed: [],
+    added: [],
+    deleted: [],
+    unreadable,
+    seen: files.length,
+    skipped,
+  };
+  const seen = new Set<string>(unreadable);
   for (const file of files) {
     seen.add(file.path);
     const before = recorded[file.path];
@@ -44,4 +58,16 @@ export async function treeChanges(
   }
   changes.deleted = Object.keys(recorded).filter((path) => !seen.has(path)).sort();
   return changes;
+}
+
+/**
+ * The recorded paths the walk found but could not read (a permission taken
+ * away), themselves or through an unreadable folder above them, sorted.
+ * They are not deleted: what the index holds of them stays until they can be read.
+ */
+export function unreadableRecorded(recorded: string[], skipped: SkippedFile[]): string[] {
+  const unreadable = skipped.filter((s) => s.reason === "unreadable").map((s) => s.path);
+  if (unreadable.length === 0) return [];
+  const under = (path: string) => unreadable.some((u) => path === u || path.startsWith(`${u}/`));
+  return recorded.filter(under).sort();
 }

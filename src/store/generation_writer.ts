@@ -3,7 +3,7 @@ import type { Chunk, Quantization } from "../types.ts";
 import { _bytesLE, _HashedWriter } from "./_durable.ts";
 import { ChunkTableBuilder } from "./chunk_table.ts";
 import { LexicalBuilder } from "./lexical_index.ts";
-import { binaryCode, CODE_FILES, codeBytes, int8Code } from "./quantize.ts";
+import { binaryCode, CODE_FILES, codeBytes, codeFileBytes, int8Code } from "./quantize.ts";
 
 /** File names inside a generation directory. */
 export const FILES = {
@@ -13,6 +13,22 @@ export const FILES = {
   lexical: "lexical.bin",
   vectors: "vectors.f32",
 } as const;
+
+/**
+ * The size each data file of a fixed layout must have for a generation of
+ * `rows` rows: the vectors, and their codes with a quantization.
+ */
+export function fixedSizes(
+  rows: number,
+  dimensions: number,
+  quantization: Quantization = "none",
+): Record<string, number> {
+  const sizes: Record<string, number> = { [FILES.vectors]: rows * dimensions * 4 };
+  if (quantization !== "none") {
+    sizes[CODE_FILES[quantization]] = codeFileBytes(quantization, rows, dimensions);
+  }
+  return sizes;
+}
 
 /**
  * Writes one generation's data files as rows arrive: passages go straight

@@ -1,7 +1,7 @@
 import { equal, match, notEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { dataRootFrom } from "../config/mod.ts";
-import { indexDirFor } from "./index_dir.ts";
+import { indexDirFor, isIndexDir, mayHoldIndex } from "./index_dir.ts";
 
 Deno.test("dataRootFrom() prefers WAYFINDER_DATA_DIR, then XDG_DATA_HOME, then HOME", () => {
   equal(dataRootFrom({ WAYFINDER_DATA_DIR: "/d", XDG_DATA_HOME: "/x", HOME: "/h" }), "/d");
@@ -28,4 +28,15 @@ Deno.test("indexDirFor() names the directory after the root and a hash of its re
   } finally {
     await Deno.remove(base, { recursive: true });
   }
+});
+
+Deno.test("isIndexDir() knows an index by its marker or its generations; mayHoldIndex() also by the store's files alone", () => {
+  equal(isIndexDir([".wayfinder-index", "lock"]), true);
+  equal(isIndexDir(["current", "gen-1-ab", "verified.json"]), true);
+  equal(isIndexDir(["current", "notes.md"]), false);
+  // A first run that failed before markers left only its record.
+  equal(mayHoldIndex(["last-failure.json", "progress.json.tmp-42"]), true);
+  equal(mayHoldIndex([]), true);
+  equal(mayHoldIndex(["last-failure.json", "a.ts"]), false);
+  equal(mayHoldIndex([".wayfinder-index", "current", "gen-1-ab", "a.ts"]), true);
 });

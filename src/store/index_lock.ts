@@ -2,6 +2,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { WayfinderError } from "../error.ts";
 import { _PRIVATE_DIR, _PRIVATE_FILE } from "./_durable.ts";
+import { markIndexDir } from "./index_dir.ts";
 import { processStartMs } from "./process_start.ts";
 
 /** A held index lock. */
@@ -60,7 +61,7 @@ function readRecord(path: string): LockRecord | null {
  * lock at the same instant could both succeed; that race needs a crash
  * followed by two simultaneous starts and is accepted.
  *
- * @param indexDir The corpus's index directory; created if missing.
+ * @param indexDir The corpus's index directory; created (and marked as one) if missing.
  * @param root The corpus root, for the message.
  * @returns The held lock.
  * @throws {WayfinderError} `busy` while a live process holds the lock;
@@ -83,6 +84,8 @@ export async function acquireIndexLock(
       cause: error,
     });
   }
+  // Before anything else lands there: a walk of a tree holding this folder then leaves it out.
+  await markIndexDir(indexDir);
   for (let attempt = 0;; attempt++) {
     try {
       const record = JSON.stringify(mine) + "\n";

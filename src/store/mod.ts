@@ -33,7 +33,7 @@
  * @module
  */
 export { tokenizeCode } from "./code_tokenizer.ts";
-export { indexDirFor } from "./index_dir.ts";
+export { INDEX_MARKER, indexDirFor, isIndexDir, mayHoldIndex } from "./index_dir.ts";
 export {
   acquireIndexLock,
   type IndexLock,

@@ -8,9 +8,10 @@ import { chunkAt, type ChunkTable, columnsOf, decodeChunkTable } from "./chunk_t
 import type { LexicalFilter } from "./lexical_filter.ts";
 import { type LexicalHit, type LexicalSearch, loadLexical } from "./lexical_index.ts";
 import { FORMAT_VERSION, type IndexManifest } from "./manifest.ts";
-import { CODE_FILES, codeBytes, codeFileBytes } from "./quantize.ts";
+import { CODE_FILES, codeBytes } from "./quantize.ts";
 import { lazyRows } from "./lazy_rows.ts";
 import { textReader } from "./text_file.ts";
+import { fixedSizes } from "./generation_writer.ts";
 import { FILES, GENERATION_NAME } from "./write_generation.ts";
 
 /** The live generation of an index, loaded. */
@@ -192,7 +193,8 @@ async function readCodes(c: Checked): Promise<QuantizedVectors | undefined> {
   const kind = c.manifest.quantization ?? "none";
   if (kind === "none") return undefined;
   const { chunkCount: rows, dimensions } = c.manifest;
-  const bytes = await readChecked(c, CODE_FILES[kind], codeFileBytes(kind, rows, dimensions));
+  const file = CODE_FILES[kind];
+  const bytes = await readChecked(c, file, fixedSizes(rows, dimensions, kind)[file]);
   const size = rows * codeBytes(kind, dimensions);
   if (kind === "binary") return { kind, codes: bytes };
   const codes = new Int8Array(bytes.buffer, bytes.byteOffset, size);
@@ -211,7 +213,8 @@ async function load(
     new UnusableIndexError(dir, reason, options.root ?? manifest.root);
   const c: Checked = { genDir, manifest, fail, verify: options.verifyChecksums ?? true };
   const { dimensions, chunkCount } = manifest;
-  const vectors = _float32FromLE(await readChecked(c, FILES.vectors, chunkCount * dimensions * 4));
+  const vectorBytes = fixedSizes(chunkCount, dimensions)[FILES.vectors];
+  const vectors = _float32FromLE(await readChecked(c, FILES.vectors, vectorBytes));
   const table = await readTable(c);
   await checkStreamed(c, FILES.text, table.textOffsets[chunkCount]);
   await checkStreamed(c, FILES.lexical);

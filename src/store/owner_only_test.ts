@@ -37,6 +37,7 @@ Deno.test("generations, lock and run records are owner-only under umask 000 in a
     const found = await modes(dir);
     await lock.release();
     const expected = [
+      ".wayfinder-index 600",
       "current 600",
       "last-failure.json 600",
       "lock 600",

@@ -6,13 +6,17 @@
  * stat still matches is taken as intact, any other is hashed against the
  * manifest. Writing a file moves its mtime and ctime, so a flipped byte costs
  * a few stat calls to notice; silent media corruption is left to the full
- * check every open does. The record is advisory: a missing or torn one only
+ * check every open does. The manifest itself carries no checksum, so the
+ * sizes it implies (vectors for its chunk count and dimensions) are checked
+ * on every call: an edited count would otherwise pass here and fail every open. The record is advisory: a missing or torn one only
  * means hashing once more.
  */
 import { join } from "node:path";
 import process from "node:process";
 import { _PRIVATE_FILE } from "./_durable.ts";
 import { _xxh64File } from "./_xxh64.ts";
+import { fixedSizes } from "./generation_writer.ts";
+import type { IndexManifest } from "./manifest.ts";
 
 /** The record's file name inside the index directory. */
 export const STAMPS_FILE = "verified.json";
@@ -70,8 +74,9 @@ export async function recordIntact(
 }
 
 /**
- * Checks `generation`'s data files against the manifest's `checksums`,
- * hashing only those whose stat moved since they were last known intact.
+ * Checks `generation`'s data files against its manifest: the sizes it
+ * implies, and its `checksums`, hashing only files whose stat moved since
+ * they were last known intact.
  *
  * @returns Why the generation is damaged (`vectors.f32 fails its checksum`),
  *   or null when it is intact or no longer live (collected by a newer run).
@@ -79,16 +84,21 @@ export async function recordIntact(
 export async function verifyGeneration(
   indexDir: string,
   generation: string,
-  checksums: Record<string, string>,
+  manifest: Pick<IndexManifest, "checksums" | "chunkCount" | "dimensions" | "quantization">,
 ): Promise<string | null> {
   const recorded = await readStamps(indexDir);
   const known = recorded?.generation === generation ? recorded.files : {};
+  const sizes = fixedSizes(manifest.chunkCount, manifest.dimensions, manifest.quantization);
   const stamps: Stamps = { generation, files: {} };
   let hashed = false;
-  for (const [file, checksum] of Object.entries(checksums)) {
+  for (const [file, checksum] of Object.entries(manifest.checksums)) {
     const path = join(indexDir, generation, file);
     try {
-      const stamp = stampOf(await Deno.stat(path));
+      const info = await Deno.stat(path);
+      const stamp = stampOf(info);
+      if (sizes[file] !== undefined && info.size !== sizes[file]) {
+        return `${file} holds ${info.size} bytes, expected ${sizes[file]}`;
+      }
       if (known[file] !== stamp) {
         if ((await _xxh64File(path)).hash !== checksum) return `${file} fails its checksum`;
         hashed = true;

@@ -1,6 +1,5 @@
 import { equal } from "node:assert/strict";
 import { join } from "node:path";
-import { readManifest } from "./open_index.ts";
 import { syntheticGeneration } from "./testdata/synthetic.ts";
 import { STAMPS_FILE, verifyGeneration } from "./verify_generation.ts";
 import { writeGeneration } from "./write_generation.ts";
@@ -22,8 +21,10 @@ async function withGeneration(
   const dir = await Deno.makeTempDir();
   try {
     const name = await writeGeneration(dir, syntheticGeneration(20, 8));
-    const { checksums } = (await readManifest(dir))!;
-    await fn(dir, name, () => verifyGeneration(dir, name, checksums));
+    // Read from the generation itself on each check, so a test may edit it or move `current`.
+    const manifest = async () =>
+      JSON.parse(await Deno.readTextFile(join(dir, name, "manifest.json")));
+    await fn(dir, name, async () => verifyGeneration(dir, name, await manifest()));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -58,5 +59,18 @@ Deno.test("verifyGeneration() hashes again without its record, or with a torn on
     await Deno.remove(record);
     equal(await check(), null);
     equal(await Deno.readTextFile(record), written);
+  });
+});
+
+Deno.test("verifyGeneration() notices a manifest whose chunk count disagrees with its vectors", async () => {
+  await withGeneration(async (dir, name, check) => {
+    equal(await check(), null);
+    // Valid JSON of the same length: only the count the data files imply tells.
+    const path = join(dir, name, "manifest.json");
+    await Deno.writeTextFile(
+      path,
+      (await Deno.readTextFile(path)).replace('"chunkCount":20', '"chunkCount":21'),
+    );
+    equal(await check(), "vectors.f32 holds 640 bytes, expected 672");
   });
 });

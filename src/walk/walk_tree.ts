@@ -5,6 +5,7 @@ import { loadRules, rootRules, type Rules } from "./ignore_rules.ts";
 import { rawNames } from "./raw_names.ts";
 import { readSource } from "./read_source.ts";
 import { keepsDir, keepsFile, type Selection, selection } from "./selection.ts";
+import { isWayfinderFolder } from "./wayfinder_folders.ts";
 
 /** Why a file the user might expect to be indexed was left out. */
 export type SkipReason =
@@ -108,8 +109,9 @@ interface _Walk {
 
 /**
  * Lists the text files under a project directory, honouring `.gitignore` and
- * `.wayfinderignore` files (root and nested, with negations) and skipping `.git/`
- * and {@link DEFAULT_EXCLUDES} (lock files, minified bundles, source maps).
+ * `.wayfinderignore` files (root and nested, with negations) and skipping `.git/`,
+ * {@link DEFAULT_EXCLUDES} (lock files, minified bundles, source maps) and
+ * wayfinder's own index and data folders (see `wayfinder_folders.ts`).
  * Binary, non-UTF-8 (see {@link decodeText}), oversized and unreadable files
  * and folders are reported in `skipped`; none of them aborts the walk.
  *
@@ -177,11 +179,27 @@ export async function walkTree(root: string, options: WalkOptions = {}): Promise
   return { files, skipped: walk.skipped };
 }
 
+/**
+ * Refuses `/` as a project root, also when `root` reaches it through a
+ * symlink: commands that do not walk (`status`, `watch`) say so before
+ * anything else, as `index` does.
+ *
+ * @throws {WayfinderError} `usage` when `root` is `/`.
+ */
+export async function refuseFilesystemRoot(root: string): Promise<void> {
+  const absolute = resolve(root);
+  if (absolute === sep || await Deno.realPath(absolute).catch(() => absolute) === sep) {
+    throw _refuseSlash();
+  }
+}
+
+function _refuseSlash(): WayfinderError {
+  return new WayfinderError("usage", "Cannot index '/': choose a project directory");
+}
+
 /** The root's real path, after refusing `/`, missing roots and non-directories. */
 async function _realRoot(root: string, absRoot: string): Promise<string> {
-  const refuseSlash = () =>
-    new WayfinderError("usage", "Cannot index '/': choose a project directory");
-  if (absRoot === sep) throw refuseSlash();
+  if (absRoot === sep) throw _refuseSlash();
   let info: Deno.FileInfo;
   try {
     info = await Deno.stat(absRoot);
@@ -193,7 +211,7 @@ async function _realRoot(root: string, absRoot: string): Promise<string> {
     throw new WayfinderError("io", `Cannot index '${root}': not a directory`);
   }
   const realRoot = await Deno.realPath(absRoot);
-  if (realRoot === sep) throw refuseSlash();
+  if (realRoot === sep) throw _refuseSlash();
   return realRoot;
 }
 
@@ -207,6 +225,8 @@ async function _walkDir(walk: _Walk, dir: _Dir): Promise<void> {
     walk.skipped.push({ path: dir.rel, reason: "unreadable" });
     return;
   }
+  // Another run's index or data root in the tree (the root itself is what was asked for).
+  if (dir.rel !== "" && await isWayfinderFolder(dir.abs, entries)) return;
   entries.sort((a, b) => _compare(a.name, b.name));
   const rules = await loadRules(dir.abs, dir.rel, entries, dir.rules);
   const ancestors = new Set(dir.ancestors).add(dir.real);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
+import { acquireIndexLock } from "../store/mod.ts";
 import { detectLanguage, walkTree } from "./mod.ts";
 import { makeTree, paths } from "./testdata/make_tree.ts";
 
@@ -199,4 +200,40 @@ Deno.test("detectLanguage() maps extensions to language ids", () => {
     ["dir.ts/file", "text"],
   ];
   for (const [path, language] of cases) assert.equal(detectLanguage(path), language, path);
+});
+
+Deno.test("walkTree() leaves out wayfinder's own index and data folders, but not a folder that only looks alike", async () => {
+  const root = await makeTree({
+    "src/a.ts": "export const a = 1;\n",
+    // An index an --index-dir put here: marked when its lock was first taken.
+    ".wf/manifest.json": "{}\n",
+    // An index written before markers: a `current` pointer beside a generation.
+    "old-index/current": "gen-1-ab\n",
+    "old-index/gen-1-ab/manifest.json": "{}\n",
+    // A data root: its indexes, and the Profiles `get` keeps beside them.
+    ".data/indexes/tree-0123456789ab/current": "gen-2-cd\n",
+    ".data/indexes/tree-0123456789ab/gen-2-cd/text.bin": "passages\n",
+    ".data/profiles/p/README.md": "# Profile\n",
+    // Names alone, without a generation folder, are content.
+    "notes/current": "what is current\n",
+    "notes/indexes/today.md": "# Today\n",
+  });
+  try {
+    const lock = await acquireIndexLock(join(root, ".wf"));
+    await lock.release();
+    const { files, skipped } = await walkTree(root);
+    assert.deepEqual(files.map((f) => f.path), [
+      "notes/current",
+      "notes/indexes/today.md",
+      "src/a.ts",
+    ]);
+    assert.deepEqual(skipped, []);
+    // The root itself is what was asked for, index or not.
+    assert.deepEqual((await walkTree(join(root, "old-index"))).files.map((f) => f.path), [
+      "current",
+      "gen-1-ab/manifest.json",
+    ]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });

@@ -1,0 +1,43 @@
+/**
+ * Refuses an index folder that would mix the index with the tree or with
+ * someone's files: the tree itself or a folder above it (through symlinks
+ * too), or a folder of other files.
+ */
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { WayfinderError } from "../error.ts";
+import { mayHoldIndex } from "../store/mod.ts";
+
+/**
+ * @param root The corpus root, absolute.
+ * @param indexDir The index folder, absolute; it need not exist yet.
+ * @throws {WayfinderError} `usage` when the index folder holds the tree, or
+ *   is a folder with entries that is not a wayfinder index.
+ */
+export async function assertIndexDirUsable(root: string, indexDir: string): Promise<void> {
+  const [realRoot, realIndex] = await Promise.all([realPathOf(root), realPathOf(indexDir)]);
+  const refuse = (why: string) =>
+    new WayfinderError("usage", `Cannot keep the index of ${root} in '${indexDir}': ${why}`);
+  if (realIndex === realRoot || realRoot.startsWith(realIndex + sep)) {
+    throw refuse("it holds the tree itself; choose another --index-dir");
+  }
+  const names = await Array.fromAsync(Deno.readDir(indexDir), (entry) => entry.name)
+    .catch(() => null); // Missing (created on first index) or not a folder (the write says so).
+  if (names && !mayHoldIndex(names)) {
+    throw refuse(
+      "it is a folder of other files, not a wayfinder index; choose an empty or new one",
+    );
+  }
+}
+
+/**
+ * The real path of `path`; for a path that does not exist yet, the real path
+ * of its nearest existing ancestor followed by the rest.
+ */
+async function realPathOf(path: string): Promise<string> {
+  const absolute = resolve(path);
+  for (let existing = absolute;; existing = dirname(existing)) {
+    const real = await Deno.realPath(existing).catch(() => null);
+    if (real !== null) return join(real, relative(existing, absolute));
+    if (dirname(existing) === existing) return absolute;
+  }
+}
