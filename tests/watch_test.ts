@@ -203,6 +203,33 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "watchCorpus() does not watch folders the walk never enters, until an ignore file lets it in",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const prepare = async (root: string) => {
+      await Deno.mkdir(join(root, "node_modules", "left-pad"), { recursive: true });
+      await Deno.mkdir(join(root, "build"));
+      await Deno.writeTextFile(join(root, ".gitignore"), "node_modules/\nbuild/\n");
+    };
+    await watching({ debounceMs: 50, prepare }, async (root, _corpus, log) => {
+      await log.next(1);
+      let watched = await watchedInodes();
+      assert.ok(!watched.has(await inode(join(root, "node_modules"))), "git-ignored");
+      assert.ok(!watched.has(await inode(join(root, "node_modules", "left-pad"))));
+      assert.ok(!watched.has(await inode(join(root, "build"))), "git-ignored");
+
+      await Deno.writeTextFile(join(root, ".gitignore"), "node_modules/\n");
+      await log.next(2);
+      watched = await watchedInodes();
+      assert.ok(watched.has(await inode(join(root, "build"))), "watched once no longer ignored");
+      await Deno.writeTextFile(join(root, "build", "notes.md"), "# Build notes\n");
+      assert.deepEqual((await log.next(3)).paths, ["build/notes.md"]);
+    });
+  },
+});
+
+Deno.test({
   name: "watchCorpus() goes on after an event on a name that is not UTF-8, which the update skips",
   // Such names are a POSIX thing; macOS refuses them.
   ignore: Deno.build.os !== "linux",

@@ -5,8 +5,14 @@
  * tree under watch (and fail on the first folder it may not read). Folders
  * that appear later are watched from the next `rearm`, which the watcher's
  * user calls before each update, so that update's walk covers the gap.
+ * Folders the walk never enters (`node_modules`, git-ignored build output)
+ * are not watched either; an edited ignore file lists the folders anew.
  */
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { IGNORE_FILES } from "../walk/mod.ts";
+
+/** Whether the walk never enters a folder, so no event in it can matter. */
+export type FolderSkip = (folder: string) => boolean | Promise<boolean>;
 
 /** Tries at listing and watching while folders vanish in between. */
 const ATTEMPTS = 5;
@@ -20,7 +26,7 @@ export class TreeWatcher {
 
   private constructor(
     readonly root: string,
-    readonly skips: (folder: string) => boolean,
+    readonly skips: FolderSkip,
     watched: { watcher: Deno.FsWatcher; folders: string[] },
   ) {
     this.#watcher = watched.watcher;
@@ -33,7 +39,7 @@ export class TreeWatcher {
    */
   static async open(
     root: string,
-    skips: (folder: string) => boolean,
+    skips: FolderSkip,
   ): Promise<TreeWatcher | undefined> {
     const watched = await watchFolders(root, skips);
     return watched && new TreeWatcher(root, skips, watched);
@@ -66,9 +72,15 @@ export class TreeWatcher {
     }
   }
 
-  /** Notes a path an event named: a real folder not watched yet is watched from the next `rearm`. */
+  /**
+   * Notes a path an event named: a real folder not watched yet, or an edited
+   * ignore file (which may let the walk into a folder), makes the next
+   * `rearm` list the folders anew.
+   */
   async notice(path: string): Promise<void> {
-    if (this.#stale || this.#folders.has(path) || this.skips(path)) return;
+    if (this.#stale || this.#folders.has(path)) return;
+    if (IGNORE_FILES.includes(basename(path))) return void (this.#stale = true);
+    if (await this.skips(path)) return;
     const info = await Deno.lstat(path).catch(() => null);
     if (info?.isDirectory) this.#stale = true;
   }
@@ -100,7 +112,7 @@ export class TreeWatcher {
 /** One watcher on every real folder under `root`, or undefined when the root is gone. */
 async function watchFolders(
   root: string,
-  skips: (folder: string) => boolean,
+  skips: FolderSkip,
 ): Promise<{ watcher: Deno.FsWatcher; folders: string[] } | undefined> {
   for (let attempt = 1;; attempt++) {
     if (!(await Deno.stat(root).catch(() => null))?.isDirectory) return undefined;
@@ -119,7 +131,7 @@ async function watchFolders(
  * Folders that cannot be listed are left out (the walk reports them), and so
  * are names that are not UTF-8, which Deno cannot open.
  */
-async function realFolders(root: string, skips: (folder: string) => boolean): Promise<string[]> {
+async function realFolders(root: string, skips: FolderSkip): Promise<string[]> {
   const folders = [root];
   for (let i = 0; i < folders.length; i++) {
     const entries = await Array.fromAsync(Deno.readDir(folders[i]!)).catch(() => []);
@@ -127,7 +139,7 @@ async function realFolders(root: string, skips: (folder: string) => boolean): Pr
       // A symlink is never a directory entry here, whatever it points at.
       if (!entry.isDirectory) continue;
       const folder = join(folders[i]!, entry.name);
-      if (skips(folder)) continue;
+      if (await skips(folder)) continue;
       if (
         entry.name.includes("\uFFFD") && !await Deno.lstat(folder).then(() => true, () => false)
       ) {

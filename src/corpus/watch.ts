@@ -10,7 +10,7 @@ import { WayfinderError } from "../error.ts";
 import type { IndexSummary } from "../pipeline/mod.ts";
 import { acquireIndexLock, type IndexLock } from "../store/mod.ts";
 import type { Corpus } from "./open_corpus.ts";
-import { TreeWatcher } from "./tree_watcher.ts";
+import { type FolderSkip, TreeWatcher } from "./tree_watcher.ts";
 
 /** One update: what triggered it and how it ended. */
 export interface WatchUpdate {
@@ -90,12 +90,15 @@ export async function watchCorpus(corpus: Corpus, options: WatchOptions = {}): P
   }
 }
 
-/** Folders the walk never enters, so never watched: `.git`, the index and data folders. */
-function neverWalked(corpus: Corpus): (folder: string) => boolean {
+/**
+ * Folders the walk never enters, so never watched: `.git`, the index and
+ * data folders, and what the ignore files and excludes leave out.
+ */
+function neverWalked(corpus: Corpus): FolderSkip {
   const within = (folder: string, dir: string) => folder === dir || folder.startsWith(dir + sep);
   return (folder) =>
     basename(folder) === ".git" || within(folder, corpus.indexDir) ||
-    within(folder, corpus.dataDir);
+    within(folder, corpus.dataDir) || corpus.ignores(folder);
 }
 
 /** Requests updates for the watcher's events until it is closed or the root is gone. */

@@ -7,5 +7,6 @@ export { refuseFilesystemRoot, walkTree } from "./walk_tree.ts";
 export { type PathFilter, pathFilter } from "./path_filter.ts";
 export type { SkippedFile, SkipReason, WalkOptions, WalkResult } from "./walk_tree.ts";
 export { DEFAULT_EXCLUDES } from "./default_excludes.ts";
+export { IGNORE_FILES } from "./ignore_rules.ts";
 export { detectLanguage } from "./detect_language.ts";
 export { decodeText } from "./read_source.ts";
