@@ -99,7 +99,7 @@ export interface CorpusSearchOptions {
   /** Drops hits whose dense cosine similarity is below this. */
   minScore?: number;
   filter?: SearchFilter;
-  /** Rerank this many candidates with the cross-encoder (true: 50). */
+  /** Rerank the top this many candidates (true: 50); below `limit`, the rest follow unreranked. */
   rerank?: boolean | number;
   /** Maximal marginal relevance over a larger pool (true: λ 0.5, 4 × limit candidates). */
   diverse?: boolean | { lambda?: number; fetchK?: number };
@@ -380,6 +380,8 @@ class LocalCorpus implements Corpus {
       mode,
       embedQuery: mode === "lexical" ? undefined : await this.#queryEmbedder(index),
     });
+    // Below reranking: expansion widens by searching again, which must not score passages twice.
+    if (options.expand) searcher = expandingSearcher(searcher, index, sourceReader(this.root));
     if (options.rerank) {
       const candidates = options.rerank === true ? 50 : options.rerank;
       searcher = rerankingSearcher(searcher, await this.#rerankerFor("--rerank"), {
@@ -387,7 +389,6 @@ class LocalCorpus implements Corpus {
         text: embeddingInput,
       });
     }
-    if (options.expand) searcher = expandingSearcher(searcher, index, sourceReader(this.root));
     // Over expansion, so the pool is --fetch-k distinct contexts and the picks differ in context.
     if (options.diverse) {
       searcher = diversifyingSearcher(

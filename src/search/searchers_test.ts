@@ -62,6 +62,30 @@ Deno.test("rerankingSearcher() reorders candidates beyond the limit and keeps re
   assert.ok(matches[0].scores.dense! < 1);
 });
 
+Deno.test("rerankingSearcher() scores exactly its candidates, once, and the rest follow them", async () => {
+  const index = makeIndex(
+    [chunk("a", "a.ts"), chunk("bb", "b.ts"), chunk("ccc", "c.ts"), chunk("dddd", "d.ts")],
+    [[1, 0, 0], [0.9, 0.1, 0], [0.8, 0.2, 0], [0.5, 0.5, 0]],
+  );
+  const scored: string[][] = [];
+  const byLength = {
+    rank: (_q: string, docs: string[]) => {
+      scored.push(docs);
+      return Promise.resolve(docs.map((d) => d.length));
+    },
+  };
+  const plain = indexSearcher(index, { mode: "dense", embedQuery });
+  const searcher = rerankingSearcher(plain, byLength, { candidates: 2 });
+  const { matches } = await searcher.search({ query: "q", limit: 3 });
+  assert.deepEqual(scored, [["a", "bb"]], "the top 2, not the limit of 3");
+  assert.deepEqual(matches.map((m) => m.chunk.id), ["bb", "a", "ccc"]);
+  assert.equal(
+    matches[2].scores.rerank,
+    undefined,
+    "past the candidates: retrieval order and score",
+  );
+});
+
 /** A Dart-like file: class header, two methods, a top-level function, and its text. */
 function classFile(): { chunks: Chunk[]; source: string } {
   const source = [
