@@ -169,6 +169,17 @@ Deno.test("search --rerank N scores exactly the top N candidates once, with --ex
         `${extra}: the reranked hits lead, the rest follow in retrieval order`,
       );
     }
+    const floored = await wayfinder(
+      ["search", root, "encrypt data", "--min-score", "0", "--rerank", "5", "--output", "json"],
+      { ...env, WAYFINDER_RERANKER_URL: server.url },
+    );
+    assert.equal(floored.code, 0, floored.stderr);
+    assert.ok(
+      JSON.parse(floored.stdout).notices.includes(
+        "minScore 0 kept hits by dense similarity (scores.dense) before reranking, not by the rerank score",
+      ),
+      floored.stdout,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -96,7 +96,7 @@ export interface CorpusSearchOptions {
   limit?: number;
   /** @default "dense"; `bm25` is read as `lexical` */
   mode?: SearchMode | "bm25";
-  /** Drops hits whose dense cosine similarity is below this. */
+  /** Drops hits whose dense cosine similarity (`scores.dense`) is below this, whatever ranks them. */
   minScore?: number;
   filter?: SearchFilter;
   /** Rerank the top this many candidates (true: 50); below `limit`, the rest follow unreranked. */
@@ -249,6 +249,15 @@ async function denseCoverage(index: StoredIndex, mode: SearchMode, root: string)
   return [`${covered}; ${next}`];
 }
 
+/** Says that `minScore` cut on cosine while the scores shown are a reranker's. */
+function rerankedFloorNotice(options: CorpusSearchOptions & { mode?: SearchMode }): string[] {
+  const { minScore, rerank, mode } = options;
+  if (minScore === undefined || !rerank || mode === "lexical") return [];
+  return [
+    `minScore ${minScore} kept hits by dense similarity (scores.dense) before reranking, not by the rerank score`,
+  ];
+}
+
 /** The corpus behind `openCorpus`; keeps the embedder, reranker and live index between calls. */
 class LocalCorpus implements Corpus {
   #embedder: Promise<Embedder> | null = null;
@@ -349,6 +358,7 @@ class LocalCorpus implements Corpus {
       }
       : { query: text, ...pick(await searcher.search(request), "matches", "notices") };
     response.notices.unshift(...tooLong, ...coverage, ...await this.#freshness(index));
+    response.notices.push(...rerankedFloorNotice(options));
     if (!knowledge && asksAnything(options.policy ?? {})) {
       const declared = await declaresBundle(this.root);
       response.notices.push(
