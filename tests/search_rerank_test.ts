@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { serve } from "../src/embed/testdata/serve_json.ts";
 import { writeTinyReranker } from "../src/model/mod.ts";
 import { tinyModel, wayfinder } from "./_run.ts";
 
@@ -114,6 +115,71 @@ Deno.test("search --reranker alone reranks, both cross-encoder flags are refused
     assert.equal(slow.code, 2);
     assert.match(slow.stderr, /timed out after 200 ms/);
     assert.ok(performance.now() - started < 20_000, "the timeout bounds the wait");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("search --rerank N scores exactly the top N candidates once, with --expand and --diverse too", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "wayfinder-rerank-" });
+  // TEI's /rerank: the longer text first, every passage it was sent recorded.
+  await using server = serve((body) => {
+    const texts = body.texts as string[];
+    return Response.json(texts.map((text, index) => ({ index, score: text.length / 1000 })));
+  });
+  try {
+    const root = join(dir, "corpus");
+    Deno.mkdirSync(root);
+    // Twelve files of six matching functions: expansion collapses each file's six into one
+    // context, so a limit of 10 contexts needs more than the 40 hits it asks for at first.
+    for (let i = 0; i < 12; i++) {
+      const functions = Array.from(
+        { length: 6 },
+        (_, j) =>
+          `export function encryptData${i}x${j}(data: string) {\n  return "encrypt data";\n}\n`,
+      );
+      writeFileSync(join(root, `vault${i}.ts`), functions.join("\n"));
+    }
+    const env = { WAYFINDER_DATA_DIR: join(dir, "data"), WAYFINDER_EMBEDDING_MODEL: tinyModel() };
+    assert.equal((await wayfinder(["index", root], env)).code, 0);
+    const search = async (extra: string[]) => {
+      const sent = server.bodies.length;
+      const run = await wayfinder(
+        ["search", root, "encrypt data", "--mode", "lexical", "--output", "json", ...extra],
+        { ...env, WAYFINDER_RERANKER_URL: server.url },
+      );
+      assert.equal(run.code, 0, run.stderr);
+      const passages = server.bodies.slice(sent).flatMap((b) => b.texts as string[]);
+      const matches = JSON.parse(run.stdout).matches as { scores: { rerank?: number } }[];
+      return { passages, matches };
+    };
+    for (
+      const extra of [[], ["--expand"], ["--expand", "--diverse"], ["--diverse", "--fetch-k", "20"]]
+    ) {
+      const { passages, matches } = await search(["--rerank", "5", "--limit", "10", ...extra]);
+      assert.equal(passages.length, 5, `${extra}: ${passages.length} passages scored`);
+      assert.equal(new Set(passages).size, 5, `${extra}: a passage scored twice`);
+      assert.equal(matches.length, 10, `${extra}: --limit hits`);
+      const reranked = matches.map((m) => m.scores.rerank !== undefined);
+      // Diversity may pass over some of the reranked 5, never reorder them after the rest.
+      const lead = extra.includes("--diverse") ? reranked.indexOf(false) : 5;
+      assert.deepEqual(
+        reranked,
+        [...Array(lead).fill(true), ...Array(10 - lead).fill(false)],
+        `${extra}: the reranked hits lead, the rest follow in retrieval order`,
+      );
+    }
+    const floored = await wayfinder(
+      ["search", root, "encrypt data", "--min-score", "0", "--rerank", "5", "--output", "json"],
+      { ...env, WAYFINDER_RERANKER_URL: server.url },
+    );
+    assert.equal(floored.code, 0, floored.stderr);
+    assert.ok(
+      JSON.parse(floored.stdout).notices.includes(
+        "minScore 0 kept hits by dense similarity (scores.dense) before reranking, not by the rerank score",
+      ),
+      floored.stdout,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

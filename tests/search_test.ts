@@ -17,6 +17,7 @@ interface JsonMatch {
     language: string;
   };
   similarity: number;
+  scores: { dense?: number };
 }
 
 async function search(
@@ -106,6 +107,13 @@ Deno.test("search filters by path glob, type and language", async () => {
 
   const floor = await search(["user", "--limit", "50", "--min-score", "0.5"]);
   assert.ok(floor.matches.every((m) => m.similarity >= 0.5));
+  // Hybrid ranks by the fused score, yet the floor is on cosine, and a notice says so.
+  const fused = await search(["user", "--limit", "50", "--min-score", "0.3", "--mode", "hybrid"]);
+  assert.ok(fused.matches.length > 0);
+  assert.ok(fused.matches.every((m) => m.scores.dense! >= 0.3 && m.similarity < 0.3));
+  assert.deepEqual(fused.notices, [
+    "minScore 0.3 kept hits by dense similarity (scores.dense), not by the fused score they are ranked by",
+  ]);
 });
 
 Deno.test("search rejects bad usage with one line and exit 2", async () => {
@@ -124,6 +132,10 @@ Deno.test("search rejects bad usage with one line and exit 2", async () => {
   const help = await wayfinder(["search", "--help"], env);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /--limit/);
+  assert.match(
+    help.stdout,
+    /--min-score X +Drop hits whose dense cosine similarity \(scores\.dense\)/,
+  );
   for (
     const [args, message] of [
       [

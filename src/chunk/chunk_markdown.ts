@@ -157,14 +157,11 @@ function offsetMap(original: string, norm: string): Int32Array {
 function blocksOf(norm: string): Block[] {
   const blocks: Block[] = [];
   let pos = 0;
-  const fm = FRONT_MATTER.exec(norm);
-  const yaml = fm?.[0].replace(/^\uFEFF?---[^\n]*\n/, "").replace(/[^\n]*\n?$/, "");
-  if (fm && yaml !== undefined && isYamlMapping(yaml)) {
+  const fm = frontMatterOf(norm);
+  if (fm) {
     // Empty front matter is consumed but says nothing worth a chunk.
-    if (yaml.trim() !== "") {
-      blocks.push({ type: "front_matter", start: fm[1] ? 1 : 0, end: fm[0].length });
-    }
-    pos = fm[0].length;
+    if (fm.yaml.trim() !== "") blocks.push({ type: "front_matter", start: fm.start, end: fm.end });
+    pos = fm.end;
   }
   while (pos < norm.length) {
     let off = pos;
@@ -212,6 +209,25 @@ function blocksOf(norm: string): Block[] {
  * Whether fenced text at the top is YAML front matter rather than a rule
  * followed by a setext heading: it must be empty or a YAML mapping.
  */
+/** The front matter opening normalised Markdown, when its YAML is a mapping (a BOM stays outside). */
+function frontMatterOf(norm: string): { start: number; end: number; yaml: string } | undefined {
+  const fm = FRONT_MATTER.exec(norm);
+  if (!fm) return undefined;
+  const yaml = fm[0].replace(/^\uFEFF?---[^\n]*\n/, "").replace(/[^\n]*\n?$/, "");
+  return isYamlMapping(yaml) ? { start: fm[1] ? 1 : 0, end: fm[0].length, yaml } : undefined;
+}
+
+/**
+ * Where the body of Markdown `text` starts: just after its front matter, as
+ * {@linkcode chunkMarkdown} reads it, else 0. An offset into `text` itself,
+ * whatever its line endings.
+ */
+export function markdownBodyStart(text: string): number {
+  const norm = text.replace(/\r\n?/g, "\n");
+  const end = frontMatterOf(norm)?.end;
+  return end === undefined ? 0 : offsetMap(text, norm)[end];
+}
+
 function isYamlMapping(text: string): boolean {
   if (text.trim() === "") return true;
   try {

@@ -11,7 +11,7 @@ export {
   createCodeChunker,
 } from "./chunk_code.ts";
 export { chunkFile, type ChunkFileOptions } from "./chunk_file.ts";
-export { chunkMarkdown, type MarkdownOptions } from "./chunk_markdown.ts";
+export { chunkMarkdown, markdownBodyStart, type MarkdownOptions } from "./chunk_markdown.ts";
 export { chunkBudget, chunkText, type TextOptions } from "./chunk_text.ts";
 export { chunkId, type ChunkSpec, countNonWhitespace, makeChunk } from "./make_chunk.ts";
 export { sliceChunk } from "./slice_chunk.ts";

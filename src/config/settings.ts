@@ -270,7 +270,8 @@ export const SETTINGS = {
     type: "number",
     file: "search.minScore",
     value: "X",
-    help: "Drop hits scoring below this",
+    help:
+      "Drop hits whose dense cosine similarity (scores.dense) is below X, whatever score ranks them; ignored in lexical mode",
   },
   mode: {
     flag: "mode",

@@ -29,7 +29,7 @@ const RUN_MODES = {
 } as const;
 /** Prefixes that stack a searcher on a run: `rerank:hybrid`, `diverse:dense`, `expand:rerank:hybrid`. */
 const MODIFIERS = ["rerank", "diverse", "expand"] as const;
-/** Candidates a rerank run's cross-encoder rescores (at least k). */
+/** Candidates a rerank run's cross-encoder rescores; hits past them keep their retrieval order. */
 const RERANK_DEPTH = 50;
 
 /** A run as named, and the searcher stack it stands for. */

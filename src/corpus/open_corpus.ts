@@ -104,10 +104,10 @@ export interface CorpusSearchOptions {
   limit?: number;
   /** @default "dense"; `bm25` is read as `lexical` */
   mode?: SearchMode | "bm25";
-  /** Drops hits whose dense cosine similarity is below this. */
+  /** Drops hits whose dense cosine similarity (`scores.dense`) is below this, whatever ranks them. */
   minScore?: number;
   filter?: SearchFilter;
-  /** Rerank this many candidates with the cross-encoder (true: 50). */
+  /** Rerank the top this many candidates (true: 50); below `limit`, the rest follow unreranked. */
   rerank?: boolean | number;
   /** Maximal marginal relevance over a larger pool (true: λ 0.5, 4 × limit candidates). */
   diverse?: boolean | { lambda?: number; fetchK?: number };
@@ -254,6 +254,15 @@ async function denseCoverage(index: StoredIndex, mode: SearchMode, root: string)
   return [`${covered}; ${next}`];
 }
 
+/** Says that `minScore` cut on cosine while the scores shown are a reranker's. */
+function rerankedFloorNotice(options: CorpusSearchOptions & { mode?: SearchMode }): string[] {
+  const { minScore, rerank, mode } = options;
+  if (minScore === undefined || !rerank || mode === "lexical") return [];
+  return [
+    `minScore ${minScore} kept hits by dense similarity (scores.dense) before reranking, not by the rerank score`,
+  ];
+}
+
 /** The corpus behind `openCorpus`; keeps the embedder, reranker and live index between calls. */
 class LocalCorpus implements Corpus {
   #embedder: Promise<Embedder> | null = null;
@@ -358,6 +367,7 @@ class LocalCorpus implements Corpus {
       }
       : { query: text, ...pick(await searcher.search(request), "matches", "notices") };
     response.notices.unshift(...tooLong, ...coverage, ...await this.#freshness(index));
+    response.notices.push(...rerankedFloorNotice(options));
     if (!knowledge && asksAnything(options.policy ?? {})) {
       const declared = await declaresBundle(this.root);
       response.notices.push(
@@ -389,6 +399,8 @@ class LocalCorpus implements Corpus {
       mode,
       embedQuery: mode === "lexical" ? undefined : await this.#queryEmbedder(index),
     });
+    // Below reranking: expansion widens by searching again, which must not score passages twice.
+    if (options.expand) searcher = expandingSearcher(searcher, index, sourceReader(this.root));
     if (options.rerank) {
       const candidates = options.rerank === true ? 50 : options.rerank;
       searcher = rerankingSearcher(searcher, await this.#rerankerFor("--rerank"), {
@@ -396,7 +408,6 @@ class LocalCorpus implements Corpus {
         text: embeddingInput,
       });
     }
-    if (options.expand) searcher = expandingSearcher(searcher, index, sourceReader(this.root));
     // Over expansion, so the pool is --fetch-k distinct contexts and the picks differ in context.
     if (options.diverse) {
       searcher = diversifyingSearcher(

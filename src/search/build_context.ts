@@ -1,3 +1,5 @@
+import type { Chunk } from "../types.ts";
+import type { ParentContext } from "./expand.ts";
 import type { SearchHit } from "./search_index.ts";
 import type { SourceReader } from "./source_text.ts";
 
@@ -24,21 +26,25 @@ interface Block {
   source?: string;
 }
 
-function passageOf(hit: SearchHit, read?: SourceReader): Block {
+/**
+ * The passages that may show `hit`, preferred first: its parent context when
+ * it was expanded, then the hit alone (for a budget the parent overflows).
+ */
+function passagesOf(hit: SearchHit, read?: SourceReader): Block[] {
   const { chunk, parent } = hit;
-  const span = parent ?? chunk;
-  const name = parent ? parent.symbol : chunk.symbol;
-  return {
+  const block = (span: Chunk | ParentContext, name: string | undefined, text: string) => ({
     path: chunk.sourcePath,
     language: chunk.language,
-    label: `${name ? `${name} ` : ""}(${parent ? parent.type : chunk.type})`,
+    label: `${name ? `${name} ` : ""}(${span.type})`,
     lineStart: span.lineStart,
     lineEnd: span.lineEnd,
     startOffset: span.startOffset,
     endOffset: span.endOffset,
-    text: parent ? parent.content : chunk.content,
+    text,
     source: read?.(chunk),
-  };
+  });
+  const own = block(chunk, chunk.symbol, chunk.content);
+  return parent ? [block(parent, parent.symbol, parent.content), own] : [own];
 }
 
 /** What lies between two passages of a file, if it may be shown: whitespace only. */
@@ -97,12 +103,13 @@ function renderAll(blocks: Block[]): string {
 
 /**
  * Packs hits into prompt-ready context: the best passages first (a hit's
- * parent context when it was expanded), copies dropped, overlapping or
- * neighbouring passages of one file merged, each block cited as
- * `path:lineStart-lineEnd`. A passage that would overflow the budget is
- * skipped for smaller ones after it; when not even the best one fits, it is
- * cut (marked "…"), so there is context whenever there are hits and the
- * budget allows a heading. The result never exceeds `maxChars`.
+ * parent context when it was expanded and fits, else the hit alone), copies
+ * dropped, overlapping or neighbouring passages of one file merged, each
+ * block cited as `path:lineStart-lineEnd`. A passage that would overflow the
+ * budget is skipped for smaller ones after it, but the best hit always
+ * leads: when not even it fits alone, it is cut to its first lines (marked
+ * "…", cited by the lines it shows), so there is context whenever there are
+ * hits and the budget allows a heading. The result never exceeds `maxChars`.
  *
  * @example Two hits in one budget
  * ```ts
@@ -122,29 +129,50 @@ export function buildContext(hits: SearchHit[], options: ContextOptions): string
   let blocks: Block[] = [];
   // Texts already shown: a vendored copy or a repeated licence header adds nothing.
   const shown = new Set<string>();
-  for (const hit of hits) {
-    const passage = passageOf(hit, options.read);
-    if (shown.has(passage.text)) continue;
-    const next = withPassage(blocks, passage);
-    if (renderAll(next).length > maxChars) continue;
-    blocks = next;
-    shown.add(passage.text);
+  for (const [rank, hit] of hits.entries()) {
+    const passages = passagesOf(hit, options.read);
+    if (passages.some((passage) => shown.has(passage.text))) continue;
+    const fitting = passages.map((passage) => ({ passage, next: withPassage(blocks, passage) }))
+      .find(({ next }) => renderAll(next).length <= maxChars);
+    if (fitting) {
+      blocks = fitting.next;
+      shown.add(fitting.passage.text);
+    } else if (rank === 0) {
+      return cutToFit(passages[passages.length - 1], maxChars);
+    }
   }
-  if (blocks.length > 0 || hits.length === 0) return renderAll(blocks);
-  return cutToFit(passageOf(hits[0], options.read), maxChars);
+  return renderAll(blocks);
 }
 
 /**
- * `block` cut (marked "…") to fit `maxChars` with its heading and fences, or
- * "" when not even those fit. The fence grows with the backtick runs of the
- * text kept, so the cut shrinks until the text it actually renders fits.
+ * `block` cut to its first lines (marked "…") to fit `maxChars` with its
+ * heading and fences, or "" when not even those fit. Only whole lines are
+ * kept, unless the first alone is too long; the heading cites the lines
+ * kept. The fence grows with the backtick runs of the text kept, so the cut
+ * shrinks until the text it actually renders fits.
  */
 function cutToFit(block: Block, maxChars: number): string {
   let room = maxChars - render(block, "").length - "\n…".length;
   while (room > 0) {
-    const text = render(block, `${block.text.slice(0, room).replace(/[\uD800-\uDBFF]$/, "")}\n…`);
+    const head = headOf(block, room);
+    const text = render(head, `${head.text}\n…`);
     if (text.length <= maxChars) return text;
     room -= text.length - maxChars;
   }
   return "";
+}
+
+/** The first `room` characters of `block`, back to its last whole line when one fits, cited by its lines. */
+function headOf(block: Block, room: number): Block {
+  let text = block.text.slice(0, room).replace(/[\uD800-\uDBFF]$/, "");
+  const lineBreak = text.lastIndexOf("\n");
+  if (lineBreak > 0 && block.text[text.length] !== "\n") text = text.slice(0, lineBreak);
+  text = text.replace(/\n+$/, "");
+  const lines = text.split("\n").length;
+  return {
+    ...block,
+    lineEnd: Math.min(block.lineEnd, block.lineStart + lines - 1),
+    endOffset: block.startOffset + text.length,
+    text,
+  };
 }

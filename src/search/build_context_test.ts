@@ -98,11 +98,51 @@ Deno.test("buildContext() keeps a cut passage holding backticks within the budge
   const lone = hit("md", "Run it:\n```sh\n" + "make all\n".repeat(40) + "```\n", {
     language: "markdown",
   });
-  for (const budget of [60, 200, 300]) {
+  for (const budget of [200, 300]) {
     const text = buildContext([lone], { maxChars: budget });
     assert.ok(text.length <= budget, `${text.length} > ${budget}`);
     assert.ok(text.endsWith("\n…\n````\n"), text);
   }
+  const short = buildContext([lone], { maxChars: 60 });
+  assert.ok(short.length <= 60 && short.endsWith("\nRun it:\n…\n```\n"), short);
+});
+
+Deno.test("buildContext() cites a cut passage by the whole lines it shows", () => {
+  const lines = Array.from({ length: 20 }, (_, i) => `  step${i + 17}();`);
+  const lone = hit("run", lines.join("\n"), { lineStart: 17, lineEnd: 36, symbol: "run" });
+  for (const budget of [90, 120, 200]) {
+    const text = buildContext([lone], { maxChars: budget });
+    const shown = text.split("\n").slice(2, text.split("\n").indexOf("…"));
+    assert.ok(shown.length > 0 && shown.every((line) => lines.includes(line)), text);
+    assert.ok(text.startsWith(`## src/run.ts:17-${16 + shown.length} run (function)\n`), text);
+    assert.ok(text.length <= budget);
+  }
+  const oneLong = hit("long", "x".repeat(300) + "\ny", { lineStart: 5, lineEnd: 6 });
+  assert.ok(buildContext([oneLong], { maxChars: 100 }).startsWith("## src/long.ts:5-5 (function)"));
+});
+
+Deno.test("buildContext() shows the hit itself when its parent overflows the budget", () => {
+  const expanded = (id: string, line: number) => {
+    const child = hit(id, `${id}() {}`, { symbol: `Big.${id}`, lineStart: line, lineEnd: line });
+    child.parent = {
+      reason: "declaration",
+      symbol: "Big",
+      type: "class",
+      lineStart: 1,
+      lineEnd: 200,
+      startOffset: 0,
+      endOffset: 4000,
+      content: "class Big {\n" + "  field;\n".repeat(400) + "}",
+    };
+    return child;
+  };
+  const text = buildContext([expanded("encrypt", 107), expanded("decrypt", 130)], {
+    maxChars: 300,
+  });
+  assert.ok(text.startsWith("## src/encrypt.ts:107-107 Big.encrypt (function)\n"), text);
+  assert.ok(text.includes("encrypt() {}") && text.includes("decrypt() {}"), text);
+  assert.ok(!text.includes("…"), "nothing had to be cut");
+  assert.ok(text.length <= 300);
 });
 
 Deno.test("buildContext() merges overlapping and neighbouring passages of one file and drops copies", () => {

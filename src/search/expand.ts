@@ -1,3 +1,4 @@
+import { markdownBodyStart } from "../chunk/mod.ts";
 import type { Chunk } from "../types.ts";
 import type { SearchableIndex, SearchHit } from "./search_index.ts";
 import type { Searcher } from "./searcher.ts";
@@ -70,9 +71,13 @@ function spanOf(
   base: Omit<ParentContext, "lineStart" | "lineEnd" | "startOffset" | "endOffset" | "content">,
   read: SourceReader,
 ): ParentContext {
-  const startOffset = Math.min(...parts.map((c) => c.startOffset));
+  const first = parts.reduce((a, b) => (b.startOffset < a.startOffset ? b : a));
   const endOffset = Math.max(...parts.map((c) => c.endOffset));
   const text = parts.every((c) => read(c) !== undefined) ? read(parts[0]) : undefined;
+  // A heading chunk starts after its `#` marks; the section it opens starts at its line.
+  const startOffset = text !== undefined && first.type === "heading"
+    ? headingLineStart(text, first.startOffset)
+    : first.startOffset;
   const content = text?.slice(startOffset, endOffset) ??
     parts.filter((c, i) => !parts.slice(0, i).some((p) => p.endOffset >= c.endOffset))
       .map((c) => c.content).join("\n");
@@ -84,6 +89,12 @@ function spanOf(
     endOffset,
     content,
   };
+}
+
+/** `offset` moved back over the `#` marks and indentation before it to the start of its line. */
+function headingLineStart(text: string, offset: number): number {
+  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
+  return /^[ \t]*#*[ \t]*$/.test(text.slice(lineStart, offset)) ? lineStart : offset;
 }
 
 /** A chunk's place among its declaration's pieces: chunker part, then fitter fragment (1 of 1 if whole). */
@@ -112,26 +123,50 @@ function piecesOf(chunk: Chunk, file: Chunk[]): Chunk[] {
   return file.slice(first, last + 1);
 }
 
-/** The whole file, from its text when trusted, else from its chunks. */
+/** Chunk types of a Markdown file that are not its body: metadata and footnote definitions. */
+const OUTSIDE_BODY = new Set(["front_matter", "footnote"]);
+
+/**
+ * The whole file, from its text when trusted, else from its chunks. A
+ * Markdown file is bounded to its body: front matter is metadata and
+ * footnote definitions at the end are references, neither a passage to read
+ * (unless the hit itself lies there).
+ */
 function fileOf(chunk: Chunk, file: Chunk[], read: SourceReader): ParentContext {
+  const base = { reason: "file" as const, type: "file" };
+  const markdown = chunk.language === "markdown";
+  const body = markdown ? file.filter((c) => c === chunk || !OUTSIDE_BODY.has(c.type)) : file;
   const text = read(chunk);
-  if (text === undefined) return spanOf(file, { reason: "file", type: "file" }, read);
-  const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+  if (text === undefined) return spanOf(body, base, read);
+  let [startOffset, endOffset] = [0, text.length];
+  if (markdown) {
+    const bodyStart = markdownBodyStart(text);
+    const blankLines = /^(?:[ \t]*\r?\n)*/.exec(text.slice(bodyStart))![0].length;
+    startOffset = Math.min(bodyStart + blankLines, chunk.startOffset);
+    endOffset = Math.max(...body.map((c) => c.endOffset));
+  }
   return {
-    reason: "file",
-    type: "file",
-    lineStart: 1,
-    lineEnd: Math.max(1, lines),
-    startOffset: 0,
-    endOffset: text.length,
-    content: text,
+    ...base,
+    lineStart: lineAt(text, startOffset),
+    lineEnd: lineAt(text, Math.max(startOffset, endOffset - 1)),
+    startOffset,
+    endOffset,
+    content: text.slice(startOffset, endOffset),
   };
+}
+
+/** The 1-based line holding `offset`, lines ending at LF. */
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
+  return line;
 }
 
 /**
  * The context of one chunk: its container declaration (or the chunk itself
- * when it is one, with its members), else the smallest section, chunk or
- * split declaration (all its parts) that encloses it, else its file.
+ * when it is one, with its members), else, for a Markdown heading, the
+ * section it opens, else the smallest section, chunk or split declaration
+ * (all its parts) that encloses it, else its file.
  */
 export function parentOf(index: SearchableIndex, chunk: Chunk, read: SourceReader): ParentContext {
   const file = chunksOfFile(index, chunk.sourcePath);
@@ -141,6 +176,10 @@ export function parentOf(index: SearchableIndex, chunk: Chunk, read: SourceReade
   if (owner) {
     const base = { reason: "declaration" as const, symbol: owner.symbol, type: owner.type };
     return spanOf(membersOf(owner, file), base, read);
+  }
+  if (chunk.type === "heading" && chunk.symbol) {
+    const base = { reason: "enclosing" as const, symbol: chunk.symbol, type: chunk.type };
+    return spanOf(membersOf(chunk, file), base, read);
   }
   const candidates: { size: number; make: () => ParentContext }[] = [];
   const section = chunk.parent ? file.find((c) => c.symbol === chunk.parent && c !== chunk) : null;
@@ -170,9 +209,15 @@ export function parentOf(index: SearchableIndex, chunk: Chunk, read: SourceReade
 
 /**
  * Parent/child over any searcher: each hit comes back with its
- * `ParentContext`, and later hits in a context already shown collapse into
- * the first (best) one, so three methods of one class read as one match in
- * that class.
+ * `ParentContext`, and contexts never overlap: a later hit inside a context
+ * already shown collapses into the first (best) one, so three methods of one
+ * class read as one match in that class, and a later hit whose context would
+ * overlap one already shown (a heading above a section shown, imports above
+ * a class) comes back on its own lines, without `parent`.
+ *
+ * Collapsing drops hits, so it widens by searching `inner` again for more:
+ * stack it below a reranker, which would otherwise score the same passages
+ * once per widening.
  */
 export function expandingSearcher(
   inner: Searcher,
@@ -181,7 +226,6 @@ export function expandingSearcher(
 ): Searcher {
   return {
     async search(request) {
-      // Collapsing drops hits, so fetch more than asked, widening until enough contexts remain.
       for (let fetch = request.limit * 4;; fetch *= 4) {
         const result = await inner.search({ ...request, limit: fetch });
         const matches = collapse(result.matches, index, read, request.limit);
@@ -192,21 +236,31 @@ export function expandingSearcher(
   };
 }
 
-/** Each hit with its context, keeping the first hit of each context, up to `limit`. */
+/** A stretch of a file, UTF-16 offsets, end exclusive. */
+type Range = { startOffset: number; endOffset: number };
+
+const overlaps = (a: Range, b: Range) => a.startOffset < b.endOffset && b.startOffset < a.endOffset;
+const within = (inner: Range, outer: Range) =>
+  outer.startOffset <= inner.startOffset && inner.endOffset <= outer.endOffset;
+
+/** Each hit with its context, skipping hits already shown and overlapping contexts, up to `limit`. */
 function collapse(
   hits: SearchHit[],
   index: SearchableIndex,
   read: SourceReader,
   limit: number,
 ): SearchHit[] {
-  const seen = new Set<string>();
+  // What each file shows so far: the contexts returned, or a hit's own lines.
+  const shown = new Map<string, Range[]>();
   const matches: SearchHit[] = [];
   for (const hit of hits) {
+    const path = hit.chunk.sourcePath;
+    const ranges = shown.get(path) ?? [];
+    if (ranges.some((range) => within(hit.chunk, range))) continue;
     const parent = parentOf(index, hit.chunk, read);
-    const key = `${hit.chunk.sourcePath}:${parent.startOffset}-${parent.endOffset}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    matches.push({ ...hit, parent });
+    const fits = !ranges.some((range) => overlaps(parent, range));
+    shown.set(path, [...ranges, fits ? parent : hit.chunk]);
+    matches.push(fits ? { ...hit, parent } : hit);
     if (matches.length === limit) break;
   }
   return matches;

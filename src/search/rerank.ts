@@ -72,15 +72,19 @@ export async function rerankHits<T extends SearchHit>(
 
 /** Options of {@linkcode rerankingSearcher}. */
 export interface RerankingOptions {
-  /** Candidates fetched from the inner searcher and rescored. @default 50 */
+  /** Candidates rescored: the inner searcher's top N, each scored once. @default 50 */
   candidates?: number;
   /** The text of a chunk the reranker reads. @default chunk.content */
   text?: (chunk: Chunk) => string;
 }
 
 /**
- * A cross-encoder over any searcher: fetches `candidates` hits (at least the
- * limit), rescores them with `reranker`, and keeps the best `limit`.
+ * A cross-encoder over any searcher: rescores exactly the inner searcher's
+ * top `candidates` hits and keeps the best `limit`. When `candidates` is
+ * below the limit, the reranked hits lead and the next ones follow in
+ * retrieval order, with their retrieval scores. Each search asks `inner`
+ * once, so stack anything that searches its inner searcher repeatedly (an
+ * `expandingSearcher`) below this one.
  */
 export function rerankingSearcher(
   inner: Searcher,
@@ -90,11 +94,10 @@ export function rerankingSearcher(
   const candidates = options.candidates ?? 50;
   return {
     async search(request) {
-      const depth = Math.max(request.limit, candidates);
-      const result = await inner.search({ ...request, limit: depth });
+      const result = await inner.search({ ...request, limit: Math.max(request.limit, candidates) });
       if (result.matches.length === 0) return result;
       const reranked = await rerankHits(result.matches, request.query, reranker, {
-        top: depth,
+        top: candidates,
         text: options.text,
       });
       return { ...result, matches: reranked.slice(0, request.limit) };

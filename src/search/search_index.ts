@@ -35,7 +35,10 @@ export interface SearchableIndex {
 export interface SearchOptions {
   /** Hits wanted. @default 10 */
   limit?: number;
-  /** Drops hits whose dense cosine similarity is below this; not used in "lexical" mode. */
+  /**
+   * Drops hits whose dense cosine similarity (`scores.dense`) is below this,
+   * whatever score ranks them; ignored, with a notice, in "lexical" mode.
+   */
   minScore?: number;
   /** "dense" cosine, "lexical" BM25, or "hybrid" reciprocal rank fusion of both. @default "dense" */
   mode?: "dense" | "lexical" | "hybrid";
@@ -275,8 +278,13 @@ export function searchIndex(
   const notices: string[] = [];
   const byFilter = matchFilter(options.filter);
   const useMinScore = minScore !== undefined && mode !== "lexical";
+  // minScore is a floor on cosine: fused and BM25 scores do not compare across queries.
   if (minScore !== undefined && mode === "lexical") {
     notices.push("minScore applies to dense similarity and was ignored in lexical mode");
+  } else if (minScore !== undefined && mode === "hybrid") {
+    notices.push(
+      `minScore ${minScore} kept hits by dense similarity (scores.dense), not by the fused score they are ranked by`,
+    );
   }
   const keep = (c: Candidate) =>
     (!useMinScore || (c.scores.dense ?? -Infinity) >= minScore!) &&

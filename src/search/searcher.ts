@@ -13,7 +13,7 @@ export interface SearchRequest {
   limit: number;
   /** Restricts hits by path glob, chunk type and language. */
   filter?: SearchFilter;
-  /** Drops hits whose dense cosine similarity is below this. */
+  /** Drops hits whose dense cosine similarity (`scores.dense`) is below this, whatever ranks them. */
   minScore?: number;
 }
 

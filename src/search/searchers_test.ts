@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import type { Chunk } from "../types.ts";
+import { chunkMarkdown } from "../chunk/mod.ts";
+import type { Chunk, SourceFile } from "../types.ts";
 import { diversifyingSearcher } from "./diversify.ts";
 import { expandingSearcher, parentOf } from "./expand.ts";
 import { rerankingSearcher } from "./rerank.ts";
@@ -59,6 +60,30 @@ Deno.test("rerankingSearcher() reorders candidates beyond the limit and keeps re
   assert.deepEqual(matches.map((m) => m.chunk.id), ["ccc"]);
   assert.equal(matches[0].scores.rerank, 3);
   assert.ok(matches[0].scores.dense! < 1);
+});
+
+Deno.test("rerankingSearcher() scores exactly its candidates, once, and the rest follow them", async () => {
+  const index = makeIndex(
+    [chunk("a", "a.ts"), chunk("bb", "b.ts"), chunk("ccc", "c.ts"), chunk("dddd", "d.ts")],
+    [[1, 0, 0], [0.9, 0.1, 0], [0.8, 0.2, 0], [0.5, 0.5, 0]],
+  );
+  const scored: string[][] = [];
+  const byLength = {
+    rank: (_q: string, docs: string[]) => {
+      scored.push(docs);
+      return Promise.resolve(docs.map((d) => d.length));
+    },
+  };
+  const plain = indexSearcher(index, { mode: "dense", embedQuery });
+  const searcher = rerankingSearcher(plain, byLength, { candidates: 2 });
+  const { matches } = await searcher.search({ query: "q", limit: 3 });
+  assert.deepEqual(scored, [["a", "bb"]], "the top 2, not the limit of 3");
+  assert.deepEqual(matches.map((m) => m.chunk.id), ["bb", "a", "ccc"]);
+  assert.equal(
+    matches[2].scores.rerank,
+    undefined,
+    "past the candidates: retrieval order and score",
+  );
 });
 
 /** A Dart-like file: class header, two methods, a top-level function, and its text. */
@@ -149,7 +174,83 @@ Deno.test("expandingSearcher() collapses hits in one class into the first child 
   const { matches } = await searcher.search({ query: "q", limit: 2 });
   assert.deepEqual(matches.map((m) => m.chunk.id), ["login", "main"]);
   assert.equal(matches[0].parent?.symbol, "Auth");
-  assert.equal(matches[1].parent?.reason, "file");
+  // main's context, the file, holds class Auth already shown: main comes on its own lines.
+  assert.equal(matches[1].parent, undefined);
+  assert.equal(parentOf(index, chunks[3], () => source).reason, "file");
+});
+
+/** Markdown as `chunkMarkdown` cuts it, indexed, with its text. */
+function markdownIndex(path: string, source: string) {
+  const file: SourceFile = {
+    path,
+    absolutePath: `/${path}`,
+    content: source,
+    bytes: source.length,
+  };
+  const chunks = chunkMarkdown(file);
+  return { chunks, source, index: makeIndex(chunks, chunks.map(() => [1, 0, 0])) };
+}
+
+Deno.test("parentOf() gives a heading its own section, from the heading line", () => {
+  const { chunks, source, index } = markdownIndex(
+    "docs/hooks.md",
+    "# Hooks\n\nIntro.\n\n## Files\n\nPer file.\n\n## Metrics\n\nCounts.\n",
+  );
+  const read: SourceReader = () => source;
+  const files = chunks.find((c) => c.type === "heading" && c.symbol === "Hooks > Files")!;
+  const section = parentOf(index, files, read);
+  assert.deepEqual([section.symbol, section.lineStart, section.lineEnd], ["Hooks > Files", 5, 7]);
+  assert.equal(section.content, "## Files\n\nPer file.");
+  const perFile = chunks.find((c) => c.content === "Per file.")!;
+  assert.deepEqual(parentOf(index, perFile, read), section, "its paragraph shares it");
+  const top = parentOf(index, chunks[0], read);
+  assert.deepEqual([top.symbol, top.lineStart, top.lineEnd], ["Hooks", 1, 11]);
+  assert.ok(top.content.startsWith("# Hooks\n"));
+});
+
+Deno.test("expandingSearcher() never returns overlapping contexts", async () => {
+  const { chunks, source, index } = markdownIndex(
+    "docs/hooks.md",
+    "# Hooks\n\nIntro.\n\n## Files\n\nPer file.\n\n## Metrics\n\nCounts.\n",
+  );
+  // Best first: the Files heading, its paragraph, the top heading, the Metrics paragraph.
+  const order = ["Hooks > Files", "Per file.", "Hooks", "Counts."];
+  const rank = (c: Chunk) =>
+    order.findIndex((o) => c.content === o || c.symbol === o && c.type === "heading");
+  const ranked = {
+    search: (request: { limit: number }) =>
+      Promise.resolve({
+        matches: chunks.filter((c) => rank(c) >= 0).sort((a, b) => rank(a) - rank(b))
+          .slice(0, request.limit).map((c) => ({ chunk: c, similarity: 1, scores: {} })),
+        notices: [],
+        examined: 0,
+      }),
+  };
+  const { matches } = await expandingSearcher(ranked, index, () => source)
+    .search({ query: "q", limit: 10 });
+  assert.deepEqual(
+    matches.map((
+      m,
+    ) => [m.chunk.content, m.parent ? `${m.parent.lineStart}-${m.parent.lineEnd}` : "-"]),
+    [["Files", "5-7"], ["Hooks", "-"], ["Counts.", "9-11"]],
+    "the paragraph collapses into its heading's section; the top section would hold it, so the top heading comes alone",
+  );
+});
+
+Deno.test("parentOf() bounds a Markdown file to its body: no front matter, no footnote definitions", () => {
+  const source =
+    "---\r\ntitle: Recovery\r\n---\r\n\r\nRequest an email.[^1]\r\n\r\n[^1]: Handbook.\r\n";
+  const { chunks, index } = markdownIndex("guide/recovery.md", source);
+  const passage = chunks.find((c) => c.type === "paragraph")!;
+  const file = parentOf(index, passage, () => source);
+  assert.equal(file.reason, "file");
+  assert.equal(file.content, "Request an email.[^1]");
+  assert.deepEqual([file.lineStart, file.lineEnd], [5, 5]);
+  // As a knowledge index holds it: no front matter or footnote chunk at all.
+  const bodyOnly = makeIndex([passage], [[1, 0, 0]]);
+  assert.equal(parentOf(bodyOnly, passage, () => source).content, "Request an email.[^1]");
+  const footnote = chunks.find((c) => c.type === "footnote")!;
+  assert.ok(parentOf(index, footnote, () => source).content.includes("[^1]: Handbook."));
 });
 
 Deno.test("parentOf() expands a part of a split declaration to all its parts", () => {
