@@ -15,6 +15,8 @@ export {
   applyIndexFixes,
   diffIndexFixes,
   type IndexChange,
+  type IndexFixPlan,
+  type IndexLeftAlone,
   planIndexFixes,
 } from "./fix_indexes.ts";
 export { formatReportText } from "./format_text.ts";
