@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { childProfileProject, commitChange, exampleProject, profileRepo } from "./_profile_repo.ts";
+import {
+  childProfileProject,
+  commitChange,
+  exampleProject,
+  gitRepo,
+  profileRepo,
+} from "./_profile_repo.ts";
 import { wayfinder } from "./_run.ts";
 
 const repo = await profileRepo();
@@ -68,6 +74,43 @@ Deno.test("get follows a parent named without git to the same repository and com
     resolved_commit: repo.head,
   }]);
   assert.ok(existsSync(join(project, ".agents/skills/bitwild-profile/SKILL.md")));
+});
+
+Deno.test("get caches a parent at the repository root after the child nested in it", async () => {
+  const profile = (id: string, extra = {}) =>
+    JSON.stringify({ format: 2, id, release: "1", rules: [], ...extra });
+  const source = await gitRepo({
+    "wayfinder-profile.json": profile("base"),
+    "child/wayfinder-profile.json": profile("kid", { extends: { path: "." } }),
+  });
+  const project = await Deno.makeTempDir();
+  Deno.mkdirSync(join(project, "kb"));
+  writeFileSync(
+    join(project, "wayfinder.json"),
+    JSON.stringify({
+      version: 1,
+      profiles: { t: { source: { git: source.dir, path: "child" }, applies_to: ["kb"] } },
+    }),
+  );
+  // A data root of its own: the child is extracted first, then its parent, the folder around it.
+  const own = { ...env, WAYFINDER_DATA_DIR: await Deno.makeTempDir() };
+  const run = await wayfinder(["get", project], own);
+  assert.equal(run.code, 0, run.stderr);
+  const locked = lockOf(project).profiles.t;
+  assert.equal(locked.profile_id, "kid");
+  assert.deepEqual(locked.parents.map((p: { profile_id: string }) => p.profile_id), ["base"]);
+  const validate = await wayfinder(["validate", join(project, "kb")], own);
+  assert.equal(validate.code, 0, validate.stdout + validate.stderr);
+  assert.match(validate.stdout, /^Profile t: kid 1 extends base 1 @ [0-9a-f]{12} applied$/m);
+  // A cache an older get left half filled (the root folder holding only the child) is repaired.
+  const cached = join(own.WAYFINDER_DATA_DIR, "profiles", "packages");
+  const [key] = [...Deno.readDirSync(cached)].map((e) => e.name);
+  Deno.removeSync(join(cached, key!, source.head, "wayfinder-profile.json"));
+  const half = await wayfinder(["validate", join(project, "kb"), "--output", "json"], own);
+  assert.equal(half.code, 1, half.stderr);
+  assert.match(JSON.parse(half.stdout).findings[0].message, /is not in the cache/);
+  assert.equal((await wayfinder(["get", project], own)).code, 0);
+  assert.equal((await wayfinder(["validate", join(project, "kb")], own)).code, 0);
 });
 
 Deno.test("get keeps the locked commit until the binding changes or --update is given", async () => {

@@ -5,7 +5,6 @@
  * unchanged binding and a lock whose packages are cached it runs no git
  * command at all.
  */
-import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { WayfinderError } from "../error.ts";
 import { installSkill } from "./install_skills.ts";
@@ -18,7 +17,13 @@ import {
   lockPathOf,
   writeLock,
 } from "./lock_file.ts";
-import { ensureCommit, extractPackage, fetchRef, packageDir } from "./profile_cache.ts";
+import {
+  ensureCommit,
+  extractPackage,
+  fetchRef,
+  isCachedPackage,
+  packageDir,
+} from "./profile_cache.ts";
 import { type ProfilePackage, readProfilePackage } from "./profile_package.ts";
 import { type BoundProfile, gitLocation, readBinding } from "./read_binding.ts";
 
@@ -184,9 +189,8 @@ async function materialize(
   commit: string,
   path: string,
 ): Promise<string> {
-  if (existsSync(packageDir(ctx.dataRoot, url, commit, path))) {
-    return packageDir(ctx.dataRoot, url, commit, path);
-  }
+  const cached = packageDir(ctx.dataRoot, url, commit, path);
+  if (isCachedPackage(cached)) return cached;
   if (await ensureCommit(ctx.dataRoot, url, commit)) ctx.fetched.add(url);
   return await extractPackage(ctx.dataRoot, url, commit, path);
 }
