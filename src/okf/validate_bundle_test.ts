@@ -175,3 +175,19 @@ Deno.test("validateBundle() quotes at most 200 characters of a broken link's tar
   const short = await findingsOf(`---\ntype: Guide\n---\n[b](${"y".repeat(197)}.md)\n`);
   assert.match(short[0]!, new RegExp(`'${"y".repeat(197)}\\.md' is not in the bundle`));
 });
+
+Deno.test("validateBundle() names a repeated log date as a repeat, not as dates out of order", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${dir}/log.md`,
+    "# Log\n\n## 2026-05-22\n* one\n\n## 2026-05-22\n* two\n\n## 2026-05-21\n* three\n\n" +
+      "## 2026-05-22\n* four\n",
+  );
+  const report = await validateBundle(dir);
+  assert.deepEqual(report.findings.map((f) => `${where(f)} ${f.severity}: ${f.message}`), [
+    "log.md:6 okf/log-structure error: Date 2026-05-22 appears more than once (first on line 3); " +
+    "group its entries under one heading",
+    "log.md:12 okf/log-structure error: Date 2026-05-22 appears more than once (first on line 3); " +
+    "group its entries under one heading",
+  ]);
+});
