@@ -80,20 +80,11 @@ export function applyProfile(bundle: LoadedBundle, chain: ProfileChain): Profile
   for (const pkg of [...chain.packages].reverse()) {
     for (const rule of pkg.rules) {
       const id = `${pkg.id}/${rule.id}`;
-      const report = (
-        path: string,
-        at: Position,
-        vars: Record<string, unknown>,
-        variant?: string,
-      ) => outcome.findings.push(profileFinding(pkg, rule, path, at, vars, variant));
+      const report: Report = (path, at, vars, variant) =>
+        outcome.findings.push(profileFinding(pkg, rule, path, at, vars, variant));
       let unsupported: string | null;
-      if (rule.check.builtin) {
-        const failures = runBuiltin(rule.check, bundle);
-        unsupported = "unsupported" in failures ? failures.unsupported : null;
-        for (const f of "unsupported" in failures ? [] : failures) {
-          report(f.path, f.at, f.vars, f.variant);
-        }
-      } else {
+      if (rule.check.builtin) unsupported = applyBuiltinRule(rule, bundle, report);
+      else {
         const compiled = compiler.compile(id, rule, pkg.defs, slots);
         unsupported = compiled.ok
           ? applySchemaRule(rule, concepts, subjects, (facts) => compiled.validate(facts), report)
@@ -105,7 +96,20 @@ export function applyProfile(bundle: LoadedBundle, chain: ProfileChain): Profile
   return outcome;
 }
 
-type Report = (path: string, at: Position, vars: Record<string, unknown>) => void;
+type Report = (
+  path: string,
+  at: Position,
+  vars: Record<string, unknown>,
+  variant?: string,
+) => void;
+
+/** Runs a builtin rule. Returns why it cannot (an unknown builtin or generator), else null. */
+function applyBuiltinRule(rule: ProfileRule, bundle: LoadedBundle, report: Report): string | null {
+  const failures = runBuiltin(rule.check, bundle);
+  if ("unsupported" in failures) return failures.unsupported;
+  for (const f of failures) report(f.path, f.at, f.vars, f.variant);
+  return null;
+}
 
 /** Subjects other than concepts, as located items with the path a finding points at. */
 function subjectItems(bundle: LoadedBundle, concepts: ConceptFacts[]) {
