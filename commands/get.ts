@@ -47,6 +47,7 @@ function summary(result: GetResult) {
     lockWritten: result.lockWritten,
     fetched: result.fetched,
     installed: result.installed,
+    removed: result.removed,
     profiles: Object.fromEntries(
       Object.entries(result.chains).map(([name, chain]) => [
         name,
@@ -80,5 +81,6 @@ function text(result: GetResult, context: CommandContext): string {
       : "Fetched nothing: every package was cached",
   );
   for (const dir of result.installed) lines.push(`Installed skill ${relative(context.cwd, dir)}`);
+  for (const dir of result.removed) lines.push(`Removed skill ${relative(context.cwd, dir)}`);
   return lines.join("\n") + "\n";
 }

@@ -62,7 +62,10 @@ function fix(
   output: string,
   context: CommandContext,
 ): number | null {
-  const { root, changes } = planIndexFixes(bundle);
+  const { root, changes, leftAlone } = planIndexFixes(bundle);
+  for (const { path, reason } of leftAlone) {
+    context.stderr(`Left ${shown(context, root, path)} alone: ${reason}\n`);
+  }
   if (dryRun) {
     const planned = changes.map(({ path, action, after }) => ({ path, action, content: after }));
     if (output === "text") context.stdout(diffIndexFixes(changes));

@@ -4,7 +4,7 @@
  * copies whose wayfinder.json points at it.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { copyTree, REPO } from "./_run.ts";
 
 export const PEER = join(REPO, "fixtures", "okf", "peer");
@@ -36,6 +36,31 @@ export async function profileRepo(): Promise<{ dir: string; head: string }> {
 /** Adds a commit to the repository and returns the new HEAD. */
 export async function commitChange(dir: string): Promise<string> {
   writeFileSync(join(dir, "CHANGES.md"), `changed ${Date.now()}\n`);
+  await git(dir, "add", "-A");
+  await git(dir, "commit", "-q", "-m", "change");
+  return await git(dir, "rev-parse", "HEAD");
+}
+
+/** A git repository holding `files` (path → text) in one commit; returns its path and HEAD. */
+export async function gitRepo(
+  files: Record<string, string>,
+): Promise<{ dir: string; head: string }> {
+  const dir = await Deno.makeTempDir({ prefix: "wayfinder-source-" });
+  await git(dir, "init", "-q", "-b", "main");
+  return { dir, head: await commitFiles(dir, files) };
+}
+
+/** Writes `files` (path → text) into the repository, removes `remove`, commits, returns HEAD. */
+export async function commitFiles(
+  dir: string,
+  files: Record<string, string>,
+  remove: string[] = [],
+): Promise<string> {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  for (const path of remove) await git(dir, "rm", "-q", "-r", "--", path);
   await git(dir, "add", "-A");
   await git(dir, "commit", "-q", "-m", "change");
   return await git(dir, "rev-parse", "HEAD");

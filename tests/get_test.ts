@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { childProfileProject, commitChange, exampleProject, profileRepo } from "./_profile_repo.ts";
+import {
+  childProfileProject,
+  commitChange,
+  commitFiles,
+  exampleProject,
+  gitRepo,
+  profileRepo,
+} from "./_profile_repo.ts";
 import { wayfinder } from "./_run.ts";
 
 const repo = await profileRepo();
@@ -70,6 +77,43 @@ Deno.test("get follows a parent named without git to the same repository and com
   assert.ok(existsSync(join(project, ".agents/skills/bitwild-profile/SKILL.md")));
 });
 
+Deno.test("get caches a parent at the repository root after the child nested in it", async () => {
+  const profile = (id: string, extra = {}) =>
+    JSON.stringify({ format: 2, id, release: "1", rules: [], ...extra });
+  const source = await gitRepo({
+    "wayfinder-profile.json": profile("base"),
+    "child/wayfinder-profile.json": profile("kid", { extends: { path: "." } }),
+  });
+  const project = await Deno.makeTempDir();
+  Deno.mkdirSync(join(project, "kb"));
+  writeFileSync(
+    join(project, "wayfinder.json"),
+    JSON.stringify({
+      version: 1,
+      profiles: { t: { source: { git: source.dir, path: "child" }, applies_to: ["kb"] } },
+    }),
+  );
+  // A data root of its own: the child is extracted first, then its parent, the folder around it.
+  const own = { ...env, WAYFINDER_DATA_DIR: await Deno.makeTempDir() };
+  const run = await wayfinder(["get", project], own);
+  assert.equal(run.code, 0, run.stderr);
+  const locked = lockOf(project).profiles.t;
+  assert.equal(locked.profile_id, "kid");
+  assert.deepEqual(locked.parents.map((p: { profile_id: string }) => p.profile_id), ["base"]);
+  const validate = await wayfinder(["validate", join(project, "kb")], own);
+  assert.equal(validate.code, 0, validate.stdout + validate.stderr);
+  assert.match(validate.stdout, /^Profile t: kid 1 extends base 1 @ [0-9a-f]{12} applied$/m);
+  // A cache an older get left half filled (the root folder holding only the child) is repaired.
+  const cached = join(own.WAYFINDER_DATA_DIR, "profiles", "packages");
+  const [key] = [...Deno.readDirSync(cached)].map((e) => e.name);
+  Deno.removeSync(join(cached, key!, source.head, "wayfinder-profile.json"));
+  const half = await wayfinder(["validate", join(project, "kb"), "--output", "json"], own);
+  assert.equal(half.code, 1, half.stderr);
+  assert.match(JSON.parse(half.stdout).findings[0].message, /is not in the cache/);
+  assert.equal((await wayfinder(["get", project], own)).code, 0);
+  assert.equal((await wayfinder(["validate", join(project, "kb")], own)).code, 0);
+});
+
 Deno.test("get keeps the locked commit until the binding changes or --update is given", async () => {
   const source = await profileRepo();
   const project = await exampleProject("acme-notes", source.dir);
@@ -113,6 +157,56 @@ Deno.test("get fails with one line and exit 2 on an unreachable source or a bad 
   const none = await wayfinder(["get", await Deno.makeTempDir()], env);
   assert.equal(none.code, 2);
   assert.match(none.stderr, /^wayfinder: No wayfinder\.json at or above /);
+});
+
+const SKILL = "examples/profiles/two-rule/skill/SKILL.md";
+const skillOf = (project: string, home: string) => join(project, home, "acme-notes", "SKILL.md");
+
+Deno.test("a get that fails leaves the installed skills as the lock it kept pins them", async () => {
+  const source = await profileRepo();
+  const project = await exampleProject("acme-notes", source.dir);
+  assert.equal((await wayfinder(["get", project], env)).code, 0);
+  const oldSkill = readFileSync(skillOf(project, ".claude/skills"), "utf8");
+  const lockText = readFileSync(join(project, "wayfinder.lock"), "utf8");
+  await commitFiles(source.dir, { [SKILL]: "# A newer skill\n" });
+  const file = join(project, "wayfinder.json");
+  const binding = JSON.parse(readFileSync(file, "utf8"));
+  // Resolved after acme-notes, so acme-notes' new skill is in hand when get fails.
+  binding.profiles.broken = { source: { git: "/no/such/repository", path: "p" } };
+  writeFileSync(file, JSON.stringify(binding));
+  const failed = await wayfinder(["get", project, "--update"], env);
+  assert.equal(failed.code, 2, failed.stderr);
+  assert.equal(readFileSync(join(project, "wayfinder.lock"), "utf8"), lockText);
+  for (const home of [".claude/skills", ".agents/skills"]) {
+    assert.equal(readFileSync(skillOf(project, home), "utf8"), oldSkill, home);
+  }
+});
+
+Deno.test("get --update removes the skills it installed once the package ships none, and only those", async () => {
+  const source = await profileRepo();
+  const project = await exampleProject("acme-notes", source.dir);
+  assert.equal((await wayfinder(["get", project], env)).code, 0);
+  assert.ok(existsSync(skillOf(project, ".agents/skills")));
+  // The user's own skills, one of them named like a Profile that never shipped a skill.
+  for (const name of ["mine", "bitwild-profile"]) {
+    mkdirSync(join(project, ".claude/skills", name), { recursive: true });
+    writeFileSync(join(project, ".claude/skills", name, "SKILL.md"), "# Mine\n");
+  }
+  const newer = await commitFiles(source.dir, {}, ["examples/profiles/two-rule/skill"]);
+  const run = await wayfinder(["get", project, "--update"], env);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(lockOf(project).profiles["acme-notes"].resolved_commit, newer);
+  assert.match(run.stdout, /^Removed skill .*\.claude\/skills\/acme-notes$/m);
+  assert.match(run.stdout, /^Removed skill .*\.agents\/skills\/acme-notes$/m);
+  for (const home of [".claude/skills", ".agents/skills"]) {
+    assert.ok(!existsSync(join(project, home, "acme-notes")), home);
+  }
+  for (const name of ["mine", "bitwild-profile"]) {
+    assert.equal(
+      readFileSync(join(project, ".claude/skills", name, "SKILL.md"), "utf8"),
+      "# Mine\n",
+    );
+  }
 });
 
 Deno.test("get replaces a corrupt or other-version lock instead of asking for itself", async () => {

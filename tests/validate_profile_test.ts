@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { childProfileProject, exampleProject, profileRepo } from "./_profile_repo.ts";
+import { childProfileProject, exampleProject, gitRepo, profileRepo } from "./_profile_repo.ts";
 import { wayfinder } from "./_run.ts";
 
 const repo = await profileRepo();
@@ -125,4 +125,41 @@ Deno.test("validate reports an unknown top-level key of wayfinder.json", async (
   assert.ok(unknown, JSON.stringify(report.findings));
   assert.equal(unknown.location.path, "../wayfinder.json");
   assert.equal(unknown.location.line, 15);
+});
+
+Deno.test("a rule whose schema does not compile is unsupported: INCOMPLETE, named, never exit 2", async () => {
+  const badRegex = {
+    id: "bad-regex",
+    severity: "error",
+    message: "m",
+    check: { subject: "frontmatter", schema: { properties: { title: { pattern: "([" } } } },
+  };
+  const source = await gitRepo({
+    "p/wayfinder-profile.json": JSON.stringify({
+      format: 2,
+      id: "strict",
+      release: "1",
+      rules: [badRegex],
+    }),
+  });
+  const project = await exampleProject("acme-notes", source.dir);
+  const file = join(project, "wayfinder.json");
+  writeFileSync(
+    file,
+    readFileSync(file, "utf8").replace('"examples/profiles/two-rule"', '"p"').replace(
+      '"main"',
+      '"HEAD"',
+    ),
+  );
+  assert.equal((await wayfinder(["get", project], env)).code, 0);
+  const { code, stderr, report } = await validateJson(join(project, "knowledge"));
+  assert.equal(code, 1, stderr);
+  assert.equal(report.gate, "INCOMPLETE");
+  const [unsupported] = report.findings.filter((f: JsonFinding) =>
+    f.id === "wayfinder/rule-unsupported"
+  );
+  assert.match(
+    unsupported.message,
+    /^Rule strict\/bad-regex cannot be evaluated: its schema does not compile \(Invalid regular expression: .*\); it was not applied$/,
+  );
 });

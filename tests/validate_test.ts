@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { copyTree, REPO, type RunResult, wayfinder } from "./_run.ts";
 
@@ -111,6 +111,21 @@ Deno.test("validate --fix writes the generated indexes once; a second --fix writ
   const dryAgain = await wayfinder(["validate", bundle, "--fix", "--dry-run"], {}, bundle);
   assert.equal(dryAgain.code, 0);
   assert.equal(dryAgain.stdout, "");
+});
+
+Deno.test("validate --fix leaves a symlinked index.md alone and says so", async () => {
+  const dir = await Deno.makeTempDir();
+  mkdirSync(join(dir, "kb", "a"), { recursive: true });
+  writeFileSync(join(dir, "kb", "a", "x.md"), "---\ntype: Note\ntitle: A\n---\n");
+  writeFileSync(join(dir, "outside.md"), "precious content\n");
+  symlinkSync(join(dir, "outside.md"), join(dir, "kb", "a", "index.md"));
+  const run = await wayfinder(["validate", "kb", "--fix"], {}, dir);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(
+    run.stderr,
+    /^Left kb\/a\/index\.md alone: it is a symlink, and --fix never writes through one\n/,
+  );
+  assert.equal(readFileSync(join(dir, "outside.md"), "utf8"), "precious content\n");
 });
 
 Deno.test("validate refuses bad input with one line and exit 2", async () => {

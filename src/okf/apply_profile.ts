@@ -8,8 +8,10 @@ import { runBuiltin } from "./builtin_rules.ts";
 import {
   actorItems,
   bundleIndexOf,
+  CONCEPT_LISTS,
   type ConceptFacts,
   conceptFacts,
+  type ConceptList,
   type Located,
   logFacts,
   rootFacts,
@@ -27,11 +29,23 @@ export interface ProfileChain {
   packages: ProfilePackage[];
 }
 
-/** The Profile's findings, and whether some rule could not be applied. */
+/** A rule this wayfinder cannot evaluate as written, so it was not applied. */
+export interface UnsupportedRule {
+  /** `<profile-id>/<rule-id>`. */
+  id: string;
+  /** Why, as a clause: "its subject 'x' is unknown to this wayfinder". */
+  reason: string;
+}
+
+/** The Profile's findings, and the rules that could not be applied. */
 export interface ProfileOutcome {
   findings: Finding[];
-  /** Ids of rules this wayfinder cannot evaluate (unknown builtin or subject). */
-  unsupported: string[];
+  /**
+   * Rules with an unknown subject, `each` list, builtin or generator, or a
+   * schema that does not compile: applying them any other way would pass
+   * what they were written to catch.
+   */
+  unsupported: UnsupportedRule[];
 }
 
 const START: Position = { line: 1, column: 1 };
@@ -65,29 +79,37 @@ export function applyProfile(bundle: LoadedBundle, chain: ProfileChain): Profile
   const outcome: ProfileOutcome = { findings: [], unsupported: [] };
   for (const pkg of [...chain.packages].reverse()) {
     for (const rule of pkg.rules) {
-      const report = (
-        path: string,
-        at: Position,
-        vars: Record<string, unknown>,
-        variant?: string,
-      ) => outcome.findings.push(profileFinding(pkg, rule, path, at, vars, variant));
-      if (rule.check.builtin) {
-        const failures = runBuiltin(rule.check, bundle);
-        if (failures === null) outcome.unsupported.push(`${pkg.id}/${rule.id}`);
-        for (const f of failures ?? []) report(f.path, f.at, f.vars, f.variant);
-        continue;
+      const id = `${pkg.id}/${rule.id}`;
+      const report: Report = (path, at, vars, variant) =>
+        outcome.findings.push(profileFinding(pkg, rule, path, at, vars, variant));
+      let unsupported: string | null;
+      if (rule.check.builtin) unsupported = applyBuiltinRule(rule, bundle, report);
+      else {
+        const compiled = compiler.compile(id, rule, pkg.defs, slots);
+        unsupported = compiled.ok
+          ? applySchemaRule(rule, concepts, subjects, (facts) => compiled.validate(facts), report)
+          : compiled.reason;
       }
-      const validate = compiler.compile(`${pkg.id}/${rule.id}`, rule, pkg.defs, slots);
-      const check = (facts: unknown) => validate(facts) as boolean;
-      if (!applySchemaRule(rule, concepts, subjects, check, report)) {
-        outcome.unsupported.push(`${pkg.id}/${rule.id}`);
-      }
+      if (unsupported) outcome.unsupported.push({ id, reason: unsupported });
     }
   }
   return outcome;
 }
 
-type Report = (path: string, at: Position, vars: Record<string, unknown>) => void;
+type Report = (
+  path: string,
+  at: Position,
+  vars: Record<string, unknown>,
+  variant?: string,
+) => void;
+
+/** Runs a builtin rule. Returns why it cannot (an unknown builtin or generator), else null. */
+function applyBuiltinRule(rule: ProfileRule, bundle: LoadedBundle, report: Report): string | null {
+  const failures = runBuiltin(rule.check, bundle);
+  if ("unsupported" in failures) return failures.unsupported;
+  for (const f of failures) report(f.path, f.at, f.vars, f.variant);
+  return null;
+}
 
 /** Subjects other than concepts, as located items with the path a finding points at. */
 function subjectItems(bundle: LoadedBundle, concepts: ConceptFacts[]) {
@@ -109,40 +131,57 @@ function subjectItems(bundle: LoadedBundle, concepts: ConceptFacts[]) {
   } as Record<string, (Located & { path: string })[]>;
 }
 
-/** Applies a schema rule to its subject. Returns false for an unknown subject. */
+/**
+ * Applies a schema rule to its subject. Returns why it cannot (an unknown
+ * subject or `each` list), else null.
+ */
 function applySchemaRule(
   rule: ProfileRule,
   concepts: ConceptFacts[],
   subjects: Record<string, (Located & { path: string })[]>,
   check: (facts: unknown) => boolean,
   report: Report,
-): boolean {
-  const subject = rule.check.subject ?? "concept";
-  if (subject === "concept" || subject === "frontmatter") {
-    for (const c of concepts) {
-      if (rule.check.each) checkEach(rule, c, check, report);
-      else {
-        const facts = subject === "concept" ? c.facts : c.doc.frontMatter!.data;
-        if (!check(facts)) {
-          report(c.doc.path, keyPosition(rule, c), { ...c.doc.frontMatter!.data, ...c.facts });
-        }
+): string | null {
+  const { subject = "concept", each } = rule.check;
+  const ofConcepts = subject === "concept" || subject === "frontmatter";
+  if (!ofConcepts && !Object.hasOwn(subjects, subject)) {
+    return `its subject '${subject}' is unknown to this wayfinder`;
+  }
+  if (each !== undefined && !(ofConcepts && isConceptList(each))) {
+    return ofConcepts
+      ? `its 'each' names '${each}', which is no list of a concept (${CONCEPT_LISTS.join(", ")})`
+      : `its 'each' names '${each}', but only concept and frontmatter rules check each item of a list`;
+  }
+  if (!ofConcepts) {
+    for (const item of subjects[subject]!) {
+      if (!check(item.facts)) report(item.path, item.at, item.facts);
+    }
+    return null;
+  }
+  for (const c of concepts) {
+    if (each !== undefined) checkEach(rule, each as ConceptList, c, check, report);
+    else {
+      const facts = subject === "concept" ? c.facts : c.doc.frontMatter!.data;
+      if (!check(facts)) {
+        report(c.doc.path, keyPosition(rule, c), { ...c.doc.frontMatter!.data, ...c.facts });
       }
     }
-    return true;
   }
-  const items = subjects[subject];
-  if (!items) return false;
-  for (const item of items) if (!check(item.facts)) report(item.path, item.at, item.facts);
-  return true;
+  return null;
+}
+
+function isConceptList(name: unknown): name is ConceptList {
+  return (CONCEPT_LISTS as readonly unknown[]).includes(name);
 }
 
 function checkEach(
   rule: ProfileRule,
+  each: ConceptList,
   c: ConceptFacts,
   check: (f: unknown) => boolean,
   report: Report,
 ) {
-  const failing = (c.lists[rule.check.each!] ?? []).filter((item) => !check(item.facts));
+  const failing = c.lists[each].filter((item) => !check(item.facts));
   if (failing.length === 0) return;
   const field = rule.check.failing_field ?? "value";
   const values = failing.map((f) => f.facts[field] ?? f.facts.value);

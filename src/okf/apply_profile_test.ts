@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { applyProfile, type ProfileChain } from "./apply_profile.ts";
 import { loadBundle } from "./load_bundle.ts";
-import { readProfilePackage } from "./profile_package.ts";
+import { type ProfilePackage, readProfilePackage } from "./profile_package.ts";
 import { readBinding } from "./read_binding.ts";
 
 const PEER = fileURLToPath(new URL("../../fixtures/okf/peer/", import.meta.url));
@@ -158,4 +158,47 @@ Deno.test("a rule message names an empty value as (none), not null", async () =>
     .filter((f) => f.id === "acme-notes/known-type").map((f) => f.message);
   assert.ok(messages.includes("Type (none) is not declared."), messages.join("; "));
   assert.ok(!messages.some((m) => m.includes("null")), messages.join("; "));
+});
+
+Deno.test("applyProfile() applies no rule it cannot evaluate as written, and says why", async () => {
+  const project = await bitwildCopy();
+  const rule = (id: string, check: Record<string, unknown>) => ({
+    id,
+    severity: "error" as const,
+    message: `${id} failed`,
+    check,
+  });
+  const never = { not: {} };
+  const pkg: ProfilePackage = {
+    ...readProfilePackage(PEER + "examples/profiles/two-rule"),
+    id: "p",
+    rules: [
+      rule("bad-regex", {
+        subject: "frontmatter",
+        schema: { properties: { title: { pattern: "([" } } },
+      }),
+      rule("bad-ref", { subject: "concept", schema: { $ref: "#/$defs/nope" } }),
+      rule("gen", { builtin: "matches-generated", params: { generator: "no-such-generator" } }),
+      rule("tagz", { subject: "concept", each: "tagz", schema: never }),
+      rule("each-file", { subject: "file", each: "tags", schema: never }),
+      rule("subject", { subject: "paragraph", schema: never }),
+      rule("builtin", { builtin: "toString" }),
+      rule("runs", { subject: "root", schema: never }),
+    ],
+  };
+  const chain = { bound: bitwildChain(project).bound, packages: [pkg] };
+  const outcome = applyProfile(loadBundle(join(project, "knowledge")), chain);
+  assert.deepEqual(outcome.findings.map((f) => f.id), ["p/runs"]);
+  assert.deepEqual(outcome.unsupported.map((u) => `${u.id}: ${u.reason}`), [
+    "p/bad-regex: its schema does not compile (Invalid regular expression: /([/u: " +
+    "Unterminated character class)",
+    "p/bad-ref: its schema does not compile (can't resolve reference #/$defs/nope from id #)",
+    'p/gen: its generator "no-such-generator" is unknown (this wayfinder has okf-index)',
+    "p/tagz: its 'each' names 'tagz', which is no list of a concept " +
+    "(tags, keys, relationships, footnotes, edges)",
+    "p/each-file: its 'each' names 'tags', but only concept and frontmatter rules " +
+    "check each item of a list",
+    "p/subject: its subject 'paragraph' is unknown to this wayfinder",
+    "p/builtin: its builtin 'toString' is unknown to this wayfinder",
+  ]);
 });

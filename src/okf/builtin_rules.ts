@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { classifyTarget } from "./classify_target.ts";
 import { bundleIndexOf } from "./concept_facts.ts";
-import { generateIndexes } from "./generate_indexes.ts";
+import { type GeneratedIndex, generateIndexes } from "./generate_indexes.ts";
 import type { LoadedBundle } from "./load_bundle.ts";
 import type { Position } from "./parse_front_matter.ts";
 import type { RuleCheck } from "./profile_package.ts";
@@ -21,14 +21,35 @@ export interface BuiltinFailure {
   vars: Record<string, unknown>;
 }
 
-type Builtin = (bundle: LoadedBundle, params: Record<string, unknown>) => BuiltinFailure[];
+/** Why a builtin cannot be evaluated as its rule asks: it would check something else. */
+export interface Unsupported {
+  unsupported: string;
+}
+
+type Builtin = (
+  bundle: LoadedBundle,
+  params: Record<string, unknown>,
+) => BuiltinFailure[] | Unsupported;
 
 const START = { line: 1, column: 1 };
 
+/** Index generators `matches-generated` compares against, by the name its `generator` param gives. */
+const GENERATORS: Record<string, (bundle: LoadedBundle) => GeneratedIndex[]> = {
+  "okf-index": generateIndexes,
+};
+
 const BUILTINS: Record<string, Builtin> = {
   "matches-generated"(bundle, params) {
+    const name = params.generator ?? "okf-index";
+    const generate = typeof name === "string" && Object.hasOwn(GENERATORS, name)
+      ? GENERATORS[name]!
+      : null;
+    if (!generate) {
+      const [wanted, known] = [JSON.stringify(name), Object.keys(GENERATORS).join(", ")];
+      return { unsupported: `its generator ${wanted} is unknown (this wayfinder has ${known})` };
+    }
     const keep = Array.isArray(params.keep) ? params.keep.map(String) : [];
-    const generated = new Map(generateIndexes(bundle).map((g) => [g.path, g.content]));
+    const generated = new Map(generate(bundle).map((g) => [g.path, g.content]));
     const failures: BuiltinFailure[] = [];
     const files = new Set(bundle.files);
     for (const [path, content] of generated) {
@@ -75,8 +96,11 @@ const BUILTINS: Record<string, Builtin> = {
   },
 };
 
-/** Runs a builtin check, or returns null when this wayfinder does not know it. */
-export function runBuiltin(check: RuleCheck, bundle: LoadedBundle): BuiltinFailure[] | null {
-  const builtin = BUILTINS[check.builtin ?? ""];
-  return builtin ? builtin(bundle, check.params ?? {}) : null;
+/** Runs a builtin check, or says why this wayfinder cannot (an unknown builtin or generator). */
+export function runBuiltin(check: RuleCheck, bundle: LoadedBundle): BuiltinFailure[] | Unsupported {
+  const name = check.builtin ?? "";
+  if (!Object.hasOwn(BUILTINS, name)) {
+    return { unsupported: `its builtin '${name}' is unknown to this wayfinder` };
+  }
+  return BUILTINS[name]!(bundle, check.params ?? {});
 }

@@ -12,6 +12,8 @@ interface LogState {
   title: BodyLine | null;
   /** The current date heading and whether an entry followed it. */
   date: { line: BodyLine; value: string; label: string; entries: number } | null;
+  /** The line of each valid date heading met so far, to tell a repeat from a misordering. */
+  seen: Map<string, number>;
 }
 
 /** Findings for one log file. */
@@ -19,7 +21,7 @@ export function checkLog(doc: BundleDocument): Finding[] {
   const findings: Finding[] = [];
   const problem = (l: BodyLine, message: string) =>
     findings.push(ruleFinding("okf/log-structure", message, doc.path, l.line, 1));
-  const state: LogState = { title: null, date: null };
+  const state: LogState = { title: null, date: null, seen: new Map() };
   let inFence = false;
   for (const l of bodyLines(doc.body, doc.bodyLine)) {
     if (l.inFence && !inFence) problem(l, "A log holds dated entries, not code blocks");
@@ -42,10 +44,17 @@ function checkLogLine(l: BodyLine, state: LogState, problem: (l: BodyLine, m: st
     state.title ??= l;
   } else if (heading?.[1] === "##") {
     const value = heading[2]!;
+    const first = state.seen.get(value);
     if (!isDate(value)) problem(l, `Date heading '${value}' should be an ISO date, YYYY-MM-DD`);
-    else if (state.date && value >= state.date.value) {
+    else if (first !== undefined) {
+      problem(
+        l,
+        `Date ${value} appears more than once (first on line ${first}); group its entries under one heading`,
+      );
+    } else if (state.date && value > state.date.value) {
       problem(l, `Dates run newest first: ${value} should come before ${state.date.value}`);
     }
+    if (isDate(value) && first === undefined) state.seen.set(value, l.line);
     if (state.date && state.date.entries === 0) {
       problem(state.date.line, `Date ${state.date.label} has no entries under it`);
     }

@@ -16,11 +16,17 @@ export interface Located {
   at: Position;
 }
 
+/** The lists of a concept an `each` rule may iterate. */
+export const CONCEPT_LISTS = ["tags", "keys", "relationships", "footnotes", "edges"] as const;
+
+/** The name of a concept's fact list. */
+export type ConceptList = typeof CONCEPT_LISTS[number];
+
 /** A concept's facts: scalar facts plus the lists `each` rules iterate. */
 export interface ConceptFacts {
   doc: BundleDocument;
   facts: Record<string, unknown>;
-  lists: Record<string, Located[]>;
+  lists: Record<ConceptList, Located[]>;
   /** Where a derived fact is best pointed at, when it is not a front matter key of its own. */
   positions: Record<string, Position>;
 }
@@ -45,7 +51,7 @@ export function conceptFacts(doc: BundleDocument, index: BundleIndex): ConceptFa
   const positions: Record<string, Position> = {};
   const repeated = repeatedSourceId(doc);
   if (repeated) positions.source_ids = repeated;
-  const lists: Record<string, Located[]> = {
+  const lists: Record<ConceptList, Located[]> = {
     tags: tagItems(data.tags, keyAt("tags")),
     keys: [...doc.frontMatter!.keys].map(([key, at]) => ({ facts: { value: key }, at })),
     relationships: relationshipItems(data.relationships, doc.path, index, keyAt("relationships")),

@@ -4,6 +4,7 @@
  * rule such as "every type is declared" is plain data.
  */
 import { Ajv, type ValidateFunction } from "ajv";
+import { oneLine } from "../error.ts";
 import type { ProfileRule } from "./profile_package.ts";
 
 /** Slot name → allowed values, e.g. `profile.types` → ["Guide", "Request"]. */
@@ -29,10 +30,13 @@ export const OKF_FRONTMATTER_KEYS = [
   "attester",
 ];
 
+/** A rule's validator, or why its schema does not compile (a bad pattern, a `$ref` to nothing). */
+export type CompiledRule = { ok: true; validate: ValidateFunction } | { ok: false; reason: string };
+
 /** Compiles rule schemas once per rule and slot set. */
 export class RuleCompiler {
   #ajv = new Ajv({ strict: false, allErrors: false, validateSchema: false });
-  #cache = new Map<string, ValidateFunction>();
+  #cache = new Map<string, CompiledRule>();
 
   /** The validator for `rule` of a package with `defs`, under `slots`. */
   compile(
@@ -40,7 +44,7 @@ export class RuleCompiler {
     rule: ProfileRule,
     defs: Record<string, unknown>,
     slots: Slots,
-  ): ValidateFunction {
+  ): CompiledRule {
     const cached = this.#cache.get(key);
     if (cached) return cached;
     const schema = rule.check.schema ?? {};
@@ -51,9 +55,15 @@ export class RuleCompiler {
       allDefs[name] = typeof slot === "string" ? oneOf(slots[slot] ?? []) : def;
     }
     Object.assign(allDefs, schema.$defs ?? {});
-    const validate = this.#ajv.compile({ ...schema, $defs: allDefs });
-    this.#cache.set(key, validate);
-    return validate;
+    let compiled: CompiledRule;
+    try {
+      compiled = { ok: true, validate: this.#ajv.compile({ ...schema, $defs: allDefs }) };
+    } catch (error) {
+      const reason = `its schema does not compile (${oneLine((error as Error).message)})`;
+      compiled = { ok: false, reason };
+    }
+    this.#cache.set(key, compiled);
+    return compiled;
   }
 }
 
@@ -70,7 +80,9 @@ export function runRuleTests(
 ): string[] {
   if (!rule.check.schema || !rule.tests) return [];
   const slots = { ...packageSlots, ...(rule.tests.slots ?? {}) };
-  const validate = new RuleCompiler().compile(rule.id, rule, defs, slots);
+  const compiled = new RuleCompiler().compile(rule.id, rule, defs, slots);
+  if (!compiled.ok) return [`${rule.id}: ${compiled.reason}`];
+  const validate = compiled.validate;
   const failures: string[] = [];
   for (const example of rule.tests.valid ?? []) {
     if (!validate(example)) {

@@ -1,13 +1,15 @@
 /**
  * `validate --fix`: brings each generated `index.md` up to date and touches
  * nothing else. Planning and writing are separate so `--dry-run` can show
- * the plan as a diff.
+ * the plan as a diff. It never writes through a symlink, so it cannot write
+ * outside the bundle.
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { lstatSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import { WayfinderError } from "../error.ts";
 import { generateIndexes } from "./generate_indexes.ts";
+import { isInside } from "./list_bundle.ts";
 import { loadBundle } from "./load_bundle.ts";
 
 /** One index file that differs from the generator's output. */
@@ -20,14 +22,37 @@ export interface IndexChange {
   after: string;
 }
 
-/** The changes `--fix` would make to the bundle at `dir`; empty when every index is current. */
-export function planIndexFixes(dir: string): { root: string; changes: IndexChange[] } {
+/** An index `--fix` would change but leaves alone, and why. */
+export interface IndexLeftAlone {
+  /** Bundle-relative posix path. */
+  path: string;
+  reason: string;
+}
+
+/** What `--fix` would do to a bundle. */
+export interface IndexFixPlan {
+  /** Absolute path of the bundle root. */
+  root: string;
+  /** Empty when every index is current. */
+  changes: IndexChange[];
+  /** Out-of-date indexes it will not write (a symlink), sorted by path. */
+  leftAlone: IndexLeftAlone[];
+}
+
+/** The changes `--fix` would make to the bundle at `dir`. */
+export function planIndexFixes(dir: string): IndexFixPlan {
   const bundle = loadBundle(dir);
   const files = new Set(bundle.files);
   const changes: IndexChange[] = [];
+  const leftAlone: IndexLeftAlone[] = [];
   for (const index of generateIndexes(bundle)) {
     const before = files.has(index.path) ? readText(join(bundle.root, index.path)) : null;
     if (before === index.content) continue;
+    const reason = unwritable(bundle.root, index.path);
+    if (reason) {
+      leftAlone.push({ path: index.path, reason });
+      continue;
+    }
     changes.push({
       path: index.path,
       action: before === null ? "create" : "update",
@@ -36,21 +61,43 @@ export function planIndexFixes(dir: string): { root: string; changes: IndexChang
     });
   }
   changes.sort((a, b) => (a.path < b.path ? -1 : 1));
-  return { root: bundle.root, changes };
+  return { root: bundle.root, changes, leftAlone };
 }
 
 /**
  * Writes planned changes under `root`.
- * @throws {WayfinderError} `io` when a file cannot be written.
+ * @throws {WayfinderError} `io` when a file cannot be written, or became a
+ * symlink since it was planned.
  */
 export function applyIndexFixes(root: string, changes: readonly IndexChange[]): void {
   for (const change of changes) {
+    // Checked again: the tree may have changed since planning.
+    const reason = unwritable(root, change.path);
+    if (reason) throw new WayfinderError("io", `Cannot write '${change.path}': ${reason}`);
     try {
-      writeFileSync(join(root, change.path), change.after);
+      // "wx" creates only: it fails on anything already there, a dangling link included.
+      writeFileSync(join(root, change.path), change.after, {
+        flag: change.action === "create" ? "wx" : "w",
+      });
     } catch (error) {
       throw new WayfinderError("io", `Cannot write '${change.path}': ${(error as Error).message}`);
     }
   }
+}
+
+/**
+ * Why the index at `path` must not be written, or null when it may: writing
+ * through a symlink would change whatever it points at, in the bundle or not.
+ */
+function unwritable(root: string, path: string): string | null {
+  const abs = join(root, path);
+  if (lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    return "it is a symlink, and --fix never writes through one";
+  }
+  if (!isInside(realpathSync(dirname(abs)), realpathSync(root))) {
+    return "its folder lies outside the bundle";
+  }
+  return null;
 }
 
 /** A unified diff of the planned changes, as `git diff` would print it. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
@@ -118,4 +118,35 @@ Deno.test("--fix links names with #, %, spaces and parentheses so validate finds
   const report = await validateBundle(dir);
   assert.deepEqual(report.findings, []);
   assert.deepEqual(planIndexFixes(dir).changes, []);
+});
+
+Deno.test("--fix never writes through a symlinked index.md, inside the bundle or out of it", async () => {
+  const dir = await Deno.makeTempDir();
+  const bundle = join(dir, "kb");
+  for (const sub of ["in", "out"]) {
+    mkdirSync(join(bundle, sub), { recursive: true });
+    writeFileSync(join(bundle, sub, "note.md"), `---\ntype: Note\ntitle: N\n---\n`);
+  }
+  writeFileSync(join(dir, "outside.md"), "precious\n");
+  writeFileSync(join(bundle, "target.md"), "---\ntype: Note\ntitle: T\n---\n");
+  symlinkSync(join(dir, "outside.md"), join(bundle, "out", "index.md"));
+  symlinkSync("../target.md", join(bundle, "in", "index.md"));
+  const plan = planIndexFixes(bundle);
+  assert.deepEqual(plan.leftAlone.map((l) => l.path), ["in/index.md", "out/index.md"]);
+  assert.match(plan.leftAlone[0]!.reason, /symlink/);
+  // A link out of the bundle is no file of it, as `index` treats links.
+  assert.ok(!loadBundle(bundle).files.includes("out/index.md"));
+  assert.ok(loadBundle(bundle).files.includes("in/index.md"));
+  applyIndexFixes(plan.root, plan.changes);
+  assert.equal(readFileSync(join(dir, "outside.md"), "utf8"), "precious\n");
+  assert.equal(readFileSync(join(bundle, "target.md"), "utf8"), "---\ntype: Note\ntitle: T\n---\n");
+  // A link that appears between planning and writing is refused, not followed.
+  rmSync(join(bundle, "index.md"));
+  const later = planIndexFixes(bundle);
+  symlinkSync(join(dir, "outside.md"), join(bundle, "index.md"));
+  assert.throws(
+    () => applyIndexFixes(later.root, later.changes),
+    /Cannot write 'index\.md': it is a symlink/,
+  );
+  assert.equal(readFileSync(join(dir, "outside.md"), "utf8"), "precious\n");
 });

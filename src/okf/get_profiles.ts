@@ -3,12 +3,12 @@
  * parent chain, pins every package to a commit in `wayfinder.lock`, caches
  * the package files, and installs their skills into the project. With an
  * unchanged binding and a lock whose packages are cached it runs no git
- * command at all.
+ * command at all. Skills change only once every chain resolved and the lock
+ * is written, so the installed skills always match the lock.
  */
-import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { WayfinderError } from "../error.ts";
-import { installSkill } from "./install_skills.ts";
+import { syncSkills } from "./install_skills.ts";
 import {
   configurationSha256,
   loadLock,
@@ -18,7 +18,13 @@ import {
   lockPathOf,
   writeLock,
 } from "./lock_file.ts";
-import { ensureCommit, extractPackage, fetchRef, packageDir } from "./profile_cache.ts";
+import {
+  ensureCommit,
+  extractPackage,
+  fetchRef,
+  isCachedPackage,
+  packageDir,
+} from "./profile_cache.ts";
 import { type ProfilePackage, readProfilePackage } from "./profile_package.ts";
 import { type BoundProfile, gitLocation, readBinding } from "./read_binding.ts";
 
@@ -55,6 +61,8 @@ export interface GetResult {
   fetched: string[];
   /** Skill folders written. */
   installed: string[];
+  /** Skill folders `get` had installed whose package no longer ships a skill, removed. */
+  removed: string[];
   /** Bound Profile name → its chain, the bound package first. */
   chains: Record<string, ChainLink[]>;
   /** Top-level keys of wayfinder.json that nothing defines. */
@@ -97,31 +105,36 @@ export async function getProfiles(options: GetOptions): Promise<GetResult> {
   };
   const chains: Record<string, ChainLink[]> = {};
   const profiles: Record<string, LockedProfile> = {};
-  const installed: string[] = [];
   for (const bound of binding.profiles) {
     const chain = await resolveChain(ctx, bound, frozen?.profiles[bound.name]);
     chains[bound.name] = chain;
     profiles[bound.name] = lockedProfile(bound, chain);
-    for (const link of chain) {
-      if (link.pkg.skill) {
-        installed.push(
-          ...installSkill(ctx.projectDir, link.pkg.id, join(link.dir, link.pkg.skill)),
-        );
-      }
-    }
   }
   const lock: Lock = { lock_version: 1, configuration_sha256: sha, profiles };
   const lockWritten = writeLock(lockFile, lock);
+  const { installed, removed } = syncSkills(ctx.projectDir, skillsOf(chains));
   return {
     lockFile,
     lock,
     lockWritten,
     fetched: [...ctx.fetched],
     installed,
+    removed,
     chains,
     unknownKeys: binding.unknownKeys,
     ...(read.ok ? {} : { replacedLock: read.problem }),
   };
+}
+
+/** The skill folder of every package that names one, by Profile id (once, though chains share parents). */
+function skillsOf(chains: Record<string, ChainLink[]>): Map<string, string> {
+  const skills = new Map<string, string>();
+  for (const link of Object.values(chains).flat()) {
+    if (link.pkg.skill && !skills.has(link.pkg.id)) {
+      skills.set(link.pkg.id, join(link.dir, link.pkg.skill));
+    }
+  }
+  return skills;
 }
 
 async function resolveChain(
@@ -184,9 +197,8 @@ async function materialize(
   commit: string,
   path: string,
 ): Promise<string> {
-  if (existsSync(packageDir(ctx.dataRoot, url, commit, path))) {
-    return packageDir(ctx.dataRoot, url, commit, path);
-  }
+  const cached = packageDir(ctx.dataRoot, url, commit, path);
+  if (isCachedPackage(cached)) return cached;
   if (await ensureCommit(ctx.dataRoot, url, commit)) ctx.fetched.add(url);
   return await extractPackage(ctx.dataRoot, url, commit, path);
 }

@@ -1,6 +1,6 @@
 /** Lists a bundle's files and directories, bundle-relative and sorted. */
-import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, realpathSync, statSync } from "node:fs";
+import { join, sep } from "node:path";
 
 /** Everything under a bundle root that validate and the index generator look at. */
 export interface BundleListing {
@@ -13,9 +13,12 @@ export interface BundleListing {
 /**
  * Walks `root`. Names starting with "." (.git, .obsidian) are tooling, not
  * knowledge, and are skipped. Symlinked directories are not followed, so a
- * link cycle cannot make the walk endless; symlinked files count as files.
+ * link cycle cannot make the walk endless. A symlinked file counts as a file
+ * only when its target lies inside the root, as `index` treats links: one
+ * leading out of the bundle is not part of it.
  */
 export function listBundle(root: string): BundleListing {
+  const realRoot = realpathSync(root);
   const files: string[] = [];
   const dirs: string[] = [""];
   const visit = (rel: string) => {
@@ -26,7 +29,9 @@ export function listBundle(root: string): BundleListing {
       if (entry.isDirectory()) {
         dirs.push(path);
         visit(path);
-      } else if (entry.isFile() || (entry.isSymbolicLink() && isFile(join(root, path)))) {
+      } else if (
+        entry.isFile() || (entry.isSymbolicLink() && isFileInside(join(root, path), realRoot))
+      ) {
         files.push(path);
       }
     }
@@ -35,12 +40,19 @@ export function listBundle(root: string): BundleListing {
   return { files: files.sort(byCodeUnit), dirs: dirs.sort(byCodeUnit) };
 }
 
-function isFile(path: string): boolean {
+/** Whether a symlink leads to a regular file under `realRoot` (dangling and looping links do not). */
+function isFileInside(link: string, realRoot: string): boolean {
   try {
-    return statSync(path).isFile();
+    const real = realpathSync(link);
+    return statSync(real).isFile() && isInside(real, realRoot);
   } catch {
     return false;
   }
+}
+
+/** Whether the real path `path` is `root` or lies under it. */
+export function isInside(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
 function byCodeUnit(a: string, b: string): number {

@@ -3,11 +3,10 @@
  * cache `get` filled: never from the network. When either is missing or
  * stale the chain is unresolved, with the reason.
  */
-import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import type { ProfileChain } from "./apply_profile.ts";
 import { configurationSha256, lockPathOf, readLock } from "./lock_file.ts";
-import { packageDir } from "./profile_cache.ts";
+import { isCachedPackage, packageDir } from "./profile_cache.ts";
 import { readProfilePackage } from "./profile_package.ts";
 import { type Binding, type BoundProfile, gitLocation } from "./read_binding.ts";
 
@@ -51,7 +50,7 @@ export function lockedChain(binding: Binding, bound: BoundProfile, dataRoot: str
       pkg.resolved_commit,
       pkg.path,
     );
-    if (!existsSync(dir)) {
+    if (!isCachedPackage(dir)) {
       return {
         ok: false,
         reason: `Profile package '${pkg.path}' at ${

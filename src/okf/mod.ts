@@ -15,6 +15,8 @@ export {
   applyIndexFixes,
   diffIndexFixes,
   type IndexChange,
+  type IndexFixPlan,
+  type IndexLeftAlone,
   planIndexFixes,
 } from "./fix_indexes.ts";
 export { formatReportText } from "./format_text.ts";
@@ -24,7 +26,12 @@ export { type ChainLink, type GetOptions, getProfiles, type GetResult } from "./
 export { type Binding, type BoundProfile, readBinding } from "./read_binding.ts";
 export { type Lock, type LockedPackage, type LockedProfile } from "./lock_file.ts";
 export { type ProfileStatus, type ProjectOptions, validateProject } from "./validate_project.ts";
-export { applyProfile, type ProfileChain, type ProfileOutcome } from "./apply_profile.ts";
+export {
+  applyProfile,
+  type ProfileChain,
+  type ProfileOutcome,
+  type UnsupportedRule,
+} from "./apply_profile.ts";
 export { OKF_FRONTMATTER_KEYS, runRuleTests, type Slots } from "./evaluate_rule.ts";
 export { type ProfilePackage, type ProfileRule, readProfilePackage } from "./profile_package.ts";
 export { WAYFINDER_RULES } from "./wayfinder_rules.ts";

@@ -5,10 +5,11 @@
  * Only `get` fills it; validate reads the package folders.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
 import { WayfinderError } from "../error.ts";
 import { runGit } from "./git.ts";
+import { PROFILE_FILE } from "./profile_package.ts";
 
 function keyOf(url: string): string {
   return createHash("sha256").update(url).digest("hex").slice(0, 16);
@@ -28,6 +29,16 @@ export function packageDir(dataRoot: string, url: string, commit: string, path: 
     throw new WayfinderError("config", `Profile path '${path}' must stay inside its repository`);
   }
   return join(dataRoot, "profiles", "packages", keyOf(url), commit, clean);
+}
+
+/**
+ * Whether the package folder `dir` is fully in the cache. Its Profile file is
+ * moved in last, so it marks completion; the folder alone does not, since a
+ * package nested in it (a child extending its repository's root) may have
+ * been extracted first.
+ */
+export function isCachedPackage(dir: string): boolean {
+  return existsSync(join(dir, PROFILE_FILE));
 }
 
 /**
@@ -107,7 +118,7 @@ export async function extractPackage(
   path: string,
 ): Promise<string> {
   const dest = packageDir(dataRoot, url, commit, path);
-  if (existsSync(dest)) return dest;
+  if (isCachedPackage(dest)) return dest;
   const staging = `${dest}.partial-${Deno.pid}`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
@@ -120,7 +131,23 @@ export async function extractPackage(
     },
   );
   rmSync(join(staging, ".index"), { force: true });
-  renameSync(join(staging, normalize(path)), dest);
+  moveInto(join(staging, normalize(path)), dest);
   rmSync(staging, { recursive: true, force: true });
   return dest;
+}
+
+/**
+ * Moves the checked-out tree `from` to `dest`. When `dest` already holds part
+ * of it (packages nested in this one, extracted earlier from the same commit,
+ * so the same files), only what is missing moves, each folder's Profile file
+ * last so the package reads as cached only once it is whole.
+ */
+function moveInto(from: string, dest: string): void {
+  const there = lstatSync(dest, { throwIfNoEntry: false });
+  if (!there) return renameSync(from, dest);
+  if (!there.isDirectory() || !lstatSync(from).isDirectory()) return;
+  const names = readdirSync(from).sort((a, b) =>
+    Number(a === PROFILE_FILE) - Number(b === PROFILE_FILE)
+  );
+  for (const name of names) moveInto(join(from, name), join(dest, name));
 }

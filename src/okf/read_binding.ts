@@ -29,7 +29,7 @@ export interface BoundProfile {
   source: ProfileSource;
   /** The source exactly as the file writes it (what the lock records and hashes). */
   written: { git: string; ref?: string; path: string };
-  /** Absolute bundle directories the Profile governs. */
+  /** Absolute bundle directories the Profile governs, never none; `["."]` (the project folder) when left out. */
   appliesTo: string[];
   /** `applies_to` entries, as written, that name no existing folder: the Profile governs nothing there. */
   missingFolders: string[];
@@ -104,9 +104,16 @@ function boundProfile(
   if (source.ref !== undefined && !isText(source.ref)) {
     throw bad(`profiles.${name}.source.ref must be a string`);
   }
+  // Left out, a Profile governs the bundle in the project folder itself.
   const appliesTo = raw.applies_to ?? ["."];
   if (!Array.isArray(appliesTo) || !appliesTo.every(isText)) {
     throw bad(`profiles.${name}.applies_to must be a list of folders`);
+  }
+  if (appliesTo.length === 0) {
+    // An empty list would bind a Profile that governs nothing, silently.
+    throw bad(
+      `profiles.${name}.applies_to is empty: name the bundle folders it governs, or leave it out for the project folder`,
+    );
   }
   const actors = raw.actors ?? {};
   if (!isObject(actors) || !Object.values(actors).every(isObject)) {

@@ -107,3 +107,16 @@ Deno.test("readBinding() lists applies_to entries that name no existing folder",
     "wayfinder.json",
   ]);
 });
+
+Deno.test("readBinding() refuses an empty applies_to and reads a missing one as the project folder", async () => {
+  const empty = await bindingFile({ version: 1, profiles: { t: { source, applies_to: [] } } });
+  assert.throws(
+    () => readBinding(empty),
+    (e: Error) =>
+      e.name === "WayfinderError" &&
+      /^Invalid Profile binding in '.*': profiles\.t\.applies_to is empty: name the bundle folders it governs, or leave it out for the project folder$/
+        .test(e.message),
+  );
+  const missing = await bindingFile({ version: 1, profiles: { t: { source } } });
+  assert.deepEqual(readBinding(missing).profiles[0]!.appliesTo, [join(missing, "..")]);
+});

@@ -1,10 +1,12 @@
 /**
  * A validation report as SARIF 2.1.0, the format GitHub code scanning
  * uploads. Artifact URIs are relative to `repoRoot` (the checkout root), so
- * GitHub can place each result on its file.
+ * GitHub can place each result on its file; a file outside it (a
+ * wayfinder.json above the checkout) gets an absolute `file://` URI.
  */
 import { realpathSync } from "node:fs";
-import { relative } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Finding, RuleInfo, Severity } from "./finding.ts";
 import { OKF_RULES } from "./okf_rules.ts";
 import { WAYFINDER_RULES } from "./wayfinder_rules.ts";
@@ -86,10 +88,18 @@ function sentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
-/** A finding's file as a URI relative to the repository root, with forward slashes. */
+/**
+ * A finding's file as a URI relative to the repository root, with forward
+ * slashes; a file outside the root as an absolute `file://` URI, since a
+ * `../` URI names no file of the repository and code scanning cannot place it.
+ */
 function artifactUri(repoRoot: string, bundle: string, path: string): string {
-  const rel = relative(repoRoot, `${bundle}/${path}`).split("\\").join("/");
-  return rel.split("/").map(encodeURIComponent).join("/");
+  const file = resolve(bundle, path);
+  const rel = relative(repoRoot, file);
+  if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
+    return pathToFileURL(file).href;
+  }
+  return rel.split("\\").join("/").split("/").map(encodeURIComponent).join("/");
 }
 
 /** git reports the top level with symlinks resolved; the bundle path must match it. */

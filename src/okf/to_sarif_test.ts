@@ -73,3 +73,19 @@ Deno.test("toSarif() describes Profile rules from their descriptions and links w
     assert.match(r.help.text, /[^.]\. See https:\/\//, r.id);
   }
 });
+
+Deno.test("toSarif() gives a file outside the repository root an absolute file URI, never ../", async () => {
+  const top = await Deno.makeTempDir();
+  const report = await validateBundle(INVALID);
+  report.bundle = `${top}/x/y/kb`;
+  report.findings = [
+    wayfinderFinding("wayfinder/project-type", "Project type 'X' …", "../../../wayfinder.json"),
+    finding("okf/missing-type", "error", "No type", "a b.md", 1, 1),
+  ];
+  const sarif: Json = toSarif(report, { repoRoot: `${top}/x/y`, toolVersion: "1" });
+  const uris = sarif.runs[0].results.map((r: Json) => r.locations[0].physicalLocation);
+  assert.deepEqual(uris.map((l: Json) => l.artifactLocation.uri), [
+    `file://${top}/wayfinder.json`,
+    "kb/a%20b.md",
+  ]);
+});

@@ -127,24 +127,31 @@ Deno.test("validateBundle() checks an Attested Computation's executor, attester 
   ]);
 });
 
-Deno.test({
-  name: "validateBundle() reports a markdown file it cannot read as okf/unreadable, and goes on",
-  // /proc/self/mem is a regular file whose first read fails with EIO, even for root.
-  ignore: Deno.build.os !== "linux",
-  async fn() {
-    const dir = await Deno.makeTempDir();
-    await Deno.symlink("/proc/self/mem", `${dir}/stuck.md`);
-    await Deno.writeTextFile(`${dir}/ok.md`, "---\ntype: Guide\n---\n");
-    const report = await validateBundle(dir);
-    assert.equal(report.gate, "FAIL");
-    assert.equal(report.documents, 1);
-    const [unreadable, ...rest] = report.findings;
-    assert.deepEqual(rest, []);
-    assert.equal(unreadable!.id, "okf/unreadable");
-    assert.equal(unreadable!.severity, "error");
-    assert.deepEqual(unreadable!.location, { path: "stuck.md", line: 1, column: 1 });
-    assert.match(unreadable!.message, /^Cannot read: EIO/);
-  },
+const VALIDATE_JSON = fileURLToPath(new URL("./testdata/validate_json.ts", import.meta.url));
+const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
+
+Deno.test("validateBundle() reports a markdown file it cannot read as okf/unreadable, and goes on", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/stuck.md`, "---\ntype: Guide\n---\n");
+  await Deno.writeTextFile(`${dir}/ok.md`, "---\ntype: Guide\n---\n");
+  // A child process denied the file: mode bits stop no root, and a link out of the bundle is no file of it.
+  const permissions = ["--allow-read", "--allow-env", `--deny-read=${dir}/stuck.md`];
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--config", CONFIG, ...permissions, VALIDATE_JSON, dir],
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const report = JSON.parse(new TextDecoder().decode(out.stdout));
+  assert.equal(report.gate, "FAIL");
+  assert.equal(report.documents, 1);
+  const [unreadable, ...rest] = report.findings;
+  assert.deepEqual(rest, []);
+  assert.equal(unreadable!.id, "okf/unreadable");
+  assert.equal(unreadable!.severity, "error");
+  assert.deepEqual(unreadable!.location, { path: "stuck.md", line: 1, column: 1 });
+  assert.match(unreadable!.message, /^Cannot read: /);
 });
 
 Deno.test("validateBundle() tells an oversized front matter block from an unclosed one", async () => {
@@ -167,4 +174,20 @@ Deno.test("validateBundle() quotes at most 200 characters of a broken link's tar
   );
   const short = await findingsOf(`---\ntype: Guide\n---\n[b](${"y".repeat(197)}.md)\n`);
   assert.match(short[0]!, new RegExp(`'${"y".repeat(197)}\\.md' is not in the bundle`));
+});
+
+Deno.test("validateBundle() names a repeated log date as a repeat, not as dates out of order", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${dir}/log.md`,
+    "# Log\n\n## 2026-05-22\n* one\n\n## 2026-05-22\n* two\n\n## 2026-05-21\n* three\n\n" +
+      "## 2026-05-22\n* four\n",
+  );
+  const report = await validateBundle(dir);
+  assert.deepEqual(report.findings.map((f) => `${where(f)} ${f.severity}: ${f.message}`), [
+    "log.md:6 okf/log-structure error: Date 2026-05-22 appears more than once (first on line 3); " +
+    "group its entries under one heading",
+    "log.md:12 okf/log-structure error: Date 2026-05-22 appears more than once (first on line 3); " +
+    "group its entries under one heading",
+  ]);
 });

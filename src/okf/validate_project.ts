@@ -151,9 +151,8 @@ function applyBound(
   const outcome = applyProfile(bundle, locked.chain);
   for (const [id, info] of chainRuleInfo(locked.chain)) options.rules?.set(id, info);
   for (const f of outcome.findings) findings.push(f);
-  for (const id of outcome.unsupported) {
-    const message =
-      `Rule ${id} uses a subject or builtin this wayfinder cannot evaluate; it was not applied`;
+  for (const { id, reason } of outcome.unsupported) {
+    const message = `Rule ${id} cannot be evaluated: ${reason}; it was not applied`;
     findings.push(wayfinderFinding("wayfinder/rule-unsupported", message, bindingPath));
   }
   const defined = new Set(locked.chain.packages.flatMap((p) => p.types.map((t) => t.name)));

@@ -38,7 +38,8 @@ export const WAYFINDER_RULES = explainedAt(WAYFINDER_RULES_DOCS, {
   },
   "wayfinder/rule-unsupported": {
     severity: "advisory",
-    summary: "A Profile rule uses a subject or builtin this wayfinder cannot evaluate",
+    summary:
+      "A Profile rule names a subject, list, builtin or generator this wayfinder does not know, or its schema does not compile",
   },
   "wayfinder/project-type": {
     severity: "note",
