@@ -1,4 +1,3 @@
-import { lowerBound } from "../lower_bound.ts";
 /**
  * Where a passage may be cut, coarsest first: after a line break (tables,
  * code), after a run of whitespace, between two code points.
