@@ -2,7 +2,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { resolve } from "node:path";
 import process from "node:process";
 import { type Corpus, openCorpus } from "../src/corpus/mod.ts";
-import { createServer, Roots } from "../src/mcp/mod.ts";
+import { createServer, Roots, type SearchDefaults } from "../src/mcp/mod.ts";
 import type { Command } from "./_command.ts";
 import {
   corpusOptions,
@@ -31,18 +31,27 @@ export const mcpCommand: Command = {
     const configured = named.length && config.sources.roots === "file" ? [] : config.settings.roots;
     const paths = [...named, ...configured];
     const unique = [...new Set(paths.length ? paths : [context.cwd])];
-    const options = corpusOptions(config, context);
-    // Each root gets its own index folder; --index-dir only makes sense for one.
+    // Each root reads its own wayfinder.json, as the CLI would for it.
     const corpora: Corpus[] = [];
+    const defaults = new Map<Corpus, SearchDefaults>();
     for (const root of unique) {
-      corpora.push(
-        await openCorpus(root, unique.length > 1 ? { ...options, indexDir: undefined } : options),
+      const own = root === config.target ? config : config.forTarget(root);
+      const options = corpusOptions(own, context);
+      // Each root gets its own index folder; --index-dir only makes sense for one.
+      const corpus = await openCorpus(
+        root,
+        unique.length > 1 ? { ...options, indexDir: undefined } : options,
       );
+      corpora.push(corpus);
+      defaults.set(corpus, {
+        options: searchOptions(own),
+        diversity: { lambda: own.settings.lambda, fetchK: own.settings.fetchK },
+      });
     }
     const server = createServer(new Roots(corpora), {
       version: context.version,
       dataDir: config.settings.dataDir,
-      searchDefaults: searchOptions(config),
+      searchDefaults: (corpus) => defaults.get(corpus)!,
     });
     const transport = new StdioServerTransport();
     const closed = new Promise<void>((done) => (transport.onclose = done));

@@ -59,8 +59,15 @@ Deno.test("mcp serves search, read_range, index and status over stdio", async ()
     );
 
     assert.equal((await call(client, "status", {})).structuredContent?.state, "absent");
-    const indexed = await call(client, "index", {});
+    const progress: number[] = [];
+    const indexed = await client.callTool(
+      { name: "index", arguments: {} },
+      undefined,
+      { onprogress: (p: { progress: number }) => progress.push(p.progress) },
+    ) as ToolResult;
     assert.ok(!indexed.isError, indexed.content[0].text);
+    assert.ok(progress.length > 2, "progress notifications arrive");
+    assert.ok(progress.every((p, i) => i === 0 || p > progress[i - 1]!), "and always rise");
     assert.ok((indexed.structuredContent?.embeddedChunks as number) > 0);
     assert.equal((await call(client, "status", {})).structuredContent?.state, "ready");
     const resources = (await client.listResources()).resources;
@@ -259,15 +266,18 @@ Deno.test("mcp search answers as the CLI does under wayfinder.json's search and 
   await Deno.writeTextFile(
     join(bundle, "wayfinder.json"),
     JSON.stringify({
-      search: { limit: 2, mode: "hybrid" },
+      search: { limit: 2, mode: "hybrid", lambda: 0 },
       knowledge: { current: true, asOf: "2026-09-09" },
       mcp: { roots: [".", root] },
     }),
   );
   assert.equal((await wayfinder(["index", bundle], env)).code, 0);
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
   const query = "Email the administrator your password";
   const cli = await wayfinder(["search", bundle, query, "--output", "json"], env);
   assert.equal(cli.code, 0, cli.stderr);
+  const cliDiverse = await wayfinder(["search", bundle, query, "--diverse", "-o", "json"], env);
+  assert.equal(cliDiverse.code, 0, cliDiverse.stderr);
   // Named on the command line, the bundle alone is served: mcp.roots does not add the other tree.
   const client = await connect([bundle]);
   try {
@@ -281,6 +291,9 @@ Deno.test("mcp search answers as the CLI does under wayfinder.json's search and 
     assert.ok(!paths.includes("history/recovery.md"), "knowledge.current drops the deprecated");
     assert.match(found.content[0].text, /^1\. \[match\] \S+\.md:\d+-\d+ /);
 
+    // `diverse: true` takes the file's lambda, as --diverse does.
+    const diverse = await call(client, "search", { query, diverse: true });
+    assert.deepEqual(diverse.structuredContent, JSON.parse(cliDiverse.stdout));
     // A call's own arguments win over the file's.
     const history = await call(client, "search", { query, current: false, limit: 10 });
     const all = (history.structuredContent!.matches as { chunk: { sourcePath: string } }[])
@@ -289,10 +302,15 @@ Deno.test("mcp search answers as the CLI does under wayfinder.json's search and 
   } finally {
     await client.close();
   }
-  // Without roots on the command line, mcp.roots is what is served.
+  // Without roots on the command line, mcp.roots is what is served, each root with its own
+  // settings: the bundle's limit of 2 is not the other tree's.
   const configured = await connect([], bundle);
   try {
     assert.equal((await configured.listResources()).resources.length, 2);
+    const other = await call(configured, "search", { query: "token", root, mode: "lexical" });
+    assert.ok((other.structuredContent!.matches as unknown[]).length > 2, "not the limit of 2");
+    const own = await call(configured, "search", { query, root: bundle });
+    assert.deepEqual(own.structuredContent, JSON.parse(cli.stdout));
   } finally {
     await configured.close();
   }

@@ -153,6 +153,14 @@ Deno.test("search rejects bad usage with one line and exit 2", async () => {
       ],
       [["--lambda", "0.3"], /^wayfinder: --lambda applies only with --diverse$/],
       [["--fetch-k", "40"], /^wayfinder: --fetch-k applies only with --diverse$/],
+      [
+        ["--reranker-timeout-ms", "100"],
+        /^wayfinder: --reranker-timeout-ms applies only with --reranker-url$/,
+      ],
+      [
+        ["--context-chars", "0"],
+        /^wayfinder: Invalid value "0" for --context-chars: expected a whole number ≥ 1$/,
+      ],
     ] as const
   ) {
     const run = await wayfinder(["search", root, "token", ...args], env);

@@ -33,6 +33,11 @@ export interface Config {
   target: string;
   /** Things to tell the user about wayfinder.json on stderr, once per run (unknown keys). */
   warnings: readonly string[];
+  /**
+   * The same flags and environment over the wayfinder.json nearest another
+   * target: what a command serving several roots reads for each.
+   */
+  forTarget(target: string): Config;
 }
 
 export interface ResolveOptions {
@@ -324,5 +329,6 @@ export function resolveConfig(
     configDir,
     target,
     warnings: Object.freeze(configFile ? unknownKeyWarnings(configFile, fileData) : []),
+    forTarget: (other: string) => resolveConfig(keys, flags, { ...options, target: other }),
   });
 }

@@ -173,8 +173,8 @@ Deno.test("findConfigFile() finds the nearest wayfinder.json at or above a folde
 });
 
 Deno.test("resolveConfig() lets --no-<switch> turn off what wayfinder.json turned on", () => {
-  const root = project({ knowledge: { current: true } });
-  const knowledge: CommandSpec = { ...spec, settings: ["current"] };
+  const root = project({ knowledge: { current: true }, search: { expand: true } });
+  const knowledge: CommandSpec = { ...spec, settings: ["current", "expand"] };
   const resolveWith = (args: string[]) =>
     resolveConfig(knowledge.settings, parseFlags(knowledge, [root, "q", ...args]), {
       env: {},
@@ -184,4 +184,7 @@ Deno.test("resolveConfig() lets --no-<switch> turn off what wayfinder.json turne
   assert.equal(resolveWith([]).settings.current, true);
   assert.equal(resolveWith(["--no-current"]).settings.current, false);
   assert.equal(resolveWith(["--no-current"]).sources.current, "flag");
+  assert.equal(resolveWith([]).settings.expand, true);
+  assert.equal(resolveWith(["--no-expand"]).settings.expand, false);
+  assert.deepEqual(resolveWith([]).warnings, []);
 });

@@ -319,6 +319,7 @@ export const SETTINGS = {
     flag: "reranker-timeout-ms",
     type: "int",
     min: 1,
+    qualifies: "rerankerUrl",
     file: "search.rerankerTimeoutMs",
     default: 30000,
     value: "MS",
@@ -336,6 +337,7 @@ export const SETTINGS = {
     flag: "expand",
     type: "bool",
     default: false,
+    file: "search.expand",
     help:
       "Show each hit in its enclosing class, section or file; hits in one context collapse to the first",
   },
@@ -343,6 +345,7 @@ export const SETTINGS = {
     flag: "diverse",
     type: "bool",
     default: false,
+    file: "search.diverse",
     help: "Maximal marginal relevance: skip near-copies of better hits",
   },
   lambda: {
@@ -366,6 +369,7 @@ export const SETTINGS = {
   contextChars: {
     flag: "context-chars",
     type: "int",
+    min: 1,
     file: "search.contextChars",
     value: "N",
     help: "Also build prompt-ready context of at most N characters, each passage cited path:lines",

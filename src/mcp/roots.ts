@@ -19,12 +19,22 @@ export class Roots {
   /** The corpus a tool call names (its root path or folder name), else the first. */
   pick(root?: string): Corpus {
     if (root === undefined || root === "") return this.#corpora[0];
-    const found = this.#corpora.find((c) => c.root === resolve(root) || basename(c.root) === root);
-    if (!found) {
-      const known = this.#corpora.map((c) => c.root).join(", ");
+    const known = this.#corpora.map((c) => c.root).join(", ");
+    const exact = this.#corpora.find((c) => c.root === resolve(root));
+    if (exact) return exact;
+    const named = this.#corpora.filter((c) => basename(c.root) === root);
+    if (named.length > 1) {
+      throw new WayfinderError(
+        "usage",
+        `'${root}' names more than one served root; give its path: ${
+          named.map((c) => c.root).join(", ")
+        }`,
+      );
+    }
+    if (named.length === 0) {
       throw new WayfinderError("usage", `'${root}' is not a served root; roots: ${known}`);
     }
-    return found;
+    return named[0]!;
   }
 
   /**

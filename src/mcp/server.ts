@@ -9,6 +9,7 @@ import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/proto
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { type Corpus, type CorpusSearchOptions, resultJson } from "../corpus/mod.ts";
+import type { IndexProgress } from "../pipeline/mod.ts";
 import { join } from "node:path";
 import { findConfigFile } from "../config/mod.ts";
 import { WayfinderError } from "../error.ts";
@@ -57,16 +58,23 @@ export interface ServerOptions {
   /** The data root, where `get` cached the Profiles `validate` applies. */
   dataDir: string;
   /**
-   * What a `search` call's omitted arguments mean: the settings the CLI's
-   * `search` would use (flags, environment, wayfinder.json).
+   * What a `search` call's omitted arguments mean for a root: the settings
+   * the CLI's `search` of that root would use (flags, environment, its
+   * wayfinder.json).
    */
-  searchDefaults?: CorpusSearchOptions;
+  searchDefaults?: (corpus: Corpus) => SearchDefaults;
+}
+
+/** A root's search settings: the options, and the diversity `diverse: true` asks for. */
+export interface SearchDefaults {
+  options: CorpusSearchOptions;
+  diversity?: { lambda?: number; fetchK?: number };
 }
 
 /** Builds the server for `roots`; connect it to a transport to serve. */
 export function createServer(roots: Roots, options: ServerOptions): McpServer {
   const server = new McpServer({ name: "wayfinder", version: options.version });
-  registerSearch(server, roots, options.searchDefaults ?? {});
+  registerSearch(server, roots, options.searchDefaults ?? (() => ({ options: {} })));
   registerReadRange(server, roots);
   registerIndex(server, roots);
   registerStatus(server, roots);
@@ -122,7 +130,7 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 function registerSearch(
   server: McpServer,
   roots: Roots,
-  defaults: CorpusSearchOptions,
+  defaultsOf: (corpus: Corpus) => SearchDefaults,
 ): void {
   server.registerTool("search", {
     title: "Search code and docs",
@@ -135,13 +143,17 @@ function registerSearch(
     inputSchema: SEARCH_INPUT,
   }, (args: SearchArgs) =>
     answer(async () => {
-      const result = await roots.pick(args.root).search(args.query, searchOptions(args, defaults));
+      const corpus = roots.pick(args.root);
+      const result = await corpus.search(args.query, searchOptions(args, defaultsOf(corpus)));
       return { text: renderSearch(result), data: resultJson(result) };
     }));
 }
 
 /** A call's arguments over the server's defaults, clamped. */
-function searchOptions(args: SearchArgs, defaults: CorpusSearchOptions): CorpusSearchOptions {
+function searchOptions(
+  args: SearchArgs,
+  { options: defaults, diversity }: SearchDefaults,
+): CorpusSearchOptions {
   const policy = defaults.policy ?? {};
   const filter = defaults.filter ?? {};
   return {
@@ -155,9 +167,7 @@ function searchOptions(args: SearchArgs, defaults: CorpusSearchOptions): CorpusS
     },
     expand: args.expand ?? defaults.expand,
     // `diverse: true` keeps the configured lambda and fetchK.
-    diverse: args.diverse === undefined
-      ? defaults.diverse
-      : args.diverse && (defaults.diverse || true),
+    diverse: args.diverse === undefined ? defaults.diverse : args.diverse && (diversity ?? true),
     contextChars: clamp(args.contextChars ?? defaults.contextChars, LIMITS.contextChars),
     policy: {
       current: args.current ?? policy.current,
@@ -217,24 +227,40 @@ function registerIndex(server: McpServer, roots: Roots): void {
     answer(async () => {
       const token = extra._meta?.progressToken;
       const corpus = roots.pick(args.root);
-      const summary = await serialized(corpus, () =>
-        corpus.index({
-          onProgress: token === undefined ? undefined : (p) => {
-            const [done, total] = p.phase === "embed"
-              ? [p.chunksDone, p.chunksTotal]
-              : [p.filesDone, p.filesTotal];
-            extra.sendNotification({
-              method: "notifications/progress",
-              params: { progressToken: token, progress: done, total, message: p.phase },
-            }).catch(() => {});
-          },
-        }));
+      const summary = await serialized(
+        corpus,
+        () =>
+          corpus.index({ onProgress: token === undefined ? undefined : progressTo(extra, token) }),
+      );
       const { skipped: _skipped, ...data } = summary;
       const text = summary.current
         ? `Index for ${summary.root} is current`
         : `Indexed ${summary.root}: ${summary.embeddedChunks} chunks embedded, ${summary.reusedChunks} reused`;
       return { text, data };
     }));
+}
+
+/**
+ * Progress notifications for one index run. MCP wants `progress` to rise
+ * with every notification, while a run counts files, then chunks, then
+ * writes: so `progress` counts the steps reported, and the message says
+ * which phase is how far along.
+ */
+function progressTo(extra: Extra, token: string | number): (p: IndexProgress) => void {
+  let step = 0;
+  let last = "";
+  return (p) => {
+    const [done, total] = p.phase === "embed"
+      ? [p.chunksDone, p.chunksTotal]
+      : [p.filesDone, p.filesTotal];
+    const message = total > 0 ? `${p.phase} ${done}/${total}` : p.phase;
+    if (message === last) return;
+    last = message;
+    extra.sendNotification({
+      method: "notifications/progress",
+      params: { progressToken: token, progress: ++step, message },
+    }).catch(() => {});
+  };
 }
 
 function registerStatus(server: McpServer, roots: Roots): void {

@@ -76,13 +76,24 @@ function merged(a: Block, b: Block): Block | undefined {
   };
 }
 
-/** `blocks` with `passage` added: merged into a neighbour, or appended. */
+/**
+ * `blocks` with `passage` added: merged into a neighbour, or appended. A
+ * merged block may now reach another one (a passage bridging two), so it
+ * goes on merging until nothing more joins; it takes the earliest place.
+ */
 function withPassage(blocks: Block[], passage: Block): Block[] {
-  for (const [i, block] of blocks.entries()) {
-    const joined = merged(block, passage);
-    if (joined) return blocks.map((b, j) => (j === i ? joined : b));
+  const rest = [...blocks];
+  let joined = passage;
+  let place = rest.length;
+  for (;;) {
+    const i = rest.findIndex((block) => merged(block, joined) !== undefined);
+    if (i === -1) break;
+    joined = merged(rest[i]!, joined)!;
+    place = Math.min(place, i);
+    rest.splice(i, 1);
   }
-  return [...blocks, passage];
+  rest.splice(Math.min(place, rest.length), 0, joined);
+  return rest;
 }
 
 function fenceFor(text: string): string {

@@ -166,6 +166,13 @@ Deno.test("buildContext() merges overlapping and neighbouring passages of one fi
     text,
     "## src/f.ts:1-6\n```typescript\nline1\nline2\nline3\nline4\n\nline6\n```\n",
   );
+  // A passage that bridges two blocks joins all three into one.
+  const bridged = buildContext([
+    span("a", 0, 5, 1, 1), // line1
+    span("c", 12, 17, 3, 3), // line3: a line apart from a, so its own block
+    span("b", 6, 11, 2, 2), // line2 touches both
+  ], { maxChars: 1000, read });
+  assert.equal(bridged, "## src/f.ts:1-3\n```typescript\nline1\nline2\nline3\n```\n");
 });
 
 Deno.test("buildContext() shows an expanded hit's parent instead of the hit", () => {
