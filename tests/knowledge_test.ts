@@ -18,6 +18,7 @@ interface Entry {
 interface Answer {
   matches: { chunk: { sourcePath: string; type: string; content: string } }[];
   context: Entry[];
+  contextText?: string;
   notices: string[];
 }
 
@@ -122,6 +123,19 @@ Deno.test("a governing source comes before the concept it governs, with its reas
     ["governing", "match"],
     "jsonl carries the context entries in reading order",
   );
+  // A budget for one passage holds the match, not the source governing it.
+  const tight = await ask(root, env, "Local diagnostic endpoints may use plain transport", [
+    "--limit",
+    "1",
+    "--path-prefix",
+    "impl",
+    "--governing",
+    "impl/transport.md=standard/transport.md",
+    "--context-chars",
+    "200",
+  ]);
+  assert.match(tight.contextText!, /^## impl\/transport\.md:/);
+  assert.doesNotMatch(tight.contextText!, /standard\/transport\.md/);
   const chained = await ask(root, env, "Local diagnostic endpoints may use plain transport", [
     "--limit",
     "1",
@@ -370,14 +384,15 @@ Deno.test("a folder that comes to declare okf_version is stale, then rebuilt as 
     WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
     WAYFINDER_EMBEDDING_MODEL: tinyModel(),
   };
-  // Indexed as plain Markdown first (an index built before bundles were recognised).
-  await Deno.writeTextFile(join(root, "wayfinder.json"), '{"knowledge": {"enabled": false}}');
+  // Indexed as plain Markdown first, while its index.md declared no okf_version.
+  const declared = await Deno.readTextFile(join(root, "index.md"));
+  await Deno.writeTextFile(join(root, "index.md"), declared.replace(/^---\n[\s\S]*?\n---\n/, ""));
   assert.equal((await wayfinder(["index", root], env)).code, 0);
-  await Deno.remove(join(root, "wayfinder.json"));
+  await Deno.writeTextFile(join(root, "index.md"), declared);
 
   const status = await wayfinder(["status", root, "--output", "json"], env);
   assert.equal(JSON.parse(status.stdout).state, "stale");
-  assert.match(status.stdout, /embedding input format 1 → okf-context-v2/);
+  assert.match(status.stdout, /embedding input format plain v1 → okf-context-v2/);
   const before = await ask(root, env, "recovery", ["--current"]);
   assert.match(before.notices.join("\n"), /built another way .*run 'wayfinder index/);
   assert.match(
@@ -392,6 +407,25 @@ Deno.test("a folder that comes to declare okf_version is stale, then rebuilt as 
   assert.deepEqual(after.notices, []);
   assert.ok(!after.matches.some((m) => m.chunk.sourcePath === "history/recovery.md"), "deprecated");
   assert.ok(!after.matches.some((m) => m.chunk.type === "front_matter"));
+});
+
+Deno.test("--no-knowledge is kept for a folder that declares okf_version, until chosen otherwise", async () => {
+  const root = await copyTree(BUNDLE);
+  const env = {
+    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
+    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
+  };
+  assert.equal((await wayfinder(["index", root, "--no-knowledge"], env)).code, 0);
+  const plain = await wayfinder(["status", root, "--output", "json"], env);
+  assert.equal(JSON.parse(plain.stdout).state, "ready", plain.stdout);
+  const again = await wayfinder(["index", root, "--output", "json"], env);
+  assert.equal(JSON.parse(again.stdout).current, true, "a plain index stays plain");
+  assert.equal(
+    JSON.parse((await wayfinder(["status", root, "-o", "json"], env)).stdout).state,
+    "ready",
+  );
+  const bundle = await wayfinder(["index", root, "--knowledge", "--output", "json"], env);
+  assert.equal(JSON.parse(bundle.stdout).current, false, "--knowledge turns it back on");
 });
 
 Deno.test("an edit to a concept's title, description or heading re-embeds it; a status edit does not", async () => {

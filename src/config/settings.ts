@@ -220,6 +220,7 @@ export const SETTINGS = {
   maxChunkChars: {
     flag: "max-chunk-chars",
     type: "int",
+    min: 1,
     file: "index.maxChunkChars",
     default: 1500,
     value: "N",

@@ -30,6 +30,17 @@ export interface IndexSettings {
 
 const INDEX_DEFAULTS = { include: [], exclude: [], maxFileBytes: 1_048_576, maxChunkChars: 1500 };
 
+/** The settings a run goes by. */
+export interface EffectiveSettings {
+  embedder: EmbedderSettings;
+  index: Required<IndexSettings>;
+  /**
+   * Knowledge indexing was turned off by choice (`--no-knowledge`): recorded,
+   * so a folder declaring okf_version stays plain until chosen otherwise.
+   */
+  knowledgeOff: boolean;
+}
+
 /**
  * Settings for this run: what the caller chose explicitly, else what the
  * index was built with, else the defaults. So `search` uses the model and
@@ -39,7 +50,7 @@ export function effectiveSettings(
   chosen: { embedder: EmbedderSettings; index: IndexSettings },
   recorded: RecordedSettings | undefined,
   looksLikeBundle: boolean,
-): { embedder: EmbedderSettings; index: Required<IndexSettings> } {
+): EffectiveSettings {
   const pick = <T>(mine: T | undefined, theirs: T | undefined, fallback: T): T =>
     mine ?? theirs ?? fallback;
   const e = chosen.embedder;
@@ -55,27 +66,29 @@ export function effectiveSettings(
     longInput: pick(e.longInput, recorded?.longInput, "reject"),
   };
   const i = chosen.index;
+  const knowledgeOff = i.knowledge === false ||
+    (i.knowledge === undefined && recorded?.knowledgeOff === true);
   const index = {
     include: pick(i.include, recorded?.include, INDEX_DEFAULTS.include),
     exclude: pick(i.exclude, recorded?.exclude, INDEX_DEFAULTS.exclude),
     maxFileBytes: pick(i.maxFileBytes, recorded?.maxFileBytes, INDEX_DEFAULTS.maxFileBytes),
     maxChunkChars: pick(i.maxChunkChars, recorded?.maxChunkChars, INDEX_DEFAULTS.maxChunkChars),
-    // A folder that came to declare okf_version is a bundle from then on.
-    knowledge: i.knowledge ?? (looksLikeBundle || (recorded?.knowledge ?? false)),
+    // A folder that came to declare okf_version is a bundle from then on, unless turned off.
+    knowledge: !knowledgeOff &&
+      (i.knowledge ?? (looksLikeBundle || (recorded?.knowledge ?? false))),
     quantization: pick(i.quantization, recorded?.quantization, "none" as Quantization),
   };
-  return { embedder, index };
+  return { embedder, index, knowledgeOff };
 }
 
 /** What a build records: the settings that decide its chunks and vectors. */
-export function recordOf(
-  settings: { embedder: EmbedderSettings; index: Required<IndexSettings> },
-): RecordedSettings {
+export function recordOf(settings: EffectiveSettings): RecordedSettings {
   const { provider = "llama", model, url, longInput = "reject" } = settings.embedder;
   return {
     embedder: { provider, ...(model ? { model } : {}), ...(url ? { url } : {}) },
     longInput,
     ...settings.index,
+    ...(settings.knowledgeOff ? { knowledgeOff: true as const } : {}),
   };
 }
 
@@ -115,9 +128,16 @@ export function buildDrift(manifest: IndexManifest, knowledge: boolean): string[
   }
   const format = knowledge ? KNOWLEDGE_INPUT_FORMAT : INPUT_FORMAT;
   if (manifest.inputFormat !== undefined && manifest.inputFormat !== format) {
-    reasons.push(`embedding input format ${manifest.inputFormat} → ${format}`);
+    reasons.push(
+      `embedding input format ${formatName(manifest.inputFormat)} → ${formatName(format)}`,
+    );
   }
   return reasons;
+}
+
+/** An input format as people read it: the plain one is a number in manifests. */
+function formatName(format: number | string): string {
+  return typeof format === "number" ? `plain v${format}` : format;
 }
 
 /**

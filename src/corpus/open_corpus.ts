@@ -379,6 +379,8 @@ class LocalCorpus implements Corpus {
       response.contextText = buildContext(passages, {
         maxChars: options.contextChars,
         read: sourceReader(this.root),
+        // In reading order the best match may come after its governing sources: it still leads.
+        lead: Math.max(0, passages.indexOf(response.matches[0]!)),
       });
       if (response.contextText === "" && passages.length > 0) {
         response.notices.push(

@@ -9,6 +9,12 @@ export interface ContextOptions {
   maxChars: number;
   /** The files' text, to merge neighbouring passages with what lies between them. */
   read?: SourceReader;
+  /**
+   * Which hit must be there: packed first (cut when alone it does not fit),
+   * yet shown in its place among the others, as a knowledge search's best
+   * match after the sources governing it. @default 0
+   */
+  lead?: number;
 }
 
 /** A stretch of one file in the context. */
@@ -24,15 +30,18 @@ interface Block {
   text: string;
   /** The file's text, when trusted, for gaps. */
   source?: string;
+  /** The best place among the hits of what the block shows: blocks are shown in this order. */
+  rank: number;
 }
 
 /**
  * The passages that may show `hit`, preferred first: its parent context when
  * it was expanded, then the hit alone (for a budget the parent overflows).
  */
-function passagesOf(hit: SearchHit, read?: SourceReader): Block[] {
+function passagesOf(hit: SearchHit, rank: number, read?: SourceReader): Block[] {
   const { chunk, parent } = hit;
   const block = (span: Chunk | ParentContext, name: string | undefined, text: string) => ({
+    rank,
     path: chunk.sourcePath,
     language: chunk.language,
     label: `${name ? `${name} ` : ""}(${span.type})`,
@@ -62,7 +71,10 @@ function gapBetween(a: Block, b: Block): string | undefined {
 function merged(a: Block, b: Block): Block | undefined {
   if (a.path !== b.path) return undefined;
   const [first, second] = a.startOffset <= b.startOffset ? [a, b] : [b, a];
-  if (second.endOffset <= first.endOffset) return first === a ? a : { ...b, source: a.source };
+  const rank = Math.min(a.rank, b.rank);
+  if (second.endOffset <= first.endOffset) {
+    return first === a ? { ...a, rank } : { ...b, source: a.source, rank };
+  }
   const gap = gapBetween(first, second);
   if (gap === undefined) return undefined;
   const tail = second.text.slice(Math.max(0, first.endOffset - second.startOffset));
@@ -73,6 +85,7 @@ function merged(a: Block, b: Block): Block | undefined {
     endOffset: second.endOffset,
     text: first.text + gap + tail,
     source: first.source ?? second.source,
+    rank,
   };
 }
 
@@ -109,7 +122,7 @@ function render(block: Block, text = block.text.replace(/\n+$/, "")): string {
 }
 
 function renderAll(blocks: Block[]): string {
-  return blocks.map((b) => render(b)).join("\n");
+  return [...blocks].sort((a, b) => a.rank - b.rank).map((b) => render(b)).join("\n");
 }
 
 /**
@@ -117,8 +130,8 @@ function renderAll(blocks: Block[]): string {
  * parent context when it was expanded and fits, else the hit alone), copies
  * dropped, overlapping or neighbouring passages of one file merged, each
  * block cited as `path:lineStart-lineEnd`. A passage that would overflow the
- * budget is skipped for smaller ones after it, but the best hit always
- * leads: when not even it fits alone, it is cut to its first lines (marked
+ * budget is skipped for smaller ones after it, but the lead hit (the best,
+ * unless `lead` names another) is always there: when not even it fits alone, it is cut to its first lines (marked
  * "…", cited by the lines it shows), so there is context whenever there are
  * hits and the budget allows a heading. The result never exceeds `maxChars`.
  *
@@ -140,15 +153,18 @@ export function buildContext(hits: SearchHit[], options: ContextOptions): string
   let blocks: Block[] = [];
   // Texts already shown: a vendored copy or a repeated licence header adds nothing.
   const shown = new Set<string>();
-  for (const [rank, hit] of hits.entries()) {
-    const passages = passagesOf(hit, options.read);
+  if (hits.length === 0) return "";
+  const lead = Math.min(options.lead ?? 0, hits.length - 1);
+  const order = [lead, ...hits.keys().filter((rank) => rank !== lead)];
+  for (const rank of order) {
+    const passages = passagesOf(hits[rank]!, rank, options.read);
     if (passages.some((passage) => shown.has(passage.text))) continue;
     const fitting = passages.map((passage) => ({ passage, next: withPassage(blocks, passage) }))
       .find(({ next }) => renderAll(next).length <= maxChars);
     if (fitting) {
       blocks = fitting.next;
       shown.add(fitting.passage.text);
-    } else if (rank === 0) {
+    } else if (rank === lead) {
       return cutToFit(passages[passages.length - 1], maxChars);
     }
   }

@@ -191,3 +191,13 @@ Deno.test("buildContext() shows an expanded hit's parent instead of the hit", ()
   assert.ok(text.startsWith("## src/m.ts:1-9 Auth (class)\n"));
   assert.ok(text.includes("class Auth {\n  login() {}\n}"));
 });
+
+Deno.test("buildContext() packs the lead hit first and still shows it in its place", () => {
+  const first = hit("governing", "x".repeat(120));
+  const lead = hit("match", "the answer\n");
+  const both = buildContext([first, lead], { maxChars: 1000, lead: 1 });
+  assert.ok(both.indexOf("src/governing.ts") < both.indexOf("src/match.ts"), "reading order kept");
+  const tight = buildContext([first, lead], { maxChars: 80, lead: 1 });
+  assert.match(tight, /^## src\/match\.ts:1-2/);
+  assert.ok(!tight.includes("governing"));
+});

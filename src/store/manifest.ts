@@ -37,6 +37,8 @@ export interface RecordedSettings {
   maxChunkChars: number;
   /** An OKF bundle indexed as knowledge. */
   knowledge?: boolean;
+  /** Knowledge indexing turned off by choice, kept though the folder declares a bundle. */
+  knowledgeOff?: true;
   /** The compact vector codes kept for a fast first pass of dense search. */
   quantization?: Quantization;
 }
