@@ -45,6 +45,7 @@ function summary(result: GetResult) {
   return {
     lockFile: result.lockFile,
     lockWritten: result.lockWritten,
+    lockRemoved: result.lockRemoved,
     fetched: result.fetched,
     installed: result.installed,
     removed: result.removed,
@@ -74,12 +75,18 @@ function text(result: GetResult, context: CommandContext): string {
     });
   }
   const lock = relative(context.cwd, result.lockFile) || result.lockFile;
-  lines.push(result.lockWritten ? `Wrote ${lock}` : `${lock} is current`);
-  lines.push(
-    result.fetched.length
-      ? `Fetched ${result.fetched.join(", ")}`
-      : "Fetched nothing: every package was cached",
-  );
+  if (result.lock === null) {
+    // Nothing is bound any more: say what of the earlier get was undone.
+    lines.push("wayfinder.json binds no Profiles");
+    if (result.lockRemoved) lines.push(`Removed ${lock}`);
+  } else {
+    lines.push(result.lockWritten ? `Wrote ${lock}` : `${lock} is current`);
+    lines.push(
+      result.fetched.length
+        ? `Fetched ${result.fetched.join(", ")}`
+        : "Fetched nothing: every package was cached",
+    );
+  }
   for (const dir of result.installed) lines.push(`Installed skill ${relative(context.cwd, dir)}`);
   for (const dir of result.removed) lines.push(`Removed skill ${relative(context.cwd, dir)}`);
   return lines.join("\n") + "\n";
