@@ -1,7 +1,8 @@
 import { relative } from "node:path";
 import { WayfinderError } from "../src/error.ts";
-import { getProfiles, type GetResult } from "../src/okf/mod.ts";
+import { getProfiles, type GetResult, locateBinding } from "../src/okf/mod.ts";
 import { type Command, type CommandContext, printJson } from "./_command.ts";
+import { dataRootAt } from "./_wiring.ts";
 
 /** `wayfinder get [project]`: resolve the bound Profiles into wayfinder.lock and the cache. */
 export const getCommand: Command = {
@@ -15,17 +16,14 @@ export const getCommand: Command = {
   targetPositional: 0,
   async run(config, context) {
     const s = config.settings;
-    if (!config.configFile) {
+    const { configFile, dataRoot } = locateBinding(config.target, dataRootAt(config));
+    if (!configFile) {
       throw new WayfinderError(
         "config",
         `No wayfinder.json at or above '${config.target}': a project binds its Profiles there`,
       );
     }
-    const result = await getProfiles({
-      configFile: config.configFile,
-      dataRoot: s.dataDir,
-      update: s.update,
-    });
+    const result = await getProfiles({ configFile, dataRoot, update: s.update });
     if (result.replacedLock) {
       context.stderr(
         `wayfinder: warning: Replaced unreadable lock '${result.lockFile}' (${result.replacedLock})\n`,

@@ -163,3 +163,25 @@ Deno.test("a rule whose schema does not compile is unsupported: INCOMPLETE, name
     /^Rule strict\/bad-regex cannot be evaluated: its schema does not compile \(Invalid regular expression: .*\); it was not applied$/,
   );
 });
+
+Deno.test("a settings-only wayfinder.json inside the bundle leaves the project's binding in force", async () => {
+  const project = await childProfileProject(repo.dir);
+  assert.equal((await wayfinder(["get", project], env)).code, 0);
+  const bundle = join(project, "knowledge");
+  writeFileSync(join(bundle, "wayfinder.json"), '{"search": {"limit": 5}}\n');
+  const concept = join(bundle, "operations", "restart-the-api.md");
+  writeFileSync(
+    concept,
+    readFileSync(concept, "utf8").replace("title: Restart the API", "title: Restart the API."),
+  );
+  const { code, report } = await validateJson(bundle);
+  assert.equal(code, 1);
+  assert.equal(report.gate, "FAIL");
+  assert.equal(report.profiles[0]?.status, "applied", JSON.stringify(report.profiles));
+  const failing = report.findings.map((f: JsonFinding) => f.id);
+  assert.ok(failing.includes("acme-bitwild/title-without-period"), failing.join());
+  // get from inside the bundle resolves the same binding, not the settings file.
+  const get = await wayfinder(["get", bundle], env);
+  assert.equal(get.code, 0, get.stderr);
+  assert.match(get.stdout, /^acme-notes: acme-bitwild /);
+});
