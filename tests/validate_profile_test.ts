@@ -185,3 +185,35 @@ Deno.test("a settings-only wayfinder.json inside the bundle leaves the project's
   assert.equal(get.code, 0, get.stderr);
   assert.match(get.stdout, /^acme-notes: acme-bitwild /);
 });
+
+Deno.test("a hand-edited lock entry that does not match the binding or the chain is not applied", async () => {
+  const project = await childProfileProject(repo.dir);
+  assert.equal((await wayfinder(["get", project], env)).code, 0);
+  const lockFile = join(project, "wayfinder.lock");
+  const lock = JSON.parse(readFileSync(lockFile, "utf8"));
+  const entry = lock.profiles["acme-notes"];
+  const edits = {
+    // Another package get cached: the binding names two-rule-child, not bitwild.
+    path: { ...entry, path: "profiles/bitwild", parents: [] },
+    ref: { ...entry, requested_ref: "v9" },
+    parent: { ...entry, parents: [] },
+  };
+  for (const [what, edited] of Object.entries(edits)) {
+    writeFileSync(lockFile, JSON.stringify({ ...lock, profiles: { "acme-notes": edited } }));
+    const { code, report } = await validateJson(join(project, "knowledge"));
+    assert.equal(code, 1, what);
+    assert.equal(report.gate, "INCOMPLETE", what);
+    assert.equal(report.profiles[0].status, "unresolved", what);
+    const [finding] = report.findings.filter((f: JsonFinding) =>
+      f.id === "wayfinder/profile-unresolved"
+    );
+    assert.match(finding.message, /wayfinder\.lock does not match .*; run 'wayfinder get /, what);
+  }
+  // get notices too, and puts the lock back as the binding says.
+  assert.equal((await wayfinder(["get", project], env)).code, 0);
+  assert.deepEqual(JSON.parse(readFileSync(lockFile, "utf8")), lock);
+  assert.equal(
+    (await validateJson(join(project, "knowledge"))).report.profiles[0].status,
+    "applied",
+  );
+});

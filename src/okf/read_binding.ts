@@ -114,7 +114,7 @@ function boundProfile(
   }
   rejectUnknownKeys(source, SOURCE_KEYS, `profiles.${name}.source`, bad);
   if (source.ref !== undefined && !isText(source.ref)) {
-    throw bad(`profiles.${name}.source.ref must be a string`);
+    throw bad(`profiles.${name}.source.ref must be a non-empty string`);
   }
   // Left out, a Profile governs the bundle in the project folder itself.
   const appliesTo = raw.applies_to ?? ["."];
