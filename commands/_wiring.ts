@@ -180,3 +180,12 @@ export function searchOptions(config: Config): CorpusSearchOptions {
     },
   };
 }
+
+/**
+ * The data root the settings give for a folder (flags, environment, that
+ * folder's nearest wayfinder.json, default): where `get` run there caches
+ * Profiles, so every command looks for them in the same place.
+ */
+export function dataRootAt(config: Config): (dir: string) => string {
+  return (dir) => config.forTarget(dir, ["dataDir"]).settings.dataDir;
+}

@@ -1,7 +1,8 @@
 import { relative } from "node:path";
 import { WayfinderError } from "../src/error.ts";
-import { getProfiles, type GetResult } from "../src/okf/mod.ts";
+import { getProfiles, type GetResult, locateBinding } from "../src/okf/mod.ts";
 import { type Command, type CommandContext, printJson } from "./_command.ts";
+import { dataRootAt } from "./_wiring.ts";
 
 /** `wayfinder get [project]`: resolve the bound Profiles into wayfinder.lock and the cache. */
 export const getCommand: Command = {
@@ -15,17 +16,14 @@ export const getCommand: Command = {
   targetPositional: 0,
   async run(config, context) {
     const s = config.settings;
-    if (!config.configFile) {
+    const { configFile, dataRoot } = locateBinding(config.target, dataRootAt(config));
+    if (!configFile) {
       throw new WayfinderError(
         "config",
         `No wayfinder.json at or above '${config.target}': a project binds its Profiles there`,
       );
     }
-    const result = await getProfiles({
-      configFile: config.configFile,
-      dataRoot: s.dataDir,
-      update: s.update,
-    });
+    const result = await getProfiles({ configFile, dataRoot, update: s.update });
     if (result.replacedLock) {
       context.stderr(
         `wayfinder: warning: Replaced unreadable lock '${result.lockFile}' (${result.replacedLock})\n`,
@@ -45,6 +43,7 @@ function summary(result: GetResult) {
   return {
     lockFile: result.lockFile,
     lockWritten: result.lockWritten,
+    lockRemoved: result.lockRemoved,
     fetched: result.fetched,
     installed: result.installed,
     removed: result.removed,
@@ -74,12 +73,18 @@ function text(result: GetResult, context: CommandContext): string {
     });
   }
   const lock = relative(context.cwd, result.lockFile) || result.lockFile;
-  lines.push(result.lockWritten ? `Wrote ${lock}` : `${lock} is current`);
-  lines.push(
-    result.fetched.length
-      ? `Fetched ${result.fetched.join(", ")}`
-      : "Fetched nothing: every package was cached",
-  );
+  if (result.lock === null) {
+    // Nothing is bound any more: say what of the earlier get was undone.
+    lines.push("wayfinder.json binds no Profiles");
+    if (result.lockRemoved) lines.push(`Removed ${lock}`);
+  } else {
+    lines.push(result.lockWritten ? `Wrote ${lock}` : `${lock} is current`);
+    lines.push(
+      result.fetched.length
+        ? `Fetched ${result.fetched.join(", ")}`
+        : "Fetched nothing: every package was cached",
+    );
+  }
   for (const dir of result.installed) lines.push(`Installed skill ${relative(context.cwd, dir)}`);
   for (const dir of result.removed) lines.push(`Removed skill ${relative(context.cwd, dir)}`);
   return lines.join("\n") + "\n";

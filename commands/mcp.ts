@@ -6,6 +6,7 @@ import { createServer, Roots, type SearchDefaults } from "../src/mcp/mod.ts";
 import type { Command } from "./_command.ts";
 import {
   corpusOptions,
+  dataRootAt,
   EMBEDDER_SETTINGS,
   INDEX_SETTINGS,
   SEARCH_SETTINGS,
@@ -50,7 +51,7 @@ export const mcpCommand: Command = {
     }
     const server = createServer(new Roots(corpora), {
       version: context.version,
-      dataDir: config.settings.dataDir,
+      dataRootAt: dataRootAt(config),
       searchDefaults: (corpus) => defaults.get(corpus)!,
     });
     const transport = new StdioServerTransport();

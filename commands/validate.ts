@@ -4,6 +4,7 @@ import {
   applyIndexFixes,
   diffIndexFixes,
   formatReportText,
+  locateBinding,
   planIndexFixes,
   repoRootOf,
   type RuleInfo,
@@ -12,6 +13,7 @@ import {
   type ValidationReport,
 } from "../src/okf/mod.ts";
 import { type Command, type CommandContext, printJson, printJsonLine } from "./_command.ts";
+import { dataRootAt } from "./_wiring.ts";
 
 /** `wayfinder validate <bundle>`: OKF 0.2 conformance; `--fix` writes the generated indexes. */
 export const validateCommand: Command = {
@@ -42,8 +44,7 @@ export const validateCommand: Command = {
     }
     const rules = new Map<string, RuleInfo>();
     const report = await validateProject(bundle, {
-      configFile: config.configFile,
-      dataRoot: s.dataDir,
+      ...locateBinding(bundle, dataRootAt(config)),
       rules,
     });
     printReport(report, rules, s.validateOutput, context);

@@ -243,3 +243,113 @@ Deno.test("get reports an unknown top-level key of wayfinder.json", async () => 
   assert.equal(run.stderr.match(/warning: Unknown top-level key 'embeding'/g)?.length, 1);
   assert.doesNotMatch(run.stderr, /'search'/);
 });
+
+Deno.test("get refuses a folder of the user's own where a skill goes, before writing anything", async () => {
+  const source = await profileRepo();
+  const project = await exampleProject("acme-notes", source.dir);
+  const mine = join(project, ".claude/skills/acme-notes");
+  mkdirSync(mine, { recursive: true });
+  writeFileSync(join(mine, "MINE.md"), "my notes\n");
+  const fresh = await wayfinder(["get", project], env);
+  assert.equal(fresh.code, 2, fresh.stderr);
+  assert.match(
+    fresh.stderr,
+    /^wayfinder: '.*\.claude\/skills\/acme-notes' is in the way of Profile 'acme-notes''s skill .*move that folder away[^\n]*\n$/,
+  );
+  assert.deepEqual(Deno.readDirSync(mine).toArray().map((e) => e.name), ["MINE.md"]);
+  assert.ok(!existsSync(join(project, "wayfinder.lock")));
+  assert.ok(!existsSync(join(project, ".agents/skills/acme-notes")));
+  // Once get has installed the skills, a user's folder in the way keeps the lock and them.
+  Deno.removeSync(mine, { recursive: true });
+  assert.equal((await wayfinder(["get", project], env)).code, 0);
+  const lockText = readFileSync(join(project, "wayfinder.lock"), "utf8");
+  const agents = readFileSync(skillOf(project, ".agents/skills"), "utf8");
+  Deno.removeSync(mine, { recursive: true });
+  mkdirSync(mine);
+  writeFileSync(join(mine, "MINE.md"), "my notes\n");
+  await commitFiles(source.dir, { [SKILL]: "# A newer skill\n" });
+  const update = await wayfinder(["get", project, "--update"], env);
+  assert.equal(update.code, 2, update.stderr);
+  assert.equal(readFileSync(join(mine, "MINE.md"), "utf8"), "my notes\n");
+  assert.equal(readFileSync(join(project, "wayfinder.lock"), "utf8"), lockText);
+  assert.equal(readFileSync(skillOf(project, ".agents/skills"), "utf8"), agents);
+});
+
+/** A project bound to a one-package repository whose skill folder `setUp` lays out. */
+async function skillProject(setUp: (pkg: string) => void) {
+  const files = {
+    "pkg/wayfinder-profile.json": JSON.stringify({ format: 2, id: "s", skill: "skill" }),
+    "pkg/README.md": "# s\n",
+  };
+  const source = await gitRepo(files);
+  setUp(join(source.dir, "pkg"));
+  await commitFiles(source.dir, {});
+  const project = await Deno.makeTempDir();
+  writeFileSync(
+    join(project, "wayfinder.json"),
+    JSON.stringify({ version: 1, profiles: { s: { source: { git: source.dir, path: "pkg" } } } }),
+  );
+  return project;
+}
+
+Deno.test("get installs no skill that is a link or holds one leading out of it, and writes through none", async () => {
+  const host = await Deno.makeTempDir({ prefix: "wayfinder-host-" });
+  writeFileSync(join(host, "secret.txt"), "host\n");
+  const cases: [string, (pkg: string) => void, RegExp][] = [
+    [
+      "a linked skill folder",
+      (pkg) => Deno.symlinkSync(host, join(pkg, "skill")),
+      /leads out of the package/,
+    ],
+    ["a link inside to the host", (pkg) => {
+      mkdirSync(join(pkg, "skill"));
+      writeFileSync(join(pkg, "skill", "SKILL.md"), "# s\n");
+      Deno.symlinkSync(host, join(pkg, "skill", "host"));
+    }, /skill holds a link leading out of it \('.*skill\/host'\)/],
+    ["a marker linked to a host file", (pkg) => {
+      mkdirSync(join(pkg, "skill"));
+      Deno.symlinkSync(join(host, "secret.txt"), join(pkg, "skill", ".wayfinder-skill"));
+    }, /skill holds a link leading out of it/],
+  ];
+  for (const [what, setUp, message] of cases) {
+    const project = await skillProject(setUp);
+    const run = await wayfinder(["get", project], env);
+    assert.equal(run.code, 2, `${what}: ${run.stderr}`);
+    assert.match(run.stderr, message, what);
+    assert.ok(!existsSync(join(project, ".claude/skills/s")), what);
+    assert.ok(!existsSync(join(project, "wayfinder.lock")), what);
+    assert.deepEqual(Deno.readDirSync(host).toArray().map((e) => e.name), ["secret.txt"], what);
+    assert.equal(readFileSync(join(host, "secret.txt"), "utf8"), "host\n", what);
+  }
+  // A link that stays inside the skill is copied as that link, not as what it points to.
+  const project = await skillProject((pkg) => {
+    mkdirSync(join(pkg, "skill"));
+    writeFileSync(join(pkg, "skill", "SKILL.md"), "# s\n");
+    Deno.symlinkSync("SKILL.md", join(pkg, "skill", "README.md"));
+  });
+  const run = await wayfinder(["get", project], env);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(Deno.readLinkSync(join(project, ".claude/skills/s/README.md")), "SKILL.md");
+});
+
+Deno.test("get with no Profile bound any more removes the lock and the skills it installed", async () => {
+  const project = await exampleProject("acme-notes", repo.dir);
+  assert.equal((await wayfinder(["get", project], env)).code, 0);
+  mkdirSync(join(project, ".claude/skills/mine"));
+  writeFileSync(join(project, ".claude/skills/mine/SKILL.md"), "# Mine\n");
+  writeFileSync(join(project, "wayfinder.json"), '{"version": 1, "profiles": {}}');
+  const run = await wayfinder(["get", project], env);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /^wayfinder\.json binds no Profiles\nRemoved .*wayfinder\.lock\n/);
+  assert.match(run.stdout, /^Removed skill .*\.claude\/skills\/acme-notes$/m);
+  assert.match(run.stdout, /^Removed skill .*\.agents\/skills\/acme-notes$/m);
+  assert.ok(!existsSync(join(project, "wayfinder.lock")));
+  assert.ok(!existsSync(join(project, ".agents/skills/acme-notes")));
+  assert.ok(existsSync(join(project, ".claude/skills/mine/SKILL.md")));
+  const validate = await wayfinder(["validate", join(project, "knowledge")], env);
+  assert.equal(validate.code, 0, validate.stdout + validate.stderr);
+  // Nothing left to remove: get has nothing to do, as on a project that never bound one.
+  const again = await wayfinder(["get", project], env);
+  assert.equal(again.code, 2);
+  assert.match(again.stderr, /binds no Profiles: name one under 'profiles'/);
+});

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { exampleProject, profileRepo } from "./_profile_repo.ts";
 import { copyTree, MAIN, REPO, tinyModel, wayfinder } from "./_run.ts";
 
 const root = await copyTree(join(REPO, "fixtures", "corpus", "services"));
@@ -22,13 +23,17 @@ interface ToolResult {
   isError?: boolean;
 }
 
-async function connect(roots: string[] = [root], cwd?: string): Promise<Client> {
+async function connect(
+  roots: string[] = [root],
+  cwd?: string,
+  own: Record<string, string> = {},
+): Promise<Client> {
   const client = new Client({ name: "wayfinder-test", version: "1.0.0" });
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: ["run", "-A", "--quiet", MAIN, "mcp", ...roots],
     cwd,
-    env: { ...env, PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "" },
+    env: { ...env, PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "", ...own },
     stderr: "pipe",
   });
   await client.connect(transport);
@@ -229,6 +234,35 @@ Deno.test("mcp validates a bundle inside the root and refuses one outside", asyn
   } finally {
     await client.close();
     await Deno.remove(bundle, { recursive: true });
+  }
+});
+
+Deno.test("mcp validates with the Profile cache of the project's own dataDir, as the CLI does", async () => {
+  const source = await profileRepo();
+  const top = await Deno.makeTempDir({ prefix: "wayfinder-mcp-top-" });
+  const project = join(top, "dd");
+  await Deno.rename(await exampleProject("acme-notes", source.dir), project);
+  const file = join(project, "wayfinder.json");
+  const dataDir = join(top, "data3");
+  const binding = JSON.parse(await Deno.readTextFile(file));
+  await Deno.writeTextFile(file, JSON.stringify({ ...binding, dataDir }));
+  // No data root in the environment: the project's wayfinder.json names it.
+  const own = { WAYFINDER_DATA_DIR: "", HOME: top };
+  const cliEnv = { ...env, ...own, PATH: Deno.env.get("PATH") ?? "" };
+  assert.equal((await wayfinder(["get", project], cliEnv)).code, 0);
+  const cli = await wayfinder(
+    ["validate", join(project, "knowledge"), "--output", "json"],
+    cliEnv,
+  );
+  assert.equal(cli.code, 0, cli.stdout + cli.stderr);
+  const client = await connect([top], undefined, own);
+  try {
+    const report = await call(client, "validate", { bundle: "dd/knowledge" });
+    assert.ok(!report.isError, report.content[0].text);
+    assert.equal(report.structuredContent?.gate, "PASS", report.content[0].text);
+    assert.deepEqual(report.structuredContent, JSON.parse(cli.stdout));
+  } finally {
+    await client.close();
   }
 });
 

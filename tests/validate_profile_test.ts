@@ -163,3 +163,57 @@ Deno.test("a rule whose schema does not compile is unsupported: INCOMPLETE, name
     /^Rule strict\/bad-regex cannot be evaluated: its schema does not compile \(Invalid regular expression: .*\); it was not applied$/,
   );
 });
+
+Deno.test("a settings-only wayfinder.json inside the bundle leaves the project's binding in force", async () => {
+  const project = await childProfileProject(repo.dir);
+  assert.equal((await wayfinder(["get", project], env)).code, 0);
+  const bundle = join(project, "knowledge");
+  writeFileSync(join(bundle, "wayfinder.json"), '{"search": {"limit": 5}}\n');
+  const concept = join(bundle, "operations", "restart-the-api.md");
+  writeFileSync(
+    concept,
+    readFileSync(concept, "utf8").replace("title: Restart the API", "title: Restart the API."),
+  );
+  const { code, report } = await validateJson(bundle);
+  assert.equal(code, 1);
+  assert.equal(report.gate, "FAIL");
+  assert.equal(report.profiles[0]?.status, "applied", JSON.stringify(report.profiles));
+  const failing = report.findings.map((f: JsonFinding) => f.id);
+  assert.ok(failing.includes("acme-bitwild/title-without-period"), failing.join());
+  // get from inside the bundle resolves the same binding, not the settings file.
+  const get = await wayfinder(["get", bundle], env);
+  assert.equal(get.code, 0, get.stderr);
+  assert.match(get.stdout, /^acme-notes: acme-bitwild /);
+});
+
+Deno.test("a hand-edited lock entry that does not match the binding or the chain is not applied", async () => {
+  const project = await childProfileProject(repo.dir);
+  assert.equal((await wayfinder(["get", project], env)).code, 0);
+  const lockFile = join(project, "wayfinder.lock");
+  const lock = JSON.parse(readFileSync(lockFile, "utf8"));
+  const entry = lock.profiles["acme-notes"];
+  const edits = {
+    // Another package get cached: the binding names two-rule-child, not bitwild.
+    path: { ...entry, path: "profiles/bitwild", parents: [] },
+    ref: { ...entry, requested_ref: "v9" },
+    parent: { ...entry, parents: [] },
+  };
+  for (const [what, edited] of Object.entries(edits)) {
+    writeFileSync(lockFile, JSON.stringify({ ...lock, profiles: { "acme-notes": edited } }));
+    const { code, report } = await validateJson(join(project, "knowledge"));
+    assert.equal(code, 1, what);
+    assert.equal(report.gate, "INCOMPLETE", what);
+    assert.equal(report.profiles[0].status, "unresolved", what);
+    const [finding] = report.findings.filter((f: JsonFinding) =>
+      f.id === "wayfinder/profile-unresolved"
+    );
+    assert.match(finding.message, /wayfinder\.lock does not match .*; run 'wayfinder get /, what);
+  }
+  // get notices too, and puts the lock back as the binding says.
+  assert.equal((await wayfinder(["get", project], env)).code, 0);
+  assert.deepEqual(JSON.parse(readFileSync(lockFile, "utf8")), lock);
+  assert.equal(
+    (await validateJson(join(project, "knowledge"))).report.profiles[0].status,
+    "applied",
+  );
+});

@@ -35,9 +35,10 @@ export interface Config {
   warnings: readonly string[];
   /**
    * The same flags and environment over the wayfinder.json nearest another
-   * target: what a command serving several roots reads for each.
+   * target: what a command serving several roots reads for each. `keys`
+   * narrows it to the settings wanted (default: the command's own).
    */
-  forTarget(target: string): Config;
+  forTarget(target: string, keys?: readonly SettingKey[]): Config;
 }
 
 export interface ResolveOptions {
@@ -329,6 +330,7 @@ export function resolveConfig(
     configDir,
     target,
     warnings: Object.freeze(configFile ? unknownKeyWarnings(configFile, fileData) : []),
-    forTarget: (other: string) => resolveConfig(keys, flags, { ...options, target: other }),
+    forTarget: (other: string, only = keys) =>
+      resolveConfig(only, flags, { ...options, target: other }),
   });
 }

@@ -11,9 +11,8 @@ import { z } from "zod";
 import { type Corpus, type CorpusSearchOptions, resultJson } from "../corpus/mod.ts";
 import type { IndexProgress } from "../pipeline/mod.ts";
 import { join } from "node:path";
-import { findConfigFile } from "../config/mod.ts";
 import { WayfinderError } from "../error.ts";
-import { validateProject } from "../okf/mod.ts";
+import { locateBinding, validateProject } from "../okf/mod.ts";
 import { renderSearch } from "./render.ts";
 import { readRange } from "./read_range.ts";
 import type { Roots } from "./roots.ts";
@@ -55,8 +54,12 @@ const clamp = (value: number | undefined, max: number) =>
 /** What the server needs besides its roots. */
 export interface ServerOptions {
   version: string;
-  /** The data root, where `get` cached the Profiles `validate` applies. */
-  dataDir: string;
+  /**
+   * The data root the settings give for a folder: where `get` run there
+   * cached the Profiles `validate` applies (the CLI's rule, flags and
+   * environment over that folder's wayfinder.json).
+   */
+  dataRootAt: (dir: string) => string;
   /**
    * What a `search` call's omitted arguments mean for a root: the settings
    * the CLI's `search` of that root would use (flags, environment, its
@@ -78,7 +81,7 @@ export function createServer(roots: Roots, options: ServerOptions): McpServer {
   registerReadRange(server, roots);
   registerIndex(server, roots);
   registerStatus(server, roots);
-  registerValidate(server, roots, options.dataDir);
+  registerValidate(server, roots, options.dataRootAt);
   registerFitInputs(server, roots);
   return server;
 }
@@ -291,7 +294,11 @@ function registerStatus(server: McpServer, roots: Roots): void {
   }
 }
 
-function registerValidate(server: McpServer, roots: Roots, dataDir: string): void {
+function registerValidate(
+  server: McpServer,
+  roots: Roots,
+  dataRootAt: (dir: string) => string,
+): void {
   server.registerTool("validate", {
     title: "Validate a knowledge bundle",
     description:
@@ -306,10 +313,7 @@ function registerValidate(server: McpServer, roots: Roots, dataDir: string): voi
     answer(async () => {
       const { corpus, relativePath } = roots.locate(args.bundle, args.root, { directory: true });
       const bundle = join(corpus.root, relativePath);
-      const report = await validateProject(bundle, {
-        configFile: findConfigFile(bundle),
-        dataRoot: dataDir,
-      });
+      const report = await validateProject(bundle, locateBinding(bundle, dataRootAt));
       const lines = report.findings.map((f) =>
         `${f.location.path}:${f.location.line}:${f.location.column} ${f.severity} ${f.message} (${f.id})`
       );

@@ -22,7 +22,7 @@ export interface IndexChange {
   after: string;
 }
 
-/** An index `--fix` would change but leaves alone, and why. */
+/** A file `--fix` leaves alone, and why: an index it will not write, or a file it cannot list. */
 export interface IndexLeftAlone {
   /** Bundle-relative posix path. */
   path: string;
@@ -35,7 +35,10 @@ export interface IndexFixPlan {
   root: string;
   /** Empty when every index is current. */
   changes: IndexChange[];
-  /** Out-of-date indexes it will not write (a symlink), sorted by path. */
+  /**
+   * Out-of-date indexes it will not write (a symlink), and files and folders
+   * whose names are not UTF-8, which no index lists; sorted by path.
+   */
   leftAlone: IndexLeftAlone[];
 }
 
@@ -44,7 +47,11 @@ export function planIndexFixes(dir: string): IndexFixPlan {
   const bundle = loadBundle(dir);
   const files = new Set(bundle.files);
   const changes: IndexChange[] = [];
-  const leftAlone: IndexLeftAlone[] = [];
+  // Nothing can open such a name: say so rather than leave it out of every index unseen.
+  const leftAlone: IndexLeftAlone[] = bundle.badNames.map(({ path }) => ({
+    path,
+    reason: "its name is not UTF-8, so no index.md lists it; rename it",
+  }));
   for (const index of generateIndexes(bundle)) {
     const before = files.has(index.path) ? readText(join(bundle.root, index.path)) : null;
     if (before === index.content) continue;
@@ -61,6 +68,7 @@ export function planIndexFixes(dir: string): IndexFixPlan {
     });
   }
   changes.sort((a, b) => (a.path < b.path ? -1 : 1));
+  leftAlone.sort((a, b) => (a.path < b.path ? -1 : 1));
   return { root: bundle.root, changes, leftAlone };
 }
 

@@ -6,9 +6,10 @@
  * command at all. Skills change only once every chain resolved and the lock
  * is written, so the installed skills always match the lock.
  */
+import { existsSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { WayfinderError } from "../error.ts";
-import { syncSkills } from "./install_skills.ts";
+import { applySkills, planSkills, staleSkills } from "./install_skills.ts";
 import {
   configurationSha256,
   loadLock,
@@ -54,9 +55,12 @@ export interface ChainLink {
 /** What {@link getProfiles} did. */
 export interface GetResult {
   lockFile: string;
-  lock: Lock;
+  /** Null when no Profile is bound any more and get removed the lock. */
+  lock: Lock | null;
   /** False when the lock already held exactly this content. */
   lockWritten: boolean;
+  /** True when no Profile is bound any more and get removed the lock an earlier run wrote. */
+  lockRemoved: boolean;
   /** Sources git fetched from during this run (empty when everything was cached). */
   fetched: string[];
   /** Skill folders written. */
@@ -86,12 +90,7 @@ const MAX_CHAIN = 8;
  */
 export async function getProfiles(options: GetOptions): Promise<GetResult> {
   const binding = readBinding(options.configFile);
-  if (binding.profiles.length === 0) {
-    throw new WayfinderError(
-      "config",
-      `'${options.configFile}' binds no Profiles: name one under 'profiles' for get to resolve`,
-    );
-  }
+  if (binding.profiles.length === 0) return unbindAll(options.configFile, binding.unknownKeys);
   const lockFile = lockPathOf(options.configFile);
   const sha = configurationSha256(binding);
   // get is the command that writes locks: one it cannot read is replaced, not a dead end.
@@ -111,18 +110,55 @@ export async function getProfiles(options: GetOptions): Promise<GetResult> {
     profiles[bound.name] = lockedProfile(bound, chain);
   }
   const lock: Lock = { lock_version: 1, configuration_sha256: sha, profiles };
+  // Checked before the lock is written: a refused skill leaves lock and skills as they were.
+  const plan = planSkills(ctx.projectDir, skillsOf(chains));
   const lockWritten = writeLock(lockFile, lock);
-  const { installed, removed } = syncSkills(ctx.projectDir, skillsOf(chains));
+  const { installed, removed } = applySkills(plan);
   return {
     lockFile,
     lock,
     lockWritten,
+    lockRemoved: false,
     fetched: [...ctx.fetched],
     installed,
     removed,
     chains,
     unknownKeys: binding.unknownKeys,
     ...(read.ok ? {} : { replacedLock: read.problem }),
+  };
+}
+
+/**
+ * With no Profile bound any more, removes what an earlier get left: the lock
+ * and the skills it installed, so nothing pins or ships an unbound Profile.
+ * @throws {WayfinderError} `config` when there is nothing to remove: get has nothing to do.
+ */
+function unbindAll(configFile: string, unknownKeys: string[]): GetResult {
+  const lockFile = lockPathOf(configFile);
+  const projectDir = dirname(configFile);
+  const hadLock = existsSync(lockFile);
+  if (!hadLock && staleSkills(projectDir, new Set()).length === 0) {
+    throw new WayfinderError(
+      "config",
+      `'${configFile}' binds no Profiles: name one under 'profiles' for get to resolve`,
+    );
+  }
+  try {
+    rmSync(lockFile, { force: true });
+  } catch (error) {
+    throw new WayfinderError("io", `Cannot remove '${lockFile}': ${(error as Error).message}`);
+  }
+  const { installed, removed } = applySkills(planSkills(projectDir, new Map()));
+  return {
+    lockFile,
+    lock: null,
+    lockWritten: false,
+    lockRemoved: hadLock,
+    fetched: [],
+    installed,
+    removed,
+    chains: {},
+    unknownKeys,
   };
 }
 

@@ -1,6 +1,7 @@
 /** Lists a bundle's files and directories, bundle-relative and sorted. */
-import { readdirSync, realpathSync, statSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
+import { rawNamesSync } from "../walk/raw_names.ts";
 
 /** Everything under a bundle root that validate and the index generator look at. */
 export interface BundleListing {
@@ -8,6 +9,12 @@ export interface BundleListing {
   files: string[];
   /** Posix paths of directories, relative to the root ("" is the root), sorted. */
   dirs: string[];
+  /**
+   * Markdown files and folders whose names are not UTF-8, sorted: nothing
+   * can open them by name, so they are in neither list. Their bytes that are
+   * not UTF-8 are shown as `\xNN`, as `index` reports such names.
+   */
+  badNames: { path: string; folder: boolean }[];
 }
 
 /**
@@ -21,12 +28,23 @@ export function listBundle(root: string): BundleListing {
   const realRoot = realpathSync(root);
   const files: string[] = [];
   const dirs: string[] = [""];
+  const badNames: BundleListing["badNames"] = [];
   const visit = (rel: string) => {
     const entries = readdirSync(join(root, rel), { withFileTypes: true });
+    // Names decoded lossily, by their lossy form: asked for only when one is there.
+    const raw = entries.some((e) => e.name.includes("\uFFFD"))
+      ? rawNamesSync(join(root, rel))
+      : null;
     for (const entry of entries) {
       if (entry.name.startsWith(".")) continue;
       const path = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) {
+      if (raw && unopenable(entry, join(root, path))) {
+        const name = raw.get(entry.name)?.shift() ?? entry.name;
+        const folder = entry.isDirectory();
+        if (folder || entry.name.endsWith(".md")) {
+          badNames.push({ path: rel ? `${rel}/${name}` : name, folder });
+        }
+      } else if (entry.isDirectory()) {
         dirs.push(path);
         visit(path);
       } else if (
@@ -37,7 +55,13 @@ export function listBundle(root: string): BundleListing {
     }
   };
   visit("");
-  return { files: files.sort(byCodeUnit), dirs: dirs.sort(byCodeUnit) };
+  badNames.sort((a, b) => byCodeUnit(a.path, b.path));
+  return { files: files.sort(byCodeUnit), dirs: dirs.sort(byCodeUnit), badNames };
+}
+
+/** A lossily decoded name opens nothing; a name that really holds U+FFFD does. */
+function unopenable(entry: Dirent, path: string): boolean {
+  return entry.name.includes("\uFFFD") && !lstatSync(path, { throwIfNoEntry: false });
 }
 
 /** Whether a symlink leads to a regular file under `realRoot` (dangling and looping links do not). */

@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { WayfinderError } from "../error.ts";
 import { decodeText } from "./decode_text.ts";
 import type { Finding } from "./finding.ts";
-import { listBundle } from "./list_bundle.ts";
+import { type BundleListing, listBundle } from "./list_bundle.ts";
 import { ruleFinding } from "./okf_rules.ts";
 import { type FrontMatter, parseYamlBlock, splitFrontMatter } from "./parse_front_matter.ts";
 
@@ -38,6 +38,8 @@ export interface LoadedBundle {
   files: string[];
   /** Every directory, bundle-relative ("" is the root), sorted. */
   dirs: string[];
+  /** Markdown files and folders whose names are not UTF-8 (see {@link BundleListing}). */
+  badNames: BundleListing["badNames"];
   /** The markdown files that could be read and decoded, sorted by path. */
   documents: BundleDocument[];
   /** Problems met while reading. */
@@ -58,13 +60,24 @@ export function loadBundle(dir: string): LoadedBundle {
     throw new WayfinderError("io", `Cannot list bundle '${dir}': ${(error as Error).message}`);
   }
   const documents: BundleDocument[] = [];
-  const findings: Finding[] = [];
+  const findings: Finding[] = listing.badNames.map(({ path, folder }) =>
+    ruleFinding("okf/non-utf8-name", badNameMessage(folder), path)
+  );
   for (const path of listing.files) {
     if (!path.endsWith(".md")) continue;
     const doc = readDocument(root, path, findings);
     if (doc) documents.push(doc);
   }
-  return { root, files: listing.files, dirs: listing.dirs, documents, findings };
+  const { files, dirs, badNames } = listing;
+  return { root, files, dirs, badNames, documents, findings };
+}
+
+/** Why a file or folder whose name is not UTF-8 was not read, and what to do. */
+function badNameMessage(folder: boolean): string {
+  const unread = folder
+    ? "folder's name is not UTF-8, so nothing in it was read"
+    : "file's name is not UTF-8, so it cannot be read";
+  return `The ${unread}; rename it (its bytes that are not UTF-8 are shown as \\xNN)`;
 }
 
 function checkRoot(dir: string, root: string): void {

@@ -24,6 +24,7 @@ export { type SarifOptions, toSarif } from "./to_sarif.ts";
 export { repoRootOf } from "./repo_root.ts";
 export { type ChainLink, type GetOptions, getProfiles, type GetResult } from "./get_profiles.ts";
 export { type Binding, type BoundProfile, readBinding } from "./read_binding.ts";
+export { type BindingLocation, findBindingFile, locateBinding } from "./locate_binding.ts";
 export { type Lock, type LockedPackage, type LockedProfile } from "./lock_file.ts";
 export { type ProfileStatus, type ProjectOptions, validateProject } from "./validate_project.ts";
 export {

@@ -20,6 +20,11 @@ export const OKF_RULES = {
     summary: "A markdown file could not be read",
     helpUri: `${SPEC}#11-conformance`,
   },
+  "okf/non-utf8-name": {
+    severity: "error",
+    summary: "A markdown file's or folder's name is not UTF-8, so it cannot be read",
+    helpUri: `${SPEC}#11-conformance`,
+  },
   "okf/missing-front-matter": {
     severity: "error",
     summary: "A concept document has no YAML front matter block",

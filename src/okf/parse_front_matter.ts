@@ -2,7 +2,7 @@
  * Splits a markdown document into its YAML front matter and body, and parses
  * the front matter with limits a hostile document cannot get past.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
+import { isMap, isScalar, isSeq, LineCounter, type ParsedNode, parseDocument } from "yaml";
 
 /**
  * Aliases resolved per document at most: a "billion laughs" front matter
@@ -104,7 +104,12 @@ export function parseYamlBlock(split: SplitDocument): ParsedYaml {
   const lines = new LineCounter();
   let doc;
   try {
-    doc = parseDocument(split.yaml, { lineCounter: lines, prettyErrors: false });
+    // The parser's own duplicate-key check is quadratic in a mapping's size: see firstDuplicateKey.
+    doc = parseDocument(split.yaml, {
+      lineCounter: lines,
+      prettyErrors: false,
+      uniqueKeys: false,
+    });
   } catch (e) {
     // The parser recurses per nesting level: absurd nesting exhausts the stack.
     const why = e instanceof RangeError ? "it nests too deeply to parse" : (e as Error).message;
@@ -114,7 +119,12 @@ export function parseYamlBlock(split: SplitDocument): ParsedYaml {
     const pos = lines.linePos(offset);
     return { line: pos.line + split.yamlLine - 1, column: pos.col };
   };
+  // Whichever comes first in the file is the failure reported, as the parser would order them.
   const error = doc.errors[0];
+  const duplicate = firstDuplicateKey(doc.contents);
+  if (duplicate !== null && (!error || duplicate < error.pos[0])) {
+    return { ok: false, message: "Map keys must be unique", ...at(duplicate) };
+  }
   if (error) {
     return { ok: false, message: firstLine(error.message), ...at(error.pos[0]) };
   }
@@ -145,6 +155,36 @@ export function parseYamlBlock(split: SplitDocument): ParsedYaml {
   data ??= {};
   const frontMatter = { data: data as Record<string, unknown>, keys, items, raw: split.raw };
   return { ok: true, frontMatter };
+}
+
+/**
+ * Offset of the first scalar key repeated in its mapping, at any depth, or
+ * null. Keys are equal as the parser compares them (same scalar value); one
+ * set per mapping keeps it linear, and an explicit stack keeps deep nesting
+ * off the call stack.
+ */
+function firstDuplicateKey(root: ParsedNode | null): number | null {
+  let first: number | null = null;
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const node = stack.pop();
+    if (isMap(node)) {
+      const seen = new Set<unknown>();
+      for (const { key, value } of node.items) {
+        if (isScalar(key)) {
+          const start = key.range?.[0];
+          if (seen.has(key.value) && start !== undefined && (first === null || start < first)) {
+            first = start;
+          }
+          seen.add(key.value);
+        }
+        stack.push(key, value);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) stack.push(item);
+    }
+  }
+  return first;
 }
 
 /** Where a list item and, if it is a mapping, each of its scalar keys start. */

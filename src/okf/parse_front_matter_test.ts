@@ -75,3 +75,37 @@ Deno.test("parseYamlBlock() locates each list item and its keys, one position pe
   assert.deepEqual(items[2]!.keys.get("id"), { line: 7, column: 5 });
   assert.equal(parsed.frontMatter.items.has("type"), false);
 });
+
+Deno.test("parseYamlBlock() finds a repeated key at any depth, where the parser would point", () => {
+  const cases: [string, number, number][] = [
+    ["type: a\nb:\n  c: 1\n  c: 2\n", 5, 3],
+    ["x: [{a: 1, a: 2}]\n", 2, 12],
+    ["- a: 1\n  a: 2\n", 3, 3],
+    // The first failure in the file wins, a syntax error after the repeat included.
+    ["a: 1\na: 2\nb: [\n", 3, 1],
+  ];
+  for (const [yaml, line, column] of cases) {
+    const parsed = parseYamlBlock(splitFrontMatter(`---\n${yaml}---\n`));
+    assert.ok(!parsed.ok, yaml);
+    assert.deepEqual(
+      { message: parsed.message, line: parsed.line, column: parsed.column },
+      { message: "Map keys must be unique", line, column },
+      yaml,
+    );
+  }
+  const sameValue = parseYamlBlock(splitFrontMatter("---\n'1': x\n1: y\n---\n"));
+  assert.ok(sameValue.ok, "a string and a number are different keys");
+});
+
+Deno.test("parseYamlBlock() checks a mapping of 60,000 keys for repeats in linear time", () => {
+  const keys = Array.from({ length: 60_000 }, (_, i) => `k${i}: ${i}\n`).join("");
+  const started = performance.now();
+  const distinct = parseYamlBlock(splitFrontMatter(`---\ntype: Guide\n${keys}---\n`));
+  const repeated = parseYamlBlock(splitFrontMatter(`---\ntype: Guide\n${keys}k7: again\n---\n`));
+  // The parser's own check took some 20 s here; this takes well under one.
+  assert.ok(performance.now() - started < 10_000, `${performance.now() - started} ms`);
+  assert.ok(distinct.ok);
+  assert.equal(distinct.frontMatter.keys.size, 60_001);
+  assert.ok(!repeated.ok);
+  assert.equal(repeated.line, 60_003);
+});

@@ -3,8 +3,8 @@
  * vocabulary it declares, an optional parent (`extends`), an optional
  * skill folder, and rules as data.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, realpathSync } from "node:fs";
+import { join, relative } from "node:path";
 import { oneLine, WayfinderError } from "../error.ts";
 import type { Severity } from "./finding.ts";
 import type { VocabularyEntry } from "./read_binding.ts";
@@ -99,6 +99,9 @@ export function readProfilePackage(dir: string): ProfilePackage {
   ) {
     throw bad("'skill' must be a folder inside the package");
   }
+  if (skill !== undefined && leadsOutOf(dir, skill)) {
+    throw bad(`'skill' leads out of the package through a link ('${skill}')`);
+  }
   const ext = data.extends as ProfileParent | undefined;
   if (ext !== undefined && (typeof ext !== "object" || typeof ext.path !== "string")) {
     throw bad("'extends' must be {path, git?, ref?}");
@@ -116,6 +119,18 @@ export function readProfilePackage(dir: string): ProfilePackage {
     defs: (data.$defs ?? {}) as Record<string, unknown>,
     rules: rules as ProfileRule[],
   };
+}
+
+/** Whether `path` in `dir` exists and, links followed, is not inside `dir`. */
+function leadsOutOf(dir: string, path: string): boolean {
+  let real: string;
+  try {
+    real = realpathSync(join(dir, path));
+  } catch {
+    return false; // Not there: the package ships no skill.
+  }
+  const inside = relative(realpathSync(dir), real);
+  return inside === ".." || inside.startsWith("../");
 }
 
 function list(value: unknown): VocabularyEntry[] {

@@ -57,17 +57,7 @@ export interface Binding {
  * @throws {WayfinderError} `config` when the file is not JSON or the binding is malformed.
  */
 export function readBinding(file: string): Binding {
-  let text: string;
-  let data: unknown;
-  try {
-    text = readFileSync(file, "utf8");
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new WayfinderError(
-      "config",
-      `Cannot read config '${file}': ${oneLine((error as Error).message)}`,
-    );
-  }
+  const { text, data } = readConfigJson(file);
   const bad = (why: string) =>
     new WayfinderError("config", `Invalid Profile binding in '${file}': ${why}`);
   if (!isObject(data)) throw bad("expected a JSON object");
@@ -82,6 +72,28 @@ export function readBinding(file: string): Binding {
     boundProfile(name, raw, dir, bad)
   );
   return { file, version: 1, profiles, unknownKeys, text };
+}
+
+/**
+ * Whether `file` has a `profiles` key, even an empty one: a file that binds,
+ * as opposed to one holding only this tool's settings.
+ * @throws {WayfinderError} `config` when the file is not JSON.
+ */
+export function hasBinding(file: string): boolean {
+  const { data } = readConfigJson(file);
+  return isObject(data) && data.profiles !== undefined;
+}
+
+function readConfigJson(file: string): { text: string; data: unknown } {
+  try {
+    const text = readFileSync(file, "utf8");
+    return { text, data: JSON.parse(text) };
+  } catch (error) {
+    throw new WayfinderError(
+      "config",
+      `Cannot read config '${file}': ${oneLine((error as Error).message)}`,
+    );
+  }
 }
 
 /** Keys a profile entry and its source may hold; a typo must not silently bind nothing. */
@@ -102,7 +114,7 @@ function boundProfile(
   }
   rejectUnknownKeys(source, SOURCE_KEYS, `profiles.${name}.source`, bad);
   if (source.ref !== undefined && !isText(source.ref)) {
-    throw bad(`profiles.${name}.source.ref must be a string`);
+    throw bad(`profiles.${name}.source.ref must be a non-empty string`);
   }
   // Left out, a Profile governs the bundle in the project folder itself.
   const appliesTo = raw.applies_to ?? ["."];

@@ -84,6 +84,7 @@ Deno.test("readBinding() refuses an unknown key in a profile entry or its source
       { source: { ...source, reference: "v2" } },
       /profiles\.a\.source has an unknown key 'reference'/,
     ],
+    [{ source: { ...source, ref: "" } }, /profiles\.a\.source\.ref must be a non-empty string$/],
   ];
   for (const [entry, message] of cases) {
     const file = await bindingFile({ version: 1, profiles: { a: entry } });

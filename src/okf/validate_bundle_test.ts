@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { validateBundle } from "./mod.ts";
+import { planIndexFixes, validateBundle } from "./mod.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/okf/", import.meta.url));
 
@@ -190,4 +190,25 @@ Deno.test("validateBundle() names a repeated log date as a repeat, not as dates 
     "log.md:12 okf/log-structure error: Date 2026-05-22 appears more than once (first on line 3); " +
     "group its entries under one heading",
   ]);
+});
+
+Deno.test("validateBundle() names a file or folder whose name is not UTF-8; --fix says it lists neither", async () => {
+  const dir = await Deno.makeTempDir();
+  const concept = "---\ntype: Guide\n---\n# A\n";
+  await Deno.writeTextFile(`${dir}/ok.md`, concept);
+  // Deno takes no such name: a shell makes them, as a latin-1 tool would.
+  const script = `cd "$1" && printf '%s' "$2" > "$(printf 'bad\\377name.md')" && ` +
+    `mkdir "$(printf 'dir_\\377')" && printf '%s' "$2" > "$(printf 'dir_\\377')/a.md"`;
+  const made = await new Deno.Command("sh", { args: ["-c", script, "sh", dir, concept] }).output();
+  assert.ok(made.success);
+  const report = await validateBundle(dir);
+  assert.deepEqual(report.findings.map((f) => `${f.location.path} ${f.id} ${f.message}`), [
+    "bad\\xffname.md okf/non-utf8-name The file's name is not UTF-8, so it cannot be read; rename it (its bytes that are not UTF-8 are shown as \\xNN)",
+    "dir_\\xff okf/non-utf8-name The folder's name is not UTF-8, so nothing in it was read; rename it (its bytes that are not UTF-8 are shown as \\xNN)",
+  ]);
+  assert.equal(report.gate, "FAIL");
+  const plan = planIndexFixes(dir);
+  assert.deepEqual(plan.leftAlone.map((l) => l.path), ["bad\\xffname.md", "dir_\\xff"]);
+  assert.match(plan.leftAlone[0]!.reason, /name is not UTF-8, so no index\.md lists it/);
+  assert.deepEqual(plan.changes.map((c) => c.path), ["index.md"]);
 });

@@ -49,18 +49,33 @@ export function escapeName(bytes: Uint8Array): string {
  * not there to ask.
  */
 export async function rawNames(dir: string): Promise<Map<string, string[]>> {
-  const names = new Map<string, string[]>();
-  let output: Uint8Array;
   try {
-    const run = await new Deno.Command("find", {
-      args: [dir, "-mindepth", "1", "-maxdepth", "1", "-print0"],
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    output = run.stdout;
+    return namesIn((await listing(dir).output()).stdout);
   } catch {
-    return names;
+    return new Map();
   }
+}
+
+/** {@link rawNames} for synchronous callers (validate lists a bundle synchronously). */
+export function rawNamesSync(dir: string): Map<string, string[]> {
+  try {
+    return namesIn(listing(dir).outputSync().stdout);
+  } catch {
+    return new Map();
+  }
+}
+
+/** `find` listing the names in `dir` as raw bytes, NUL-separated. */
+function listing(dir: string): Deno.Command {
+  return new Deno.Command("find", {
+    args: [dir, "-mindepth", "1", "-maxdepth", "1", "-print0"],
+    stdout: "piped",
+    stderr: "null",
+  });
+}
+
+function namesIn(output: Uint8Array): Map<string, string[]> {
+  const names = new Map<string, string[]>();
   const lossy = new TextDecoder();
   const strict = new TextDecoder("utf-8", { fatal: true });
   let start = 0;
