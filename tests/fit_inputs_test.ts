@@ -149,3 +149,22 @@ Deno.test("corpus.fitInputs() counts with the embedder's tokenizer and never emb
     await corpus.close();
   }
 });
+
+Deno.test("fit-inputs with an HTTP embedder estimates counts without contacting the server", async () => {
+  const root = await smallTree();
+  // Port 9 (discard) on loopback: nothing answers there, so any request would fail the run.
+  const run = await wayfinder([
+    "fit-inputs",
+    root,
+    "--embedder",
+    "ollama",
+    "--embedder-url",
+    "http://127.0.0.1:9",
+    "--model",
+    "nomic-embed-text",
+    "--output",
+    "json",
+  ], { WAYFINDER_DATA_DIR: await Deno.makeTempDir() });
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(JSON.parse(run.stdout).model, "nomic-embed-text");
+});

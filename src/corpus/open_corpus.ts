@@ -316,13 +316,24 @@ class LocalCorpus implements Corpus {
 
   async fitInputs(): Promise<FitInputsReport> {
     const settings = await this.#settings();
-    return await fitCorpus({
-      root: this.root,
-      embedder: await this.#embedderFor(settings.embedder),
-      chunker: await openCodeChunker(this.options.locations),
-      ...settings.index,
-      ...walkOptionsOf(settings.index, this.#privateDirs),
-    });
+    // Fitting only counts tokens, and an HTTP embedder counts them by estimate: it needs no
+    // server, so it is opened without the probe that learns the vector size.
+    const counting = this.#embedder === null && !isEmbedder(this.options.embedder) &&
+      (settings.embedder.provider ?? "llama") !== "llama";
+    const embedder = counting
+      ? await openEmbedder({ ...settings.embedder, dimensions: 0 }, this.options.locations)
+      : await this.#embedderFor(settings.embedder);
+    try {
+      return await fitCorpus({
+        root: this.root,
+        embedder,
+        chunker: await openCodeChunker(this.options.locations),
+        ...settings.index,
+        ...walkOptionsOf(settings.index, this.#privateDirs),
+      });
+    } finally {
+      if (counting) await embedder.close();
+    }
   }
 
   status(): Promise<CorpusStatus> {

@@ -41,6 +41,11 @@ export interface EmbedderSettings {
   longInput?: "reject" | "truncate";
   /** The format of the text embedded (part of the identity); the corpus sets it for knowledge bundles. */
   inputFormat?: number | string;
+  /**
+   * The vector size of an HTTP embedder, when known; without it the server
+   * embeds one probe text when the embedder opens.
+   */
+  dimensions?: number;
 }
 
 /** A cross-encoder: a GGUF file in process, or a TEI `/rerank` server. */
@@ -92,6 +97,7 @@ export async function openEmbedder(
       apiKey: settings.apiKey,
       longInput,
       inputFormat: settings.inputFormat ?? INPUT_FORMAT,
+      dimensions: settings.dimensions,
     });
   }
   const model = resolveModelPath({
