@@ -1,7 +1,7 @@
 /** Lists a bundle's files and directories, bundle-relative and sorted. */
 import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
-import { rawNamesSync } from "../walk/raw_names.ts";
+import { rawNamesSync } from "../walk/mod.ts";
 
 /** Everything under a bundle root that validate and the index generator look at. */
 export interface BundleListing {

@@ -10,3 +10,4 @@ export { DEFAULT_EXCLUDES } from "./default_excludes.ts";
 export { IGNORE_FILES } from "./ignore_rules.ts";
 export { detectLanguage } from "./detect_language.ts";
 export { decodeText } from "./read_source.ts";
+export { rawNamesSync } from "./raw_names.ts";
