@@ -50,16 +50,17 @@ export const compareEmbeddingsCommand: Command = {
   async run(config, context) {
     const s = config.settings;
     const { embedder: _embedder, reranker: _reranker, ...corpus } = corpusOptions(config, context);
+    const { baseline, ...inputs } = await readInputs(config);
     const report = await evaluateCorpus(s.corpus!, {
-      ...await readInputs(config),
+      ...inputs,
       k: s.top,
       unit: s.unit,
       corpus,
       embedder: embedderSettings(config, context),
       reranker: rerankerSettings(config),
     });
+    // The baseline was read before this write: the same file may be both (commit the new report).
     if (s.metricsOutput) await writeFile(s.metricsOutput, JSON.stringify(report, null, 2) + "\n");
-    const baseline = s.baselineMetrics ? await loadReport(s.baselineMetrics) : undefined;
     const regressions = baseline
       ? compareToBaseline(report, baseline, {
         maxRecallDrop: s.maxRecallDrop,
@@ -106,7 +107,14 @@ async function readInputs(config: Config) {
     );
   }
   const groups = s.queryGroups ? await loadGroups(s.queryGroups) : undefined;
-  return { runs, queries, judgments, match, groups };
+  const baseline = s.baselineMetrics ? await loadReport(s.baselineMetrics) : undefined;
+  if (baseline?.k !== undefined && baseline.k !== s.top) {
+    throw new WayfinderError(
+      "input",
+      `Cannot compare with the baseline: it has k ${baseline.k}, this run --top ${s.top}`,
+    );
+  }
+  return { runs, queries, judgments, match, groups, baseline };
 }
 
 function formatTable(report: Report): string {

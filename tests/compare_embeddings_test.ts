@@ -156,3 +156,73 @@ Deno.test("compare-embeddings rejects malformed inputs with exit 2", async () =>
   assert.equal(report.runs[0].queryCount, 2);
   assert.ok(report.runs[0].metrics.recall > 0, "whole-file judgments are found by file");
 });
+
+Deno.test("compare-embeddings gate: one file as report and baseline, bm25 matching lexical, early checks", async () => {
+  const dir = await Deno.makeTempDir();
+  const queries = join(dir, "queries.json");
+  // A byte-order mark, as some editors write one, is no reason to refuse the file.
+  writeFileSync(queries, "\uFEFF" + JSON.stringify({ a: "encrypt data", b: "list users" }));
+  const good = join(dir, "good.json");
+  writeFileSync(
+    good,
+    JSON.stringify({
+      a: [{ path: "services/data_encryption_service.dart", grade: 2 }],
+      b: [{ path: "services/database_service.dart", grade: 1 }],
+    }),
+  );
+  const bad = join(dir, "bad.json");
+  writeFileSync(
+    bad,
+    JSON.stringify({
+      a: [{ path: "nowhere.dart", grade: 2 }],
+      b: [{ path: "none.dart", grade: 1 }],
+    }),
+  );
+  const args = (qrels: string, extra: string[]) => [
+    "compare-embeddings",
+    "--corpus",
+    join(REPO, "fixtures", "corpus"),
+    "--queries",
+    queries,
+    "--qrels",
+    qrels,
+    "--model",
+    tinyModel(),
+    ...extra,
+  ];
+  const baseline = join(dir, "baseline.json");
+  const made = await wayfinder(
+    args(good, ["--embedders", "bm25", "--metrics-output", baseline]),
+    env,
+  );
+  assert.equal(made.code, 0, made.stderr);
+  const report = join(dir, "report.json");
+  await Deno.copyFile(baseline, report);
+  // The same file as baseline and output: the baseline is read before the new report lands.
+  const same = await wayfinder(
+    args(bad, ["--embedders", "bm25", "--baseline-metrics", report, "--metrics-output", report]),
+    env,
+  );
+  assert.equal(same.code, 1, same.stderr);
+  assert.match(same.stderr, /Gate failed/);
+  // `lexical` is the run the baseline calls `bm25`.
+  const renamed = await wayfinder(
+    args(good, ["--embedders", "lexical", "--baseline-metrics", baseline]),
+    env,
+  );
+  assert.equal(renamed.code, 0, renamed.stderr);
+  for (
+    const [extra, message] of [
+      [["--top", "0"], /--top: expected a whole number ≥ 1/],
+      [["--max-recall-drop", "-1"], /--max-recall-drop: expected at least 0/],
+      [["--max-recall-drop", "0x10"], /--max-recall-drop: expected a number/],
+      [["--baseline-metrics", join(dir, "absent.json")], /Cannot read .*absent\.json/],
+    ] as const
+  ) {
+    const output = join(dir, "never.json");
+    const run = await wayfinder(args(good, [...extra, "--metrics-output", output]), env);
+    assert.equal(run.code, 2, extra.join(" "));
+    assert.match(run.stderr, message);
+    assert.ok(!(await Deno.stat(output).catch(() => null)), "nothing written before the checks");
+  }
+});

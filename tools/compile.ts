@@ -26,9 +26,27 @@ async function denortReachable(): Promise<boolean> {
   }
 }
 
+/**
+ * Whether `path` is an executable file holding this Deno's version (denort
+ * carries it; `/bin/true` or a folder does not): a wrong runtime would build
+ * a binary that silently does nothing.
+ */
+async function isDenort(path: string): Promise<boolean> {
+  const info = await Deno.stat(path).catch(() => null);
+  if (!info?.isFile || ((info.mode ?? 0o111) & 0o111) === 0) return false;
+  const bytes = await Deno.readFile(path);
+  return new TextDecoder("latin1").decode(bytes).includes(version);
+}
+
 const denortBin = Deno.env.get("DENORT_BIN");
 if (denortBin && !existsSync(denortBin)) {
   console.error(`wayfinder: DENORT_BIN points to '${denortBin}', which does not exist`);
+  Deno.exit(2);
+}
+if (denortBin && !(await isDenort(denortBin))) {
+  console.error(
+    `wayfinder: DENORT_BIN points to '${denortBin}', which is not Deno's runtime 'denort' v${version}`,
+  );
   Deno.exit(2);
 }
 if (!denortBin && !(await denortReachable())) {

@@ -171,7 +171,12 @@ function convert(key: SettingKey, raw: unknown, origin: string, baseDir: string)
     case "number": {
       const text = String(raw).trim();
       const n = typeof raw === "number" ? raw : Number(text);
-      if (text === "" || !Number.isFinite(n)) throw bad("expected a number");
+      // Decimal only: Number() would also take 0x10 and 0b1.
+      const decimal = typeof raw === "number" || /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text);
+      if (text === "" || !Number.isFinite(n) || !decimal) throw bad("expected a number");
+      if (s.type === "number" && s.min !== undefined && n < s.min) {
+        throw bad(`expected at least ${s.min}`);
+      }
       if (s.type === "int") {
         const min = s.min ?? 0;
         // Decimal digits only: Number() would also take 0x10 and 1e2.

@@ -35,7 +35,7 @@ export interface Setting {
   qualifies?: string;
   /** A setting that does the same job another way: giving both flags is refused. */
   alternativeTo?: string;
-  /** The smallest number accepted. @default 0 for "int" */
+  /** The smallest number accepted. @default 0 for "int", none for "number" */
   min?: number;
   /** The largest number accepted. */
   max?: number;
@@ -444,6 +444,7 @@ export const SETTINGS = {
   top: {
     flag: "top",
     type: "int",
+    min: 1,
     default: 10,
     value: "K",
     help: "Cut-off rank k for the metrics",
@@ -484,6 +485,8 @@ export const SETTINGS = {
   maxRecallDrop: {
     flag: "max-recall-drop",
     type: "number",
+    min: 0,
+    max: 1,
     default: 0.05,
     value: "X",
     help: "Allowed Recall@k drop",
@@ -491,6 +494,8 @@ export const SETTINGS = {
   maxNdcgDrop: {
     flag: "max-ndcg-drop",
     type: "number",
+    min: 0,
+    max: 1,
     default: 0.03,
     value: "X",
     help: "Allowed nDCG@k drop",
@@ -569,6 +574,8 @@ export const SETTINGS = {
   maxMrrDrop: {
     flag: "max-mrr-drop",
     type: "number",
+    min: 0,
+    max: 1,
     value: "X",
     help: "Allowed MRR drop (not gated unless set)",
   },

@@ -4,7 +4,8 @@ import { oneLine, WayfinderError } from "../error.ts";
 /** Reads a UTF-8 file; `what` names it in the error ("queries", "qrels", …). */
 export async function readText(path: string, what: string): Promise<string> {
   try {
-    return await readFile(path, "utf8");
+    // A byte-order mark is no JSON, but editors write one.
+    return (await readFile(path, "utf8")).replace(/^\uFEFF/, "");
   } catch (e) {
     const reason = (e as { code?: string }).code === "ENOENT"
       ? "no such file"
