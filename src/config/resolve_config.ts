@@ -172,7 +172,8 @@ function convert(key: SettingKey, raw: unknown, origin: string, baseDir: string)
       const text = String(raw).trim();
       const n = typeof raw === "number" ? raw : Number(text);
       // Decimal only: Number() would also take 0x10 and 0b1.
-      const decimal = typeof raw === "number" || /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text);
+      const decimal = typeof raw === "number" || s.type === "int" ||
+        /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text);
       if (text === "" || !Number.isFinite(n) || !decimal) throw bad("expected a number");
       if (s.type === "number" && s.min !== undefined && n < s.min) {
         throw bad(`expected at least ${s.min}`);
