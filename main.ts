@@ -94,7 +94,9 @@ async function main(args: string[]): Promise<number> {
       target,
     });
     debug = config.settings.debug === true;
-    for (const warning of config.warnings) context.stderr(`wayfinder: warning: ${warning}\n`);
+    for (const warning of config.warnings) {
+      context.stderr(`wayfinder: warning: ${escapeLine(warning)}\n`);
+    }
     return await command.run(config, context);
   } catch (error) {
     if (error instanceof Deno.errors.BrokenPipe) return 0;

@@ -1,3 +1,4 @@
+import { escapeLine, escapeText } from "../src/escape.ts";
 import { relative, resolve } from "node:path";
 import { WayfinderError } from "../src/error.ts";
 import {
@@ -65,11 +66,11 @@ function fix(
 ): number | null {
   const { root, changes, leftAlone } = planIndexFixes(bundle);
   for (const { path, reason } of leftAlone) {
-    context.stderr(`Left ${shown(context, root, path)} alone: ${reason}\n`);
+    context.stderr(`Left ${escapeLine(shown(context, root, path))} alone: ${escapeLine(reason)}\n`);
   }
   if (dryRun) {
     const planned = changes.map(({ path, action, after }) => ({ path, action, content: after }));
-    if (output === "text") context.stdout(diffIndexFixes(changes));
+    if (output === "text") context.stdout(escapeText(diffIndexFixes(changes)));
     else if (output === "jsonl") { for (const c of planned) printJsonLine(context, c); }
     else printJson(context, { changes: planned });
     context.stderr(`${changes.length} index file(s) would change\n`);
@@ -78,7 +79,7 @@ function fix(
   applyIndexFixes(root, changes);
   for (const c of changes) {
     const verb = c.action === "create" ? "Created" : "Updated";
-    context.stderr(`${verb} ${shown(context, root, c.path)}\n`);
+    context.stderr(`${verb} ${escapeLine(shown(context, root, c.path))}\n`);
   }
   if (!changes.length) context.stderr("Every index.md is current; nothing written\n");
   return null;
@@ -98,7 +99,11 @@ function printReport(
       context,
       toSarif(report, { repoRoot: repoRootOf(report.bundle), toolVersion: context.version, rules }),
     );
-  } else context.stdout(formatReportText(report, (p) => shown(context, report.bundle, p)));
+  } else {
+    // Paths and messages quote the bundle: a control character in one must not reach the terminal.
+    const text = formatReportText(report, (p) => escapeLine(shown(context, report.bundle, p)));
+    context.stdout(escapeText(text));
+  }
 }
 
 /** A bundle-relative path as the user would type it from the working directory. */

@@ -192,3 +192,14 @@ Deno.test("validate survives a YAML bomb and a 50 MB concept", async () => {
   assert.match(run.stdout, /1199950 more broken links in this file are not listed/);
   assert.ok(performance.now() - started < 20_000);
 });
+
+Deno.test("validate text output shows control characters in names and values escaped", async () => {
+  const dir = await Deno.makeTempDir();
+  writeFileSync(join(dir, "c\x1b[31mx.md"), "---\ntitle: t\n---\n# Body\n");
+  writeFileSync(join(dir, "d.md"), '---\ntype: Note\nstatus: "\u202ebad"\n---\n# Body\n');
+  const run = await wayfinder(["validate", dir]);
+  assert.equal(run.code, 1, run.stderr);
+  assert.ok(!/[\x1b\u202e]/.test(run.stdout), run.stdout);
+  assert.match(run.stdout, /c\\x1b\[31mx\.md/);
+  assert.match(run.stdout, /\\u202ebad/);
+});

@@ -1,3 +1,4 @@
+import { escapeLine, escapeText } from "../escape.ts";
 /**
  * The MCP server: wayfinder's corpora as tools for coding agents, over the
  * same front door as the CLI. Tools answer with `structuredContent` (the
@@ -111,7 +112,7 @@ const SEARCH_INPUT = {
   current: z.boolean().optional().describe(
     "Knowledge bundles: drop deprecated concepts and those past stale_after",
   ),
-  asOf: z.string().optional().describe(
+  asOf: z.string().min(1).optional().describe(
     "Knowledge bundles: the date (YYYY-MM-DD) `current` judges staleness at; default today",
   ),
   status: LIST("Knowledge bundles: only concepts with these statuses"),
@@ -205,7 +206,9 @@ function registerReadRange(server: McpServer, roots: Roots): void {
   const handler = (args: { path: string; lineStart: number; lineEnd: number; root?: string }) =>
     answer(async () => {
       const range = await readRange(roots, args, LIMITS.lines);
-      const text = `${range.path}:${range.lineStart}-${range.lineEnd}\n${range.content}`;
+      const text = `${escapeLine(range.path)}:${range.lineStart}-${range.lineEnd}\n${
+        escapeText(range.content)
+      }`;
       return { text, data: range };
     });
   server.registerTool("read_range", config, handler);
@@ -315,7 +318,9 @@ function registerValidate(
       const bundle = join(corpus.root, relativePath);
       const report = await validateProject(bundle, locateBinding(bundle, dataRootAt));
       const lines = report.findings.map((f) =>
-        `${f.location.path}:${f.location.line}:${f.location.column} ${f.severity} ${f.message} (${f.id})`
+        escapeLine(
+          `${f.location.path}:${f.location.line}:${f.location.column} ${f.severity} ${f.message} (${f.id})`,
+        )
       );
       return { text: [...lines, report.gate].join("\n"), data: report };
     }));

@@ -128,7 +128,8 @@ export function checkGoverning(
  * @param origin How messages name the pairs (`--governing`). @default "governing"
  */
 export function parseGoverning(pairs: string[], origin = "governing"): Record<string, string> {
-  const map: Record<string, string> = {};
+  // No prototype: a path such as `constructor` is no inherited key.
+  const map: Record<string, string> = Object.create(null);
   for (const pair of pairs) {
     const [lower, upper, extra] = pair.split("=").map((p) => p.trim().replace(/^\.?\//, ""));
     if (!lower || !upper || extra !== undefined) {

@@ -1,3 +1,4 @@
+import { escapeLine } from "../escape.ts";
 import type { Chunk } from "../types.ts";
 import type { ParentContext } from "./expand.ts";
 import type { SearchHit } from "./search_index.ts";
@@ -117,7 +118,8 @@ function fenceFor(text: string): string {
 function render(block: Block, text = block.text.replace(/\n+$/, "")): string {
   const fence = fenceFor(text);
   const label = block.label ? ` ${block.label}` : "";
-  return `## ${block.path}:${block.lineStart}-${block.lineEnd}${label}\n` +
+  // A file name must not break the heading into lines of its own.
+  return `## ${escapeLine(block.path)}:${block.lineStart}-${block.lineEnd}${label}\n` +
     `${fence}${block.language}\n${text}\n${fence}\n`;
 }
 

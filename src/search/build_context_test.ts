@@ -201,3 +201,10 @@ Deno.test("buildContext() packs the lead hit first and still shows it in its pla
   assert.match(tight, /^## src\/match\.ts:1-2/);
   assert.ok(!tight.includes("governing"));
 });
+
+Deno.test("buildContext() escapes a file name that would break its heading into lines", () => {
+  const text = buildContext([hit("x", "body\n", { sourcePath: "new\nline\x1b.txt" })], {
+    maxChars: 500,
+  });
+  assert.match(text, /^## new\\x0aline\\x1b\.txt:1-2 /);
+});

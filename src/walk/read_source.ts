@@ -1,3 +1,4 @@
+import { sep as SEP } from "node:path";
 import type { SourceFile } from "../types.ts";
 import type { SkippedFile, SkipReason } from "./walk_tree.ts";
 
@@ -44,13 +45,18 @@ export async function readSource(
   abs: string,
   rel: string,
   maxFileBytes: number,
+  realRoot?: string,
 ): Promise<SourceFile | SkippedFile> {
   const skip = (reason: SkipReason): SkippedFile => ({ path: rel, reason });
   let bytes: Uint8Array;
   try {
-    const { size } = await Deno.stat(abs);
-    if (size > maxFileBytes) return skip("too_large");
-    bytes = await Deno.readFile(abs);
+    using file = await Deno.open(abs);
+    const opened = await file.stat();
+    if (realRoot !== undefined && !await stillInside(abs, opened, realRoot)) {
+      return skip("symlink_outside_root");
+    }
+    if (opened.size > maxFileBytes) return skip("too_large");
+    bytes = new Uint8Array(await new Response(file.readable).arrayBuffer());
   } catch {
     return skip("unreadable");
   }
@@ -58,4 +64,17 @@ export async function readSource(
   const decoded = decodeText(bytes);
   if ("reason" in decoded) return skip(decoded.reason);
   return { path: rel, absolutePath: abs, content: decoded.text, bytes: bytes.length };
+}
+
+/**
+ * Whether the file opened at `abs` is the one inside the root that the walk
+ * checked: a path swapped for a link out of the root between the walk and
+ * the read opens the outside file, whose inode the path's real target then
+ * does not have (or whose real path lies outside).
+ */
+async function stillInside(abs: string, opened: Deno.FileInfo, realRoot: string): Promise<boolean> {
+  const real = await Deno.realPath(abs);
+  if (real !== realRoot && !real.startsWith(realRoot + SEP)) return false;
+  const there = await Deno.stat(real);
+  return there.ino === opened.ino && there.dev === opened.dev;
 }

@@ -338,7 +338,9 @@ async function _readAll(walk: _Walk): Promise<SourceFile[]> {
   for (let i = 0; i < unique.length; i += READ_BATCH) {
     const batch = unique.slice(i, i + READ_BATCH);
     for (
-      const r of await Promise.all(batch.map((c) => readSource(c.abs, c.rel, walk.maxFileBytes)))
+      const r of await Promise.all(
+        batch.map((c) => readSource(c.abs, c.rel, walk.maxFileBytes, walk.realRoot)),
+      )
     ) {
       if ("reason" in r) walk.skipped.push(r);
       else files.push(r);
