@@ -1,4 +1,5 @@
-import { join, sep } from "node:path";
+import { isInside } from "../_paths.ts";
+import { join } from "node:path";
 import type { BundleFiles } from "../okf/mod.ts";
 
 /**
@@ -18,7 +19,7 @@ export function bundleFiles(root: string, indexed: Iterable<string>): BundleFile
         realRoot,
         Deno.realPath(join(root, path)).catch(() => null),
       ]);
-      return real !== null && (real === inside || real.startsWith(inside + sep));
+      return real !== null && isInside(real, inside);
     },
   };
 }

@@ -3,7 +3,8 @@
  * someone's files: the tree itself or a folder above it (through symlinks
  * too), or a folder of other files.
  */
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { isInside } from "../_paths.ts";
+import { dirname, join, relative, resolve } from "node:path";
 import { WayfinderError } from "../error.ts";
 import { mayHoldIndex } from "../store/mod.ts";
 
@@ -17,7 +18,7 @@ export async function assertIndexDirUsable(root: string, indexDir: string): Prom
   const [realRoot, realIndex] = await Promise.all([realPathOf(root), realPathOf(indexDir)]);
   const refuse = (why: string) =>
     new WayfinderError("usage", `Cannot keep the index of ${root} in '${indexDir}': ${why}`);
-  if (realIndex === realRoot || realRoot.startsWith(realIndex + sep)) {
+  if (isInside(realRoot, realIndex)) {
     throw refuse("it holds the tree itself; choose another --index-dir");
   }
   const names = await Array.fromAsync(Deno.readDir(indexDir), (entry) => entry.name)

@@ -1,3 +1,4 @@
+import { isInside } from "../_paths.ts";
 import { relative, resolve, sep } from "node:path";
 import { dataRootFrom } from "../config/mod.ts";
 import { WayfinderError } from "../error.ts";
@@ -449,8 +450,7 @@ class LocalCorpus implements Corpus {
   }
 
   async ignores(path: string): Promise<boolean> {
-    const within = (dir: string) => path === dir || path.startsWith(dir + sep);
-    if (this.#privateDirs.some(within)) return true;
+    if (this.#privateDirs.some((dir) => isInside(path, dir))) return true;
     const rel = relative(this.root, path);
     if (rel === "") return false; // the root itself
     if (rel === ".." || rel.startsWith(`..${sep}`)) return true;

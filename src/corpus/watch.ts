@@ -5,7 +5,8 @@
  * loaded). Holds the index lock for as long as it watches, so no other
  * writer races it.
  */
-import { basename, relative, sep } from "node:path";
+import { isInside } from "../_paths.ts";
+import { basename, relative } from "node:path";
 import { WayfinderError } from "../error.ts";
 import type { IndexSummary } from "../pipeline/mod.ts";
 import { acquireIndexLock, type IndexLock } from "../store/mod.ts";
@@ -95,10 +96,9 @@ export async function watchCorpus(corpus: Corpus, options: WatchOptions = {}): P
  * data folders, and what the ignore files and excludes leave out.
  */
 function neverWalked(corpus: Corpus): FolderSkip {
-  const within = (folder: string, dir: string) => folder === dir || folder.startsWith(dir + sep);
   return (folder) =>
-    basename(folder) === ".git" || within(folder, corpus.indexDir) ||
-    within(folder, corpus.dataDir) || corpus.ignores(folder);
+    basename(folder) === ".git" || isInside(folder, corpus.indexDir) ||
+    isInside(folder, corpus.dataDir) || corpus.ignores(folder);
 }
 
 /** Requests updates for the watcher's events until it is closed or the root is gone. */

@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import { WayfinderError } from "../error.ts";
 import { generateIndexes } from "./generate_indexes.ts";
-import { isInside } from "./list_bundle.ts";
+import { isInside } from "../_paths.ts";
 import { loadBundle } from "./load_bundle.ts";
 
 /** One index file that differs from the generator's output. */

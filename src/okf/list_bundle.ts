@@ -1,6 +1,7 @@
 /** Lists a bundle's files and directories, bundle-relative and sorted. */
+import { isInside } from "../_paths.ts";
 import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { join, sep } from "node:path";
+import { join } from "node:path";
 import { rawNamesSync } from "../walk/mod.ts";
 
 /** Everything under a bundle root that validate and the index generator look at. */
@@ -72,11 +73,6 @@ function isFileInside(link: string, realRoot: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Whether the real path `path` is `root` or lies under it. */
-export function isInside(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
 function byCodeUnit(a: string, b: string): number {

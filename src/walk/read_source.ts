@@ -1,4 +1,4 @@
-import { sep as SEP } from "node:path";
+import { isInside } from "../_paths.ts";
 import type { SourceFile } from "../types.ts";
 import type { SkippedFile, SkipReason } from "./walk_tree.ts";
 
@@ -74,7 +74,7 @@ export async function readSource(
  */
 async function stillInside(abs: string, opened: Deno.FileInfo, realRoot: string): Promise<boolean> {
   const real = await Deno.realPath(abs);
-  if (real !== realRoot && !real.startsWith(realRoot + SEP)) return false;
+  if (!isInside(real, realRoot)) return false;
   const there = await Deno.stat(real);
   return there.ino === opened.ino && there.dev === opened.dev;
 }

@@ -1,3 +1,4 @@
+import { isInside } from "../_paths.ts";
 import { join, resolve, sep } from "node:path";
 import { WayfinderError } from "../error.ts";
 import type { SourceFile } from "../types.ts";
@@ -300,7 +301,7 @@ async function _resolveLink(abs: string, realRoot: string): Promise<_Target> {
     const real = await Deno.realPath(abs);
     const info = await Deno.stat(real);
     const kind = info.isDirectory ? "dir" : info.isFile ? "file" : "other";
-    return { kind, real, problem: _inside(real, realRoot) ? undefined : "symlink_outside_root" };
+    return { kind, real, problem: isInside(real, realRoot) ? undefined : "symlink_outside_root" };
   } catch (e) {
     // A dangling or cyclic link: match it against the rules as a file.
     const problem = e instanceof Deno.errors.FilesystemLoop ? "symlink_loop" : "unreadable";
@@ -352,10 +353,6 @@ async function _readAll(walk: _Walk): Promise<SourceFile[]> {
 /** A folder's real path, or its absolute path while it does not exist yet. */
 async function _realOrAbsolute(path: string): Promise<string> {
   return await Deno.realPath(path).catch(() => resolve(path));
-}
-
-function _inside(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
 /** Code-unit order, independent of locale, for deterministic output. */
