@@ -7,11 +7,14 @@ import {
   loadQueries,
   loadReport,
   type Report,
+  type UnmatchedJudgment,
 } from "../src/eval/mod.ts";
 import { evaluateCorpus, parseRun } from "../src/corpus/mod.ts";
 import type { Config } from "../src/config/mod.ts";
-import { type Command, printResult } from "./_command.ts";
+import { type Command, type CommandContext, printResult } from "./_command.ts";
+import { escapeLine } from "../src/escape.ts";
 import {
+  CHUNKING_SETTINGS,
   corpusOptions,
   EMBEDDER_SETTINGS,
   embedderSettings,
@@ -29,6 +32,7 @@ export const compareEmbeddingsCommand: Command = {
     settings: [
       ...INDEX_SETTINGS,
       ...EMBEDDER_SETTINGS,
+      ...CHUNKING_SETTINGS,
       "corpus",
       "queries",
       "qrels",
@@ -44,20 +48,20 @@ export const compareEmbeddingsCommand: Command = {
       "maxRecallDrop",
       "maxNdcgDrop",
       "maxMrrDrop",
-      "maxChunkChars",
     ],
   },
   async run(config, context) {
     const s = config.settings;
-    const { embedder: _embedder, reranker: _reranker, ...corpus } = corpusOptions(config, context);
     const { baseline, ...inputs } = await readInputs(config);
+    const own = corpusConfig(config, context);
+    const { embedder: _embedder, reranker: _reranker, ...corpus } = corpusOptions(own, context);
     const report = await evaluateCorpus(s.corpus!, {
       ...inputs,
       k: s.top,
       unit: s.unit,
       corpus,
-      embedder: embedderSettings(config, context),
-      reranker: rerankerSettings(config),
+      embedder: embedderSettings(own, context),
+      reranker: rerankerSettings(own),
     });
     // The baseline was read before this write: the same file may be both (commit the new report).
     if (s.metricsOutput) await writeFile(s.metricsOutput, JSON.stringify(report, null, 2) + "\n");
@@ -69,6 +73,7 @@ export const compareEmbeddingsCommand: Command = {
       })
       : [];
     printResult(context, s.output, { ...report, regressions }, () => formatTable(report));
+    warnUnmatched(context, report.unmatchedJudgments);
     for (const r of regressions) {
       const current = r.current === null ? "missing" : r.current.toFixed(4);
       context.stderr(
@@ -84,6 +89,21 @@ export const compareEmbeddingsCommand: Command = {
     return regressions.length ? 1 : 0;
   },
 };
+
+/**
+ * The settings over the corpus's own wayfinder.json, as `index <corpus>`
+ * reads them: the evaluation indexes exactly what `index` would (its
+ * include and exclude globs keep a judged-queries folder out, say).
+ */
+function corpusConfig(config: Config, context: CommandContext): Config {
+  const own = config.forTarget(config.settings.corpus!);
+  if (own.configFile !== config.configFile) {
+    for (const warning of own.warnings) {
+      context.stderr(`wayfinder: warning: ${escapeLine(warning)}\n`);
+    }
+  }
+  return own;
+}
 
 /** The runs, queries, judgments and groups, read and checked against each other before any model loads. */
 async function readInputs(config: Config) {
@@ -115,6 +135,28 @@ async function readInputs(config: Config) {
     );
   }
   return { runs, queries, judgments, match, groups, baseline };
+}
+
+/** How many unmatched judgments the warning names before summarising the rest. */
+const LISTED_UNMATCHED = 5;
+
+/**
+ * One warning for judgments nothing in the corpus matches: each counts as a
+ * miss, so a renamed or excluded file must not lower the scores unnoticed.
+ */
+function warnUnmatched(context: CommandContext, unmatched: readonly UnmatchedJudgment[]): void {
+  if (unmatched.length === 0) return;
+  const listed = unmatched.slice(0, LISTED_UNMATCHED).map((u) => `${u.query} ${u.judgment}`);
+  if (unmatched.length > LISTED_UNMATCHED) {
+    listed.push(`and ${unmatched.length - LISTED_UNMATCHED} more`);
+  }
+  const what = unmatched.length === 1
+    ? "relevant judgment matches nothing in the corpus and counts as a miss"
+    : "relevant judgments match nothing in the corpus and count as misses";
+  context.stderr(
+    `wayfinder: warning: ${unmatched.length} ${what} (renamed, moved or excluded?): ` +
+      `${escapeLine(listed.join(", "))}\n`,
+  );
 }
 
 function formatTable(report: Report): string {

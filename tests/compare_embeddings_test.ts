@@ -226,3 +226,108 @@ Deno.test("compare-embeddings gate: one file as report and baseline, bm25 matchi
     assert.ok(!(await Deno.stat(output).catch(() => null)), "nothing written before the checks");
   }
 });
+
+/** A corpus that keeps its judged queries inside it, as the README's CI recipes do. */
+async function corpusWithEval(config?: unknown): Promise<string> {
+  const root = await Deno.makeTempDir({ prefix: "wayfinder-eval-corpus-" });
+  Deno.mkdirSync(join(root, "src"));
+  Deno.mkdirSync(join(root, "eval"));
+  writeFileSync(
+    join(root, "src", "auth.ts"),
+    "/** Refreshes the session token. */\nexport function refresh(t: string) {\n  return t;\n}\n",
+  );
+  writeFileSync(
+    join(root, "src", "users.ts"),
+    "/** Lists every user. */\nexport function listUsers() {\n  return [];\n}\n",
+  );
+  writeFileSync(
+    join(root, "eval", "queries.json"),
+    JSON.stringify({ a: "refresh the session token", b: "list every user" }),
+  );
+  writeFileSync(
+    join(root, "eval", "qrels.json"),
+    JSON.stringify({
+      a: [{ path: "src/auth.ts", grade: 2 }],
+      b: [{ path: "src/users.ts", grade: 2 }, { path: "src/renamed.ts", grade: 1 }],
+    }),
+  );
+  if (config) writeFileSync(join(root, "wayfinder.json"), JSON.stringify(config));
+  return root;
+}
+
+function evalArgs(root: string, extra: string[] = [], runs = "dense,bm25"): string[] {
+  return [
+    "compare-embeddings",
+    "--corpus",
+    root,
+    "--queries",
+    join(root, "eval", "queries.json"),
+    "--qrels",
+    join(root, "eval", "qrels.json"),
+    "--model",
+    tinyModel(),
+    "--embedders",
+    runs,
+    "--unit",
+    "file",
+    "--output",
+    "json",
+    ...extra,
+  ];
+}
+
+/** Every file any run ranked, over every query. */
+function rankedFiles(stdout: string): Set<string> {
+  const report = JSON.parse(stdout);
+  return new Set(
+    report.runs.flatMap((run: { queries: Record<string, { retrieved: string[] }> }) =>
+      Object.values(run.queries).flatMap((q) => q.retrieved)
+    ),
+  );
+}
+
+Deno.test("compare-embeddings indexes what index would: the corpus's wayfinder.json and --exclude", async () => {
+  // Run from the repository, not the corpus: the corpus's own wayfinder.json still applies.
+  const configured = await corpusWithEval({ index: { exclude: ["eval/**"] } });
+  const byFile = await wayfinder(evalArgs(configured), env);
+  assert.equal(byFile.code, 0, byFile.stderr);
+  assert.deepEqual([...rankedFiles(byFile.stdout)].sort(), ["src/auth.ts", "src/users.ts"]);
+
+  const plain = await corpusWithEval();
+  const unfiltered = await wayfinder(evalArgs(plain), env);
+  assert.equal(unfiltered.code, 0, unfiltered.stderr);
+  assert.ok(rankedFiles(unfiltered.stdout).has("eval/queries.json"), "without a glob eval/ is in");
+  const byFlag = await wayfinder(evalArgs(plain, ["--exclude", "eval/**"]), env);
+  assert.equal(byFlag.code, 0, byFlag.stderr);
+  assert.deepEqual([...rankedFiles(byFlag.stdout)].sort(), ["src/auth.ts", "src/users.ts"]);
+});
+
+Deno.test("compare-embeddings names judgments that match nothing in the corpus", async () => {
+  const root = await corpusWithEval({ index: { exclude: ["eval/**"] } });
+  const run = await wayfinder(evalArgs(root), env);
+  assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual(JSON.parse(run.stdout).unmatchedJudgments, [
+    { query: "b", judgment: "src/renamed.ts" },
+  ]);
+  const warnings = run.stderr.split("\n").filter((line) => /warning/.test(line));
+  assert.equal(warnings.length, 1, run.stderr);
+  assert.match(
+    warnings[0]!,
+    /1 relevant judgment matches nothing in the corpus.*: b src\/renamed\.ts$/,
+  );
+});
+
+Deno.test("compare-embeddings refuses a query longer than the model takes, by its id, as search does", async () => {
+  const root = await corpusWithEval({ index: { exclude: ["eval/**"] } });
+  const queries = join(root, "eval", "queries.json");
+  writeFileSync(queries, JSON.stringify({ a: "refresh", b: "list every user ".repeat(300) }));
+  const dense = await wayfinder(evalArgs(root), env);
+  assert.equal(dense.code, 2, dense.stderr);
+  assert.match(
+    dense.stderr,
+    /^wayfinder: Cannot evaluate: query 'b' is \d+ tokens, more than the 512 that model '[^']+' takes/,
+  );
+  // Lexical runs embed no query: search --mode lexical takes it too.
+  const lexical = await wayfinder(evalArgs(root, [], "bm25"), env);
+  assert.equal(lexical.code, 0, lexical.stderr);
+});

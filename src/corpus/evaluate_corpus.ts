@@ -5,7 +5,15 @@
 import { join } from "node:path";
 import { type Embedder, identityFingerprint } from "../embed/mod.ts";
 import { WayfinderError } from "../error.ts";
-import { type EvalRun, type EvaluationInput, type Report, runEvaluation } from "../eval/mod.ts";
+import {
+  type EvalRun,
+  type EvaluationInput,
+  type Queries,
+  type Report,
+  runEvaluation,
+  type UnmatchedJudgment,
+  unmatchedJudgments,
+} from "../eval/mod.ts";
 import { indexDirFor } from "../store/mod.ts";
 import {
   corpusDataDir,
@@ -19,6 +27,7 @@ import {
   openReranker,
   type RerankerSettings,
 } from "./open_models.ts";
+import { queryOverBudget } from "./query_budget.ts";
 
 /** Base runs, and the search mode behind each; `bm25` is an alias of `lexical`. */
 const RUN_MODES = {
@@ -76,13 +85,21 @@ export interface EvaluateOptions extends Omit<EvaluationInput, "runs" | "pathOf"
   reranker?: RerankerSettings;
 }
 
+/** The report, and the judgments nothing in the corpus matches (each scored as a miss). */
+export interface CorpusReport extends Report {
+  unmatchedJudgments: UnmatchedJudgment[];
+}
+
 /**
  * Indexes `root` and scores every run's searcher on the judged queries.
  * Unless `corpus.indexDir` says otherwise, the index lives apart from
  * `index`'s, one per model identity, so comparing models never invalidates
  * the user's index and repeated runs reuse vectors.
  */
-export async function evaluateCorpus(root: string, options: EvaluateOptions): Promise<Report> {
+export async function evaluateCorpus(
+  root: string,
+  options: EvaluateOptions,
+): Promise<CorpusReport> {
   // Opened before the embedder, so a missing cross-encoder fails before any indexing.
   const rerankRun = options.runs.find((run) => run.options.rerank);
   const reranker = rerankRun ? await openReranker(options.reranker ?? {}, rerankRun.name) : null;
@@ -99,20 +116,50 @@ export async function evaluateCorpus(root: string, options: EvaluateOptions): Pr
       reranker: reranker ?? undefined,
     });
     try {
+      // Before indexing: a query the model cannot take fails in seconds, not after the embedding.
+      await assertQueriesFit(embedder, options);
       await corpus.index();
       const searchers = await Promise.all(options.runs.map((run) => corpus.searcher(run.options)));
-      const chunkPaths = new Map((await corpus.open()).chunks.map((c) => [c.id, c.sourcePath]));
+      const { chunks } = await corpus.open();
+      const chunkPaths = new Map(chunks.map((c) => [c.id, c.sourcePath]));
       const runs: EvalRun[] = options.runs.map((run, i) => ({
         name: run.name,
         search: async (query, k) => (await searchers[i]!.search({ query, limit: k })).matches,
       }));
-      return await runEvaluation({ ...options, runs, pathOf: (id) => chunkPaths.get(id) });
+      const report = await runEvaluation({ ...options, runs, pathOf: (id) => chunkPaths.get(id) });
+      const match = options.match ?? "stable-id";
+      return {
+        ...report,
+        unmatchedJudgments: unmatchedJudgments(options.judgments, match, chunks),
+      };
     } finally {
       await corpus.close();
     }
   } finally {
     await reranker?.close();
     await embedder.close();
+  }
+}
+
+/**
+ * Applies `search`'s long-query rule to every query a run embeds: under
+ * "reject" a query over the model's budget is refused, named by its id
+ * (under "truncate" the model cuts it, as search does).
+ */
+async function assertQueriesFit(
+  embedder: Embedder,
+  options: { queries: Queries; runs: RunSpec[] },
+): Promise<void> {
+  const { maxTokens, longInput, name } = embedder.identity;
+  const embeds = options.runs.some((run) => run.options.mode !== "lexical");
+  if (longInput !== "reject" || !embeds) return;
+  for (const [id, text] of Object.entries(options.queries)) {
+    const tokens = await queryOverBudget(embedder, text);
+    if (tokens === null) continue;
+    throw new WayfinderError(
+      "long_input",
+      `Cannot evaluate: query '${id}' is ${tokens} tokens, more than the ${maxTokens} that model '${name}' takes; shorten it or evaluate only lexical runs`,
+    );
   }
 }
 

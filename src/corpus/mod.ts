@@ -12,7 +12,13 @@ export {
   openCorpus,
 } from "./open_corpus.ts";
 export { effectiveSettings, type IndexSettings } from "./corpus_settings.ts";
-export { evaluateCorpus, type EvaluateOptions, parseRun, type RunSpec } from "./evaluate_corpus.ts";
+export {
+  type CorpusReport,
+  evaluateCorpus,
+  type EvaluateOptions,
+  parseRun,
+  type RunSpec,
+} from "./evaluate_corpus.ts";
 export {
   type EmbedderSettings,
   type Locations,

@@ -64,6 +64,7 @@ import {
 import { sameEmbedder } from "./model_difference.ts";
 import { checkSearchOptions } from "./check_search_options.ts";
 import { bundleFiles } from "./bundle_files.ts";
+import { queryOverBudget } from "./query_budget.ts";
 import {
   type CorpusStatus,
   corpusStatus,
@@ -571,8 +572,8 @@ class LocalCorpus implements Corpus {
   async #queryFits(query: string): Promise<string[]> {
     const embedder = await this.#embedderOf(await this.open());
     const { maxTokens, longInput, name } = embedder.identity;
-    const tokens = await embedder.countTokens(query, "query");
-    if (tokens <= maxTokens) return [];
+    const tokens = await queryOverBudget(embedder, query);
+    if (tokens === null) return [];
     if (longInput === "reject") {
       throw new WayfinderError(
         "long_input",

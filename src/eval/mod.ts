@@ -22,6 +22,11 @@ export {
   type RunReport,
 } from "./run_evaluation.ts";
 export {
+  type JudgeableChunk,
+  type UnmatchedJudgment,
+  unmatchedJudgments,
+} from "./unmatched_judgments.ts";
+export {
   type BaselineReport,
   compareToBaseline,
   type GateOptions,

@@ -41,6 +41,15 @@ interface Item {
   lineEnd: number;
 }
 
+/** Whether a span judgment overlaps a chunk's lines; a span without lines covers its whole file. */
+export function spanCovers(
+  span: SpanJudgment,
+  chunk: { path: string; lineStart: number; lineEnd: number },
+): boolean {
+  return chunk.path === span.path && chunk.lineStart <= (span.lineEnd ?? Infinity) &&
+    chunk.lineEnd >= (span.lineStart ?? 1);
+}
+
 function dedupe(items: Item[]): Item[] {
   const seen = new Set<string>();
   return items.filter((item) => !seen.has(item.key) && seen.add(item.key));
@@ -59,14 +68,7 @@ function unitsOf(judged: Record<string, number> | SpanJudgment[], options: Score
       throw new WayfinderError("input", "Cannot evaluate: span-overlap matching needs span qrels");
     }
     if (options.unit === "file") return fileUnits(judged.map((j) => [j.path, j.grade]));
-    return judged.map((j) => {
-      const start = j.lineStart ?? 1;
-      const end = j.lineEnd ?? Infinity;
-      return {
-        grade: j.grade,
-        covers: (item) => item.path === j.path && item.lineStart <= end && item.lineEnd >= start,
-      };
-    });
+    return judged.map((j) => ({ grade: j.grade, covers: (item) => spanCovers(j, item) }));
   }
   if (Array.isArray(judged)) {
     throw new WayfinderError("input", "Cannot evaluate: stable-id matching needs chunk-id qrels");
