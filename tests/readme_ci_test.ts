@@ -1,13 +1,14 @@
 /**
- * The README's CI recipe must run on a fresh runner: the embedding model is
- * gitignored, so compare-embeddings needs a prepare step (and a cache keyed
- * on the committed model manifest) before it.
+ * The README's recipes must run as written: the CI recipe on a fresh runner
+ * (the embedding model is gitignored, so compare-embeddings needs a prepare
+ * step, and a cache keyed on the committed model manifest, before it), and
+ * the Makefile's `ask` with only the context on stdout.
  */
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { REPO } from "./_run.ts";
+import { MAIN, REPO, tinyModel } from "./_run.ts";
 
 interface Step {
   uses?: string;
@@ -37,4 +38,37 @@ Deno.test("README CI recipe prepares the gitignored model before compare-embeddi
   const manifest = key!.match(/hashFiles\('([^']+)'\)/)![1]!;
   assert.ok(existsSync(join(REPO, manifest)), `${manifest} is committed`);
   assert.match(readFileSync(join(REPO, ".gitignore"), "utf8"), /^models\/\*\.gguf$/m);
+});
+
+Deno.test({
+  name: "README Makefile: make ask prints the context and nothing else on stdout",
+  ignore: !new Deno.Command("make", { args: ["--version"], stdout: "null" }).outputSync().success,
+  async fn() {
+    const readme = readFileSync(join(REPO, "README.md"), "utf8");
+    const makefile = readme.slice(readme.indexOf("### From a Makefile")).match(
+      /```make\n([\s\S]*?)```/,
+    )![1]!;
+    const project = await Deno.makeTempDir({ prefix: "wayfinder-make-" });
+    await Deno.writeTextFile(join(project, "Makefile"), makefile);
+    await Deno.writeTextFile(
+      join(project, "auth.ts"),
+      "/** Refreshes the session token. */\nexport function refresh(t: string) {\n  return t;\n}\n",
+    );
+    const run = await new Deno.Command("make", {
+      // A command-line variable overrides the Makefile's: main.ts lives in this checkout.
+      args: ["ask", "Q=refresh the session token", `WAYFINDER=${Deno.execPath()} run -A ${MAIN}`],
+      cwd: project,
+      env: {
+        WAYFINDER_DATA_DIR: join(project, ".data"),
+        WAYFINDER_EMBEDDING_MODEL: tinyModel(),
+        WAYFINDER_THREADS: "1",
+      },
+    }).output();
+    const stdout = new TextDecoder().decode(run.stdout);
+    const stderr = new TextDecoder().decode(run.stderr);
+    assert.equal(run.code, 0, stderr);
+    assert.match(stdout, /^## auth\.ts:1-4/, "the context comes first, no echoed command");
+    assert.doesNotMatch(stdout, /^(Indexed |\S*deno run )/m, "no summary, no echoed command");
+    assert.match(stderr, /Indexed /, "index's summary goes to stderr");
+  },
 });
