@@ -138,7 +138,7 @@ Deno.test("a file of 10,000-deep brackets is indexed like any other", async () =
   assert.equal(JSON.parse(hit.stdout).matches[0].chunk.symbol, "afterDeep");
 });
 
-Deno.test("queries: empty is a usage error, 100 KB meets the long-input rule, control characters are fine", async () => {
+Deno.test("queries: empty is a usage error, 100 KB meets the long-input rule, in search and searcher(); control characters are fine", async () => {
   const root = await copyTree(SERVICES);
   const corpus = await openCorpus(root, {
     dataDir: await Deno.makeTempDir(),
@@ -146,18 +146,24 @@ Deno.test("queries: empty is a usage error, 100 KB meets the long-input rule, co
   });
   try {
     await corpus.index();
+    // A library caller driving the searcher itself meets the same checks, whatever the mode.
+    const searchers = [await corpus.searcher(), await corpus.searcher({ mode: "lexical" })];
+    const empty = { code: "usage", message: "Cannot search: the query is empty" };
     for (const query of ["", "   \t\n  "]) {
-      await assert.rejects(corpus.search(query), {
-        code: "usage",
-        message: "Cannot search: the query is empty",
-      });
+      await assert.rejects(corpus.search(query), empty);
+      for (const searcher of searchers) {
+        await assert.rejects(searcher.search({ query, limit: 3 }), empty);
+      }
     }
     const huge = "refresh the session token ".repeat(4000);
-    await assert.rejects(corpus.search(huge), {
+    const tooLong = {
       code: "long_input",
       message:
         /^Cannot search: the query is \d+ tokens, more than the 512 that model 'wayfinder-tiny-test' takes; shorten it or search with --mode lexical$/,
-    });
+    };
+    await assert.rejects(corpus.search(huge), tooLong);
+    const hybrid = await corpus.searcher({ mode: "hybrid", expand: true });
+    await assert.rejects(hybrid.search({ query: huge, limit: 3 }), tooLong);
     const lexical = await corpus.search(huge, { mode: "lexical", limit: 3 });
     assert.equal(lexical.matches.length, 3);
     const odd = await corpus.search("\x00token\x1b[31m refresh\x07\r\n\u202e", {

@@ -63,6 +63,7 @@ import {
 } from "./corpus_settings.ts";
 import { sameEmbedder } from "./model_difference.ts";
 import { checkSearchOptions } from "./check_search_options.ts";
+import { checkedQuerySearcher, searchableQuery } from "./checked_query.ts";
 import { bundleFiles } from "./bundle_files.ts";
 import { queryOverBudget } from "./query_budget.ts";
 import {
@@ -167,7 +168,10 @@ export interface Corpus {
   fitInputs(): Promise<FitInputsReport>;
   /** Searches the live generation (re-opened when a newer one is published). */
   search(query: string, options?: CorpusSearchOptions): Promise<CorpusSearchResult>;
-  /** The composed searcher `search` uses, for callers that drive it themselves. */
+  /**
+   * The composed searcher `search` uses, for callers that drive it themselves;
+   * it checks each query as `search` does (empty, over the model's budget).
+   */
   searcher(
     options?: Omit<CorpusSearchOptions, "limit" | "minScore" | "filter" | "contextChars">,
   ): Promise<Searcher>;
@@ -353,11 +357,10 @@ class LocalCorpus implements Corpus {
   }
 
   async search(query: string, asked: CorpusSearchOptions = {}): Promise<CorpusSearchResult> {
-    const text = query.trim();
-    if (!text) throw new WayfinderError("usage", "Cannot search: the query is empty");
+    // Checked here too, so an empty query is told before an index or model is opened.
+    const text = searchableQuery(query);
     const options = checkSearchOptions(asked);
     const searcher = await this.searcher(options);
-    const tooLong = (options.mode ?? "dense") === "lexical" ? [] : await this.#queryFits(text);
     const request = {
       query: text,
       limit: options.limit ?? 10,
@@ -379,7 +382,7 @@ class LocalCorpus implements Corpus {
         ),
       }
       : { query: text, ...pick(await searcher.search(request), "matches", "notices") };
-    response.notices.unshift(...tooLong, ...coverage, ...await this.#freshness(index));
+    response.notices.unshift(...coverage, ...await this.#freshness(index));
     response.notices.push(...rerankedFloorNotice(options));
     if (!knowledge && asksAnything(options.policy ?? {})) {
       const declared = await declaresBundle(this.root);
@@ -410,9 +413,10 @@ class LocalCorpus implements Corpus {
     const options = checkSearchOptions(asked);
     const index = await this.open();
     const mode = options.mode ?? "dense";
+    const embeds = mode !== "lexical";
     let searcher: Searcher = indexSearcher(index, {
       mode,
-      embedQuery: mode === "lexical" ? undefined : await this.#queryEmbedder(index),
+      embedQuery: embeds ? await this.#queryEmbedder(index) : undefined,
     });
     // Below reranking: expansion widens by searching again, which must not score passages twice.
     if (options.expand) searcher = expandingSearcher(searcher, index, sourceReader(this.root));
@@ -431,7 +435,8 @@ class LocalCorpus implements Corpus {
         options.diverse === true ? {} : options.diverse,
       );
     }
-    return searcher;
+    // Outermost, so every layer below sees the checked query.
+    return checkedQuerySearcher(searcher, embeds ? this.#queryFits(index) : undefined);
   }
 
   async open(): Promise<StoredIndex> {
@@ -567,20 +572,22 @@ class LocalCorpus implements Corpus {
   /**
    * Applies the model's long-input rule to a query before it is embedded,
    * with a message about the query rather than about input #0.
-   * @returns A notice when the query was cut.
+   * @returns For each query, a notice when it was cut.
    */
-  async #queryFits(query: string): Promise<string[]> {
-    const embedder = await this.#embedderOf(await this.open());
-    const { maxTokens, longInput, name } = embedder.identity;
-    const tokens = await queryOverBudget(embedder, query);
-    if (tokens === null) return [];
-    if (longInput === "reject") {
-      throw new WayfinderError(
-        "long_input",
-        `Cannot search: the query is ${tokens} tokens, more than the ${maxTokens} that model '${name}' takes; shorten it or search with --mode lexical`,
-      );
-    }
-    return [`The query was cut to its first ${maxTokens} of ${tokens} tokens for the model`];
+  #queryFits(index: StoredIndex): (query: string) => Promise<string[]> {
+    return async (query) => {
+      const embedder = await this.#embedderOf(index);
+      const { maxTokens, longInput, name } = embedder.identity;
+      const tokens = await queryOverBudget(embedder, query);
+      if (tokens === null) return [];
+      if (longInput === "reject") {
+        throw new WayfinderError(
+          "long_input",
+          `Cannot search: the query is ${tokens} tokens, more than the ${maxTokens} that model '${name}' takes; shorten it or search with --mode lexical`,
+        );
+      }
+      return [`The query was cut to its first ${maxTokens} of ${tokens} tokens for the model`];
+    };
   }
 
   /** The data and index folders: never walked, even when they lie inside the root. */

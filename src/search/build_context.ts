@@ -54,7 +54,11 @@ function passagesOf(hit: SearchHit, rank: number, read?: SourceReader): Block[] 
     source: read?.(chunk),
   });
   const own = block(chunk, chunk.symbol, chunk.content);
-  return parent ? [block(parent, parent.symbol, parent.content), own] : [own];
+  // A context that does not hold the hit (built by hand, or for another chunk) would show
+  // everything but the match: the hit alone then.
+  const holds = parent && parent.startOffset <= chunk.startOffset &&
+    chunk.endOffset <= parent.endOffset;
+  return holds ? [block(parent, parent.symbol, parent.content), own] : [own];
 }
 
 /** What lies between two passages of a file, if it may be shown: whitespace only. */

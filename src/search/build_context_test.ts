@@ -192,6 +192,28 @@ Deno.test("buildContext() shows an expanded hit's parent instead of the hit", ()
   assert.ok(text.includes("class Auth {\n  login() {}\n}"));
 });
 
+Deno.test("buildContext() shows the hit alone when its parent does not hold it", () => {
+  const child = hit("parse", "parseDuration() {}", {
+    lineStart: 15,
+    lineEnd: 15,
+    startOffset: 200,
+    endOffset: 218,
+  });
+  // A context of other lines of the file (as a top-level function once got the statements above it).
+  child.parent = {
+    reason: "declaration",
+    type: "module",
+    lineStart: 1,
+    lineEnd: 6,
+    startOffset: 0,
+    endOffset: 120,
+    content: "const settings = load();",
+  };
+  const text = buildContext([child], { maxChars: 500 });
+  assert.ok(text.startsWith("## src/parse.ts:15-15 (function)\n"), text);
+  assert.ok(text.includes("parseDuration() {}") && !text.includes("const settings"), text);
+});
+
 Deno.test("buildContext() packs the lead hit first and still shows it in its place", () => {
   const first = hit("governing", "x".repeat(120));
   const lead = hit("match", "the answer\n");

@@ -163,6 +163,16 @@ function lineAt(text: string, offset: number): number {
 }
 
 /**
+ * The named container that declares `chunk`, if any. A top-level chunk has
+ * no parent, and must not match a container without a symbol (a run of
+ * top-level statements) by their two missing names.
+ */
+function declarationOf(chunk: Chunk, file: Chunk[]): Chunk | undefined {
+  if (chunk.parent === undefined) return undefined;
+  return file.find((c) => c.symbol === chunk.parent && CONTAINERS.has(c.type));
+}
+
+/**
  * The context of one chunk: its container declaration (or the chunk itself
  * when it is one, with its members), else, for a Markdown heading, the
  * section it opens, else the smallest section, chunk or split declaration
@@ -170,9 +180,7 @@ function lineAt(text: string, offset: number): number {
  */
 export function parentOf(index: SearchableIndex, chunk: Chunk, read: SourceReader): ParentContext {
   const file = chunksOfFile(index, chunk.sourcePath);
-  const owner = CONTAINERS.has(chunk.type) && chunk.symbol
-    ? chunk
-    : file.find((c) => c.symbol === chunk.parent && CONTAINERS.has(c.type));
+  const owner = CONTAINERS.has(chunk.type) && chunk.symbol ? chunk : declarationOf(chunk, file);
   if (owner) {
     const base = { reason: "declaration" as const, symbol: owner.symbol, type: owner.type };
     return spanOf(membersOf(owner, file), base, read);

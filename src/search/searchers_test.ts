@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
-import { chunkMarkdown } from "../chunk/mod.ts";
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chunkFile, chunkMarkdown, type CodeChunker, createCodeChunker } from "../chunk/mod.ts";
 import type { Chunk, SourceFile } from "../types.ts";
+import { detectLanguage } from "../walk/mod.ts";
+import { buildContext } from "./build_context.ts";
 import { diversifyingSearcher } from "./diversify.ts";
 import { expandingSearcher, parentOf } from "./expand.ts";
 import { rerankingSearcher } from "./rerank.ts";
@@ -289,4 +294,92 @@ Deno.test("parentOf() expands a part of a split declaration to all its parts", (
     "file",
     "a whole chunk stays alone",
   );
+});
+
+/** Top-level statements (one `module` chunk with no symbol), a class and a top-level function. */
+const SCHEDULE = [
+  'import { readFileSync } from "node:fs";',
+  "",
+  'const settings = JSON.parse(readFileSync("settings.json", "utf8"));',
+  "const defaults = { retries: 3, timeoutSeconds: 30 };",
+  "settings.retries ??= defaults.retries;",
+  'console.log("loaded settings", settings.retries);',
+  "",
+  "export class JobQueue {",
+  "  private jobs: string[] = [];",
+  "  push(job: string): void {",
+  "    this.jobs.push(job);",
+  "  }",
+  "}",
+  "",
+  '/** Converts a duration such as "1h30m" into seconds. */',
+  "export function parseDurationSeconds(text: string): number {",
+  "  let total = 0;",
+  "  for (const [, amount, unit] of text.matchAll(/(\\d+)([hms])/g)) {",
+  '    total += Number(amount) * (unit === "h" ? 3600 : unit === "m" ? 60 : 1);',
+  "  }",
+  "  return total;",
+  "}",
+].join("\n") + "\n";
+
+/** One code chunker for the file, loaded when first needed: its grammars load once. */
+let chunker: Promise<CodeChunker> | undefined;
+
+/** `source` as the indexer cuts it: code by its syntax, Markdown by headings, the rest as text. */
+async function cut(path: string, source: string): Promise<Chunk[]> {
+  const file: SourceFile = {
+    path,
+    absolutePath: `/${path}`,
+    content: source,
+    bytes: source.length,
+  };
+  chunker ??= createCodeChunker();
+  return chunkFile(file, detectLanguage(path), await chunker);
+}
+
+Deno.test("parentOf() gives a top-level function its file, not an unnamed run of statements", async () => {
+  const chunks = await cut("src/schedule.ts", SCHEDULE);
+  const statements = chunks.find((c) => c.type === "module")!;
+  assert.equal(statements.symbol, undefined, "the statements are no declaration with a name");
+  const fn = chunks.find((c) => c.symbol === "parseDurationSeconds")!;
+  assert.equal(fn.parent, undefined);
+  const index = makeIndex(chunks, chunks.map((c) => c === fn ? [1, 0, 0] : [0, 1, 0]));
+  const context = parentOf(index, fn, () => SCHEDULE);
+  assert.deepEqual([context.reason, context.lineStart, context.lineEnd], ["file", 1, 22]);
+  // Expanded and packed, the best hit is in the context: not swapped for the statements above it.
+  const { matches } = await expandingSearcher(
+    indexSearcher(index, { mode: "dense", embedQuery }),
+    index,
+    () => SCHEDULE,
+  ).search({ query: "q", limit: 1 });
+  assert.equal(matches[0].chunk, fn);
+  const text = buildContext(matches, { maxChars: 4000, read: () => SCHEDULE });
+  assert.ok(text.includes("export function parseDurationSeconds"), text);
+});
+
+Deno.test("parentOf() gives every chunk of the samples and the peer corpus a context holding it", async () => {
+  const roots = ["../../fixtures/samples/", "../../fixtures/corpus/"]
+    .map((dir) => fileURLToPath(new URL(dir, import.meta.url)));
+  const files: { path: string; source: string }[] = [{ path: "src/schedule.ts", source: SCHEDULE }];
+  for (const root of roots) {
+    for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const absolute = join(entry.parentPath, entry.name);
+      files.push({ path: relative(root, absolute), source: await readFile(absolute, "utf8") });
+    }
+  }
+  for (const { path, source } of files) {
+    const chunks = await cut(path, source);
+    const index = makeIndex(chunks, chunks.map(() => [1, 0, 0]));
+    for (const chunk of chunks) {
+      const context = parentOf(index, chunk, () => source);
+      const where =
+        `${path}:${chunk.lineStart}-${chunk.lineEnd} in ${context.reason} ${context.lineStart}-${context.lineEnd}`;
+      assert.ok(
+        context.startOffset <= chunk.startOffset && chunk.endOffset <= context.endOffset,
+        where,
+      );
+      assert.ok(context.content.includes(chunk.content.trim()), where);
+    }
+  }
 });
