@@ -372,3 +372,47 @@ Deno.test("mcp escapes control characters in cited paths and reads files named '
     await client.close();
   }
 });
+
+for (const stop of ["cancelled", "stdin closed", "SIGTERM"] as const) {
+  Deno.test(`mcp stopped (${stop}) during an index call keeps the previous index and records no failure`, async () => {
+    const tree = await Deno.makeTempDir({ prefix: "wayfinder-mcp-stop-" });
+    const own = { WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-mcp-stop-" }) };
+    await Deno.writeTextFile(
+      join(tree, "keys.md"),
+      "# Keys\n\nRotate the signing keys every quarter.\n",
+    );
+    assert.equal((await wayfinder(["index", tree], { ...env, ...own })).code, 0);
+    const status = async () =>
+      JSON.parse(
+        (await wayfinder(["status", tree, "--output", "json"], { ...env, ...own })).stdout,
+      );
+    const before = await status();
+    // Enough to chunk and embed that the run is still going when the server is stopped.
+    for (let i = 0; i < 600; i++) {
+      await Deno.writeTextFile(join(tree, `note_${i}.md`), `# Note ${i}\n\nTopic ${i % 17}.\n`);
+    }
+    const client = await connect([tree], undefined, own);
+    const { pid } = client.transport as StdioClientTransport;
+    const cancel = new AbortController();
+    let stopping: Promise<void> | undefined;
+    const running = client.callTool({ name: "index", arguments: {} }, undefined, {
+      signal: cancel.signal,
+      onprogress: ({ message }: { message?: string }) => {
+        if (stopping || !message?.startsWith("chunk")) return;
+        if (stop === "cancelled") cancel.abort();
+        if (stop === "SIGTERM") Deno.kill(pid!, "SIGTERM");
+        // Closing waits for the server to exit, so for its run to end.
+        stopping = client.close();
+      },
+    });
+    await assert.rejects(running);
+    await stopping;
+    const after = await status();
+    assert.equal(after.generation, before.generation, "the previous index stays published");
+    assert.equal(after.state, "stale", after.failure?.message);
+    assert.equal(after.failure, undefined, "an abort is no failure");
+    for (const left of ["lock", "progress.json", "last-failure.json"]) {
+      assert.throws(() => Deno.statSync(join(after.indexDir, left)), Deno.errors.NotFound, left);
+    }
+  });
+}

@@ -75,16 +75,27 @@ export interface SearchDefaults {
   diversity?: { lambda?: number; fetchK?: number };
 }
 
+/** The server, and how to wait for the index runs it started. */
+export interface WayfinderServer {
+  server: McpServer;
+  /**
+   * Settles once every `index` run the server started has ended. Closing the
+   * transport aborts them, so this is what to await before closing the
+   * corpora: a run stopped that way publishes nothing and records no failure.
+   */
+  settled(): Promise<void>;
+}
+
 /** Builds the server for `roots`; connect it to a transport to serve. */
-export function createServer(roots: Roots, options: ServerOptions): McpServer {
+export function createServer(roots: Roots, options: ServerOptions): WayfinderServer {
   const server = new McpServer({ name: "wayfinder", version: options.version });
   registerSearch(server, roots, options.searchDefaults ?? (() => ({ options: {} })));
   registerReadRange(server, roots);
-  registerIndex(server, roots);
+  const settled = registerIndex(server, roots);
   registerStatus(server, roots);
   registerValidate(server, roots, options.dataRootAt);
   registerFitInputs(server, roots);
-  return server;
+  return { server, settled };
 }
 
 const ROOT = z.string().optional().describe(
@@ -215,7 +226,8 @@ function registerReadRange(server: McpServer, roots: Roots): void {
   server.registerTool("get_chunk", { ...config, title: "Read a chunk by its lines" }, handler);
 }
 
-function registerIndex(server: McpServer, roots: Roots): void {
+/** Registers `index`; returns what settles once the runs queued so far have ended. */
+function registerIndex(server: McpServer, roots: Roots): () => Promise<void> {
   // One run per corpus at a time: a second call waits for the first rather than meeting its lock.
   const queue = new Map<Corpus, Promise<unknown>>();
   const serialized = <T>(corpus: Corpus, run: () => Promise<T>): Promise<T> => {
@@ -233,17 +245,20 @@ function registerIndex(server: McpServer, roots: Roots): void {
     answer(async () => {
       const token = extra._meta?.progressToken;
       const corpus = roots.pick(args.root);
-      const summary = await serialized(
-        corpus,
-        () =>
-          corpus.index({ onProgress: token === undefined ? undefined : progressTo(extra, token) }),
-      );
+      // The SDK aborts `extra.signal` when the client cancels the call or the transport closes.
+      const summary = await serialized(corpus, () =>
+        corpus.index({
+          onProgress: token === undefined ? undefined : progressTo(extra, token),
+          signal: extra.signal,
+        }));
       const { skipped: _skipped, ...data } = summary;
       const text = summary.current
         ? `Index for ${summary.root} is current`
         : `Indexed ${summary.root}: ${summary.embeddedChunks} chunks embedded, ${summary.reusedChunks} reused`;
       return { text, data };
     }));
+  // Each corpus's last queued run ends after every run queued before it.
+  return async () => void await Promise.allSettled(queue.values());
 }
 
 /**
