@@ -49,7 +49,7 @@ export const mcpCommand: Command = {
         diversity: { lambda: own.settings.lambda, fetchK: own.settings.fetchK },
       });
     }
-    const { server, settled } = createServer(new Roots(corpora), {
+    const server = createServer(new Roots(corpora), {
       version: context.version,
       dataRootAt: dataRootAt(config),
       searchDefaults: (corpus) => defaults.get(corpus)!,
@@ -65,7 +65,7 @@ export const mcpCommand: Command = {
     await closed;
     // Closing aborted any index run; it ends before the models it uses are closed, and a
     // signal arriving meanwhile must not cut its lock's release short.
-    await settled();
+    await server.settled();
     for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.removeSignalListener(signal, stop);
     for (const corpus of corpora) await corpus.close();
     return 0;

@@ -156,12 +156,22 @@ Deno.test("mcp refuses paths outside the root, clamps limits and survives bad ar
     const many = await call(client, "search", { query: "token", limit: 100_000, mode: "lexical" });
     assert.ok((many.structuredContent!.matches as unknown[]).length <= 100);
 
-    const malformed = await client.callTool({ name: "search", arguments: { limit: "ten" } })
-      .then(
-        (r: unknown) => r as ToolResult,
-        (error: Error) => ({ isError: true, content: [{ type: "text", text: error.message }] }),
+    // A wrong, missing or unknown argument: one line naming it and what it takes.
+    for (
+      const [args, line] of [
+        [{ query: "token", limit: "ten" }, `search: limit must be a whole number ≥ 1, not "ten"`],
+        [{ limit: 3 }, "search needs query: a string"],
+        [{ query: "token", limits: 3 }, "search has no argument 'limits'; it takes query, root, "],
+      ] as const
+    ) {
+      const malformed = await call(client, "search", args);
+      assert.equal(malformed.isError, true);
+      assert.ok(
+        malformed.content[0].text.startsWith(`wayfinder: ${line}`),
+        malformed.content[0].text,
       );
-    assert.equal(malformed.isError, true);
+      assert.ok(!malformed.content[0].text.includes("\n"), malformed.content[0].text);
+    }
     const empty = await call(client, "search", { query: "   " });
     assert.equal(empty.isError, true);
     assert.match(empty.content[0].text, /^wayfinder: Cannot search: the query is empty$/);

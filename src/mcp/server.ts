@@ -7,6 +7,7 @@ import { escapeLine, escapeText } from "../escape.ts";
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { type Corpus, type CorpusSearchOptions, resultJson } from "../corpus/mod.ts";
@@ -16,6 +17,7 @@ import { WayfinderError } from "../error.ts";
 import { locateBinding, validateProject } from "../okf/mod.ts";
 import { renderSearch } from "./render.ts";
 import { readRange } from "./read_range.ts";
+import { checkToolArguments, keepArgumentShapes } from "./tool_arguments.ts";
 import type { Roots } from "./roots.ts";
 
 /** Limits that keep one call from flooding an agent's context or the machine. */
@@ -75,9 +77,10 @@ export interface SearchDefaults {
   diversity?: { lambda?: number; fetchK?: number };
 }
 
-/** The server, and how to wait for the index runs it started. */
+/** The server: how to connect it, and how to wait for the index runs it started. */
 export interface WayfinderServer {
-  server: McpServer;
+  /** Serves over `transport`; a call with a wrong, missing or unknown argument gets one line. */
+  connect(transport: Transport): Promise<void>;
   /**
    * Settles once every `index` run the server started has ended. Closing the
    * transport aborts them, so this is what to await before closing the
@@ -89,13 +92,20 @@ export interface WayfinderServer {
 /** Builds the server for `roots`; connect it to a transport to serve. */
 export function createServer(roots: Roots, options: ServerOptions): WayfinderServer {
   const server = new McpServer({ name: "wayfinder", version: options.version });
+  const shapes = keepArgumentShapes(server);
   registerSearch(server, roots, options.searchDefaults ?? (() => ({ options: {} })));
   registerReadRange(server, roots);
   const settled = registerIndex(server, roots);
   registerStatus(server, roots);
   registerValidate(server, roots, options.dataRootAt);
   registerFitInputs(server, roots);
-  return { server, settled };
+  return {
+    async connect(transport) {
+      await server.connect(transport);
+      checkToolArguments(transport, shapes);
+    },
+    settled,
+  };
 }
 
 const ROOT = z.string().optional().describe(
