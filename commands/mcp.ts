@@ -63,6 +63,9 @@ export const mcpCommand: Command = {
     for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, stop);
     context.stderr(`wayfinder mcp: serving ${unique.join(", ")}\n`);
     await closed;
+    // Closing aborted any index run; it ends before the models it uses are closed, and a
+    // signal arriving meanwhile must not cut its lock's release short.
+    await server.settled();
     for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.removeSignalListener(signal, stop);
     for (const corpus of corpora) await corpus.close();
     return 0;

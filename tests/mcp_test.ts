@@ -156,12 +156,22 @@ Deno.test("mcp refuses paths outside the root, clamps limits and survives bad ar
     const many = await call(client, "search", { query: "token", limit: 100_000, mode: "lexical" });
     assert.ok((many.structuredContent!.matches as unknown[]).length <= 100);
 
-    const malformed = await client.callTool({ name: "search", arguments: { limit: "ten" } })
-      .then(
-        (r: unknown) => r as ToolResult,
-        (error: Error) => ({ isError: true, content: [{ type: "text", text: error.message }] }),
+    // A wrong, missing or unknown argument: one line naming it and what it takes.
+    for (
+      const [args, line] of [
+        [{ query: "token", limit: "ten" }, `search: limit must be a whole number ≥ 1, not "ten"`],
+        [{ limit: 3 }, "search needs query: a string"],
+        [{ query: "token", limits: 3 }, "search has no argument 'limits'; it takes query, root, "],
+      ] as const
+    ) {
+      const malformed = await call(client, "search", args);
+      assert.equal(malformed.isError, true);
+      assert.ok(
+        malformed.content[0].text.startsWith(`wayfinder: ${line}`),
+        malformed.content[0].text,
       );
-    assert.equal(malformed.isError, true);
+      assert.ok(!malformed.content[0].text.includes("\n"), malformed.content[0].text);
+    }
     const empty = await call(client, "search", { query: "   " });
     assert.equal(empty.isError, true);
     assert.match(empty.content[0].text, /^wayfinder: Cannot search: the query is empty$/);
@@ -372,3 +382,47 @@ Deno.test("mcp escapes control characters in cited paths and reads files named '
     await client.close();
   }
 });
+
+for (const stop of ["cancelled", "stdin closed", "SIGTERM"] as const) {
+  Deno.test(`mcp stopped (${stop}) during an index call keeps the previous index and records no failure`, async () => {
+    const tree = await Deno.makeTempDir({ prefix: "wayfinder-mcp-stop-" });
+    const own = { WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-mcp-stop-" }) };
+    await Deno.writeTextFile(
+      join(tree, "keys.md"),
+      "# Keys\n\nRotate the signing keys every quarter.\n",
+    );
+    assert.equal((await wayfinder(["index", tree], { ...env, ...own })).code, 0);
+    const status = async () =>
+      JSON.parse(
+        (await wayfinder(["status", tree, "--output", "json"], { ...env, ...own })).stdout,
+      );
+    const before = await status();
+    // Enough to chunk and embed that the run is still going when the server is stopped.
+    for (let i = 0; i < 600; i++) {
+      await Deno.writeTextFile(join(tree, `note_${i}.md`), `# Note ${i}\n\nTopic ${i % 17}.\n`);
+    }
+    const client = await connect([tree], undefined, own);
+    const { pid } = client.transport as StdioClientTransport;
+    const cancel = new AbortController();
+    let stopping: Promise<void> | undefined;
+    const running = client.callTool({ name: "index", arguments: {} }, undefined, {
+      signal: cancel.signal,
+      onprogress: ({ message }: { message?: string }) => {
+        if (stopping || !message?.startsWith("chunk")) return;
+        if (stop === "cancelled") cancel.abort();
+        if (stop === "SIGTERM") Deno.kill(pid!, "SIGTERM");
+        // Closing waits for the server to exit, so for its run to end.
+        stopping = client.close();
+      },
+    });
+    await assert.rejects(running);
+    await stopping;
+    const after = await status();
+    assert.equal(after.generation, before.generation, "the previous index stays published");
+    assert.equal(after.state, "stale", after.failure?.message);
+    assert.equal(after.failure, undefined, "an abort is no failure");
+    for (const left of ["lock", "progress.json", "last-failure.json"]) {
+      assert.throws(() => Deno.statSync(join(after.indexDir, left)), Deno.errors.NotFound, left);
+    }
+  });
+}

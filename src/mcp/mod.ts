@@ -2,5 +2,5 @@
  * `wayfinder mcp`: the index as Model Context Protocol tools over stdio.
  * @module
  */
-export { createServer, LIMITS, type SearchDefaults } from "./server.ts";
+export { createServer, LIMITS, type SearchDefaults, type WayfinderServer } from "./server.ts";
 export { Roots } from "./roots.ts";

@@ -7,6 +7,7 @@ import { escapeLine, escapeText } from "../escape.ts";
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { type Corpus, type CorpusSearchOptions, resultJson } from "../corpus/mod.ts";
@@ -16,6 +17,7 @@ import { WayfinderError } from "../error.ts";
 import { locateBinding, validateProject } from "../okf/mod.ts";
 import { renderSearch } from "./render.ts";
 import { readRange } from "./read_range.ts";
+import { checkToolArguments, keepArgumentShapes } from "./tool_arguments.ts";
 import type { Roots } from "./roots.ts";
 
 /** Limits that keep one call from flooding an agent's context or the machine. */
@@ -75,16 +77,35 @@ export interface SearchDefaults {
   diversity?: { lambda?: number; fetchK?: number };
 }
 
+/** The server: how to connect it, and how to wait for the index runs it started. */
+export interface WayfinderServer {
+  /** Serves over `transport`; a call with a wrong, missing or unknown argument gets one line. */
+  connect(transport: Transport): Promise<void>;
+  /**
+   * Settles once every `index` run the server started has ended. Closing the
+   * transport aborts them, so this is what to await before closing the
+   * corpora: a run stopped that way publishes nothing and records no failure.
+   */
+  settled(): Promise<void>;
+}
+
 /** Builds the server for `roots`; connect it to a transport to serve. */
-export function createServer(roots: Roots, options: ServerOptions): McpServer {
+export function createServer(roots: Roots, options: ServerOptions): WayfinderServer {
   const server = new McpServer({ name: "wayfinder", version: options.version });
+  const shapes = keepArgumentShapes(server);
   registerSearch(server, roots, options.searchDefaults ?? (() => ({ options: {} })));
   registerReadRange(server, roots);
-  registerIndex(server, roots);
+  const settled = registerIndex(server, roots);
   registerStatus(server, roots);
   registerValidate(server, roots, options.dataRootAt);
   registerFitInputs(server, roots);
-  return server;
+  return {
+    async connect(transport) {
+      await server.connect(transport);
+      checkToolArguments(transport, shapes);
+    },
+    settled,
+  };
 }
 
 const ROOT = z.string().optional().describe(
@@ -215,7 +236,8 @@ function registerReadRange(server: McpServer, roots: Roots): void {
   server.registerTool("get_chunk", { ...config, title: "Read a chunk by its lines" }, handler);
 }
 
-function registerIndex(server: McpServer, roots: Roots): void {
+/** Registers `index`; returns what settles once the runs queued so far have ended. */
+function registerIndex(server: McpServer, roots: Roots): () => Promise<void> {
   // One run per corpus at a time: a second call waits for the first rather than meeting its lock.
   const queue = new Map<Corpus, Promise<unknown>>();
   const serialized = <T>(corpus: Corpus, run: () => Promise<T>): Promise<T> => {
@@ -233,17 +255,20 @@ function registerIndex(server: McpServer, roots: Roots): void {
     answer(async () => {
       const token = extra._meta?.progressToken;
       const corpus = roots.pick(args.root);
-      const summary = await serialized(
-        corpus,
-        () =>
-          corpus.index({ onProgress: token === undefined ? undefined : progressTo(extra, token) }),
-      );
+      // The SDK aborts `extra.signal` when the client cancels the call or the transport closes.
+      const summary = await serialized(corpus, () =>
+        corpus.index({
+          onProgress: token === undefined ? undefined : progressTo(extra, token),
+          signal: extra.signal,
+        }));
       const { skipped: _skipped, ...data } = summary;
       const text = summary.current
         ? `Index for ${summary.root} is current`
         : `Indexed ${summary.root}: ${summary.embeddedChunks} chunks embedded, ${summary.reusedChunks} reused`;
       return { text, data };
     }));
+  // Each corpus's last queued run ends after every run queued before it.
+  return async () => void await Promise.allSettled(queue.values());
 }
 
 /**

@@ -40,6 +40,8 @@ export function startJournal(
   options: {
     root: string;
     indexDir: string;
+    /** The run's stop signal: what it throws once aborted is an abort, whatever its reason. */
+    signal?: AbortSignal;
     onProgress?: (p: IndexProgress) => void;
     emit: (event: IndexEventInput) => void;
   },
@@ -71,13 +73,14 @@ export function startJournal(
     },
     async failed(error) {
       const worded = explain(error, options.root, indexDir);
-      const code = aborted(error)
+      const stopped = aborted(error, options.signal);
+      const code = stopped
         ? "aborted"
         : worded instanceof WayfinderError
         ? worded.code
         : "internal";
       const message = (worded as Error)?.message ?? String(worded);
-      if (!aborted(error)) {
+      if (!stopped) {
         await recordRunFailure(indexDir, {
           at: new Date().toISOString(),
           pid: process.pid,
@@ -95,8 +98,10 @@ export function startJournal(
   };
 }
 
-function aborted(error: unknown): boolean {
-  return (error as Error)?.name === "AbortError";
+/** An AbortError, or the reason the run's signal was aborted with (an MCP cancel gives one). */
+function aborted(error: unknown, signal?: AbortSignal): boolean {
+  return (error as Error)?.name === "AbortError" ||
+    (signal?.aborted === true && error === signal.reason);
 }
 
 /** The OS error code behind an error, following `cause` links. */
