@@ -1,7 +1,7 @@
 import { relative } from "node:path";
 import { WayfinderError } from "../src/error.ts";
 import { getProfiles, type GetResult, locateBinding } from "../src/okf/mod.ts";
-import { type Command, type CommandContext, printJson } from "./_command.ts";
+import { type Command, type CommandContext, printResult } from "./_command.ts";
 import { dataRootAt } from "./_wiring.ts";
 
 /** `wayfinder get [project]`: resolve the bound Profiles into wayfinder.lock and the cache. */
@@ -29,12 +29,8 @@ export const getCommand: Command = {
         `wayfinder: warning: Replaced unreadable lock '${result.lockFile}' (${result.replacedLock})\n`,
       );
     }
-    if (s.output === "json") printJson(context, summary(result));
-    else if (s.output === "jsonl") {
-      for (const [name, chain] of Object.entries(summary(result).profiles)) {
-        context.stdout(JSON.stringify({ name, packages: chain }) + "\n");
-      }
-    } else context.stdout(text(result, context));
+    // One run, one record: jsonl is the JSON summary on one line, no field left out.
+    printResult(context, s.output, summary(result), () => text(result, context));
     return 0;
   },
 };

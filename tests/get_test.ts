@@ -61,6 +61,20 @@ Deno.test("get again with an unchanged binding and lock fetches nothing, even wi
   assert.ok(existsSync(join(project, ".claude/skills/acme-notes/SKILL.md")));
 });
 
+Deno.test("get --output jsonl prints the record --output json does, on one line", async () => {
+  const project = await exampleProject("bitwild", repo.dir);
+  const json = await wayfinder(["get", project, "--output", "json"], env);
+  assert.equal(json.code, 0, json.stderr);
+  const jsonl = await wayfinder(["get", project, "--output", "jsonl"], env);
+  assert.equal(jsonl.code, 0, jsonl.stderr);
+  const lines = jsonl.stdout.trimEnd().split("\n");
+  assert.equal(lines.length, 1, jsonl.stdout);
+  const [record, summary] = [JSON.parse(lines[0]!), JSON.parse(json.stdout)];
+  assert.deepEqual(Object.keys(record).sort(), Object.keys(summary).sort());
+  assert.deepEqual(record.profiles, summary.profiles);
+  assert.equal(record.lockFile, summary.lockFile);
+});
+
 Deno.test("get follows a parent named without git to the same repository and commit", async () => {
   const project = await childProfileProject(repo.dir);
   const run = await wayfinder(["get", project], env);

@@ -1,23 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { FakeEmbedder } from "../src/embed/mod.ts";
+import { openCorpus } from "../src/mod.ts";
+import { ollamaServer } from "./_ollama_server.ts";
 import { REPO, wayfinder } from "./_run.ts";
-
-/** A local server speaking Ollama's /api/embed, computing vectors with the deterministic fake embedder. */
-function ollamaServer() {
-  const embedder = new FakeEmbedder();
-  let requests = 0;
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (request) => {
-    requests++;
-    const body = await request.json();
-    if (new URL(request.url).pathname !== "/api/embed") {
-      return new Response("not found", { status: 404 });
-    }
-    const vectors = await embedder.embedDocuments(body.input);
-    return Response.json({ model: body.model, embeddings: vectors.map((v) => [...v]) });
-  });
-  return { url: `http://127.0.0.1:${server.addr.port}`, server, requests: () => requests };
-}
 
 Deno.test("index and search through an HTTP embedder; another remote model is a stale index", async () => {
   const remote = ollamaServer();
@@ -62,6 +47,26 @@ Deno.test("index and search through an HTTP embedder; another remote model is a 
     assert.equal(stale.code, 2);
     assert.match(stale.stderr, /^wayfinder: Cannot use index .*--rebuild/);
   } finally {
+    await remote.server.shutdown();
+  }
+});
+
+Deno.test("a corpus whose HTTP embedder failed to open opens it again on the next run", async () => {
+  const remote = ollamaServer();
+  const corpus = await openCorpus(join(REPO, "fixtures", "samples"), {
+    dataDir: await Deno.makeTempDir(),
+    embedder: { provider: "ollama", url: remote.url, model: "fake-embed" },
+  });
+  try {
+    remote.failing(true);
+    await assert.rejects(corpus.index(), /HTTP 400/);
+    remote.failing(false);
+    assert.ok(
+      (await corpus.index()).embeddedChunks > 0,
+      "the server is back, and so is the embedder",
+    );
+  } finally {
+    await corpus.close();
     await remote.server.shutdown();
   }
 });

