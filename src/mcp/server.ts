@@ -17,7 +17,7 @@ import { WayfinderError } from "../error.ts";
 import { locateBinding, validateProject } from "../okf/mod.ts";
 import { renderSearch } from "./render.ts";
 import { readRange } from "./read_range.ts";
-import { checkToolArguments, keepArgumentShapes } from "./tool_arguments.ts";
+import { checkToolArguments, recordingRegistry, type ToolRegistry } from "./tool_arguments.ts";
 import type { Roots } from "./roots.ts";
 
 /** Limits that keep one call from flooding an agent's context or the machine. */
@@ -92,13 +92,13 @@ export interface WayfinderServer {
 /** Builds the server for `roots`; connect it to a transport to serve. */
 export function createServer(roots: Roots, options: ServerOptions): WayfinderServer {
   const server = new McpServer({ name: "wayfinder", version: options.version });
-  const shapes = keepArgumentShapes(server);
-  registerSearch(server, roots, options.searchDefaults ?? (() => ({ options: {} })));
-  registerReadRange(server, roots);
-  const settled = registerIndex(server, roots);
-  registerStatus(server, roots);
-  registerValidate(server, roots, options.dataRootAt);
-  registerFitInputs(server, roots);
+  const { tools, shapes } = recordingRegistry(server);
+  registerSearch(tools, roots, options.searchDefaults ?? (() => ({ options: {} })));
+  registerReadRange(tools, roots);
+  const settled = registerIndex(tools, roots);
+  registerStatus(tools, roots);
+  registerValidate(tools, roots, options.dataRootAt);
+  registerFitInputs(tools, roots);
   return {
     async connect(transport) {
       await server.connect(transport);
@@ -153,7 +153,7 @@ type RootArgs = { root?: string };
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 function registerSearch(
-  server: McpServer,
+  server: ToolRegistry,
   roots: Roots,
   defaultsOf: (corpus: Corpus) => SearchDefaults,
 ): void {
@@ -211,7 +211,7 @@ function searchOptions(
   };
 }
 
-function registerReadRange(server: McpServer, roots: Roots): void {
+function registerReadRange(server: ToolRegistry, roots: Roots): void {
   const config = {
     title: "Read lines of a file",
     description:
@@ -237,7 +237,7 @@ function registerReadRange(server: McpServer, roots: Roots): void {
 }
 
 /** Registers `index`; returns what settles once the runs queued so far have ended. */
-function registerIndex(server: McpServer, roots: Roots): () => Promise<void> {
+function registerIndex(server: ToolRegistry, roots: Roots): () => Promise<void> {
   // One run per corpus at a time: a second call waits for the first rather than meeting its lock.
   const queue = new Map<Corpus, Promise<unknown>>();
   const serialized = <T>(corpus: Corpus, run: () => Promise<T>): Promise<T> => {
@@ -294,7 +294,7 @@ function progressTo(extra: Extra, token: string | number): (p: IndexProgress) =>
   };
 }
 
-function registerStatus(server: McpServer, roots: Roots): void {
+function registerStatus(server: ToolRegistry, roots: Roots): void {
   server.registerTool("status", {
     title: "Index status",
     description:
@@ -323,7 +323,7 @@ function registerStatus(server: McpServer, roots: Roots): void {
 }
 
 function registerValidate(
-  server: McpServer,
+  server: ToolRegistry,
   roots: Roots,
   dataRootAt: (dir: string) => string,
 ): void {
@@ -351,7 +351,7 @@ function registerValidate(
     }));
 }
 
-function registerFitInputs(server: McpServer, roots: Roots): void {
+function registerFitInputs(server: ToolRegistry, roots: Roots): void {
   server.registerTool("fit_inputs", {
     title: "Fit embedding inputs",
     description:

@@ -91,19 +91,27 @@ function callProblem(
   return shape ? argumentProblem(params.name as string, shape, params.arguments) : null;
 }
 
+/** What the registrations need of the server: its tools, and the status resources. */
+export type ToolRegistry = Pick<McpServer, "registerTool" | "registerResource">;
+
 /**
- * Keeps the argument shape of each tool `server` registers from now on, for
- * `checkToolArguments`: the SDK gives no way to read a tool's arguments back.
+ * `server`'s tool registration, keeping the argument shape of each tool
+ * registered through it for `checkToolArguments`: the SDK gives no way to
+ * read a tool's arguments back.
  */
-export function keepArgumentShapes(server: McpServer): ReadonlyMap<string, ZodRawShape> {
+export function recordingRegistry(
+  server: McpServer,
+): { tools: ToolRegistry; shapes: ReadonlyMap<string, ZodRawShape> } {
   const shapes = new Map<string, ZodRawShape>();
-  const register = server.registerTool.bind(server);
-  server.registerTool = ((name: string, config: { inputSchema?: unknown }, cb: never) => {
+  const registerTool = ((name: string, config: { inputSchema?: unknown }, cb: never) => {
     // A tool given a whole schema rather than its arguments' shape is left to the SDK.
     if (config.inputSchema && !(config.inputSchema instanceof z.ZodType)) {
       shapes.set(name, config.inputSchema as ZodRawShape);
     }
-    return register(name, config as never, cb);
+    return server.registerTool(name, config as never, cb);
   }) as McpServer["registerTool"];
-  return shapes;
+  return {
+    tools: { registerTool, registerResource: server.registerResource.bind(server) },
+    shapes,
+  };
 }
