@@ -11,7 +11,7 @@ export const getCommand: Command = {
     summary:
       "Resolve the Profiles wayfinder.json binds: pin them in wayfinder.lock, cache them, install their skills",
     positionals: ["project?"],
-    settings: ["output", "dataDir", "update"],
+    settings: ["output", "debug", "dataDir", "update"],
   },
   targetPositional: 0,
   async run(config, context) {

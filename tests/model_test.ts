@@ -84,21 +84,3 @@ Deno.test("model prepare --offline without a staged copy names the way out", asy
   assert.equal(run.code, 2);
   assert.match(run.stderr, /offline.*wayfinder model (prepare|import)/);
 });
-
-Deno.test("every command answers --help and unknown commands exit 2", async () => {
-  for (
-    const command of [["index"], ["search"], ["model", "prepare"], ["model", "import"], [
-      "compare-embeddings",
-    ]]
-  ) {
-    const run = await wayfinder([...command, "--help"]);
-    assert.equal(run.code, 0, command.join(" "));
-    assert.match(run.stdout, new RegExp(`^Usage: wayfinder ${command.join(" ")}`));
-  }
-  const unknown = await wayfinder(["frobnicate"]);
-  assert.equal(unknown.code, 2);
-  assert.match(unknown.stderr, /^wayfinder: Unknown command 'frobnicate'/);
-  const bare = await wayfinder(["model"]);
-  assert.equal(bare.code, 2);
-  assert.match(bare.stderr, /prepare, import/);
-});
