@@ -1,6 +1,7 @@
 /** The front door (main.ts): help, debug output and exit codes of every command. */
 import assert from "node:assert/strict";
 import { COMMANDS } from "../commands/mod.ts";
+import { join } from "node:path";
 import { wayfinder } from "./_run.ts";
 
 Deno.test("every command and group answers --help and -h on stdout with exit 0", async () => {
@@ -50,4 +51,37 @@ Deno.test("--debug adds the stack to an error, one met before the settings too",
   const missing = await wayfinder(["index", "/nonexistent/wayfinder-root", "--debug"]);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /^\s+at /m);
+});
+
+Deno.test("every command that takes a folder says the same of a missing one, a file and /", async () => {
+  const dir = await Deno.makeTempDir();
+  const file = join(dir, "file.txt");
+  await Deno.writeTextFile(file, "text\n");
+  const env = { WAYFINDER_DATA_DIR: dir };
+  const cases = [
+    [join(dir, "missing"), `'${join(dir, "missing")}' does not exist`],
+    [join(file, "below"), `'${join(file, "below")}' does not exist`],
+    [file, `'${file}' is a file, not a directory`],
+    ["/", "'/' is the filesystem root, not a project directory"],
+  ];
+  // The words after the folder: search's query.
+  const commands: [string, ...string[]][] = [
+    ["index"],
+    ["search", "query"],
+    ["status"],
+    ["watch"],
+    ["fit-inputs"],
+    ["validate"],
+    ["get"],
+  ];
+  const asks = commands.flatMap(([name, ...after]) =>
+    cases.filter(([path]) => !(name === "get" && path === file)) // get reads a file's folder
+      .map(([path, message]) => ({ args: [name, path!, ...after], message }))
+  );
+  const runs = await Promise.all(asks.map(({ args }) => wayfinder(args, env)));
+  runs.forEach((run, i) => {
+    assert.equal(run.code, 2, asks[i]!.args.join(" "));
+    assert.equal(run.stderr, `wayfinder: ${asks[i]!.message}\n`, asks[i]!.args.join(" "));
+  });
+  await Deno.remove(dir, { recursive: true });
 });

@@ -236,7 +236,7 @@ Deno.test("a root whose name holds control characters is escaped in every text l
   await Deno.writeTextFile(join(root, "new.md"), "# New\n");
   assert.match((await run(["search", root, "keys"], 0)).stderr, /^note: .*\\x1b\[31mroot'/m);
   const missing = await run(["index", join(parent, "\x1bnope")], 2);
-  assert.match(missing.stderr, /^wayfinder: Cannot open '.*\\x1bnope'/);
+  assert.match(missing.stderr, /^wayfinder: '.*\\x1bnope' does not exist/);
 
   // watch's first line names the root too.
   const { first, stderr } = await firstLineThenStop(["watch", root], env);

@@ -139,7 +139,7 @@ Deno.test("walkTree() refuses '/' and roots that are missing or not directories"
   await assert.rejects(walkTree("/"), (e: unknown) => {
     assert.ok(e instanceof WayfinderError);
     assert.equal(e.code, "usage");
-    assert.equal(e.message, "Cannot index '/': choose a project directory");
+    assert.equal(e.message, "'/' is the filesystem root, not a project directory");
     return true;
   });
   await assert.rejects(walkTree("/usr/.."), { code: "usage" });
@@ -148,12 +148,12 @@ Deno.test("walkTree() refuses '/' and roots that are missing or not directories"
     await assert.rejects(walkTree(join(root, "nope")), (e: unknown) => {
       assert.ok(e instanceof WayfinderError);
       assert.equal(e.code, "io");
-      assert.match(e.message, /^Cannot index '.*nope': no such directory$/);
+      assert.match(e.message, /^'.*nope' does not exist$/);
       return true;
     });
     await assert.rejects(walkTree(join(root, "f.txt")), {
-      code: "io",
-      message: `Cannot index '${join(root, "f.txt")}': not a directory`,
+      code: "usage",
+      message: `'${join(root, "f.txt")}' is a file, not a directory`,
     });
   } finally {
     await Deno.remove(root, { recursive: true });
