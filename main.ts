@@ -10,7 +10,7 @@ import { helpText, parseFlags, resolveConfig } from "./src/config/mod.ts";
 import { WayfinderError } from "./src/error.ts";
 import type { Command, CommandContext } from "./commands/_command.ts";
 import { COMMANDS } from "./commands/mod.ts";
-import { escapeLine } from "./src/escape.ts";
+import { escapeLine, escapeText } from "./src/escape.ts";
 import project from "./deno.json" with { type: "json" };
 
 const encoder = new TextEncoder();
@@ -23,20 +23,39 @@ function write(stream: { writeSync(p: Uint8Array): number }, text: string): void
 
 function usage(): string {
   const names = Object.keys(COMMANDS);
-  const width = Math.max(...names.map((n) => n.length)) + 2;
   return [
     "wayfinder: local-first semantic search for code and knowledge",
     "",
     "Usage: wayfinder <command> [args] [flags]",
     "",
     "Commands:",
-    ...names.map((n) => `  ${n.padEnd(width)}${COMMANDS[n]!.spec.summary.split("\n")[0]}`),
+    ...commandLines(names, (n) => n),
     "",
     "Run 'wayfinder <command> --help' for a command's flags.",
     "Exit codes: 0 ok, 1 findings or gate failure, 2 usage, I/O, stale index or missing model,",
     "130/143 index stopped by SIGINT/SIGTERM.",
   ].join("\n");
 }
+
+/** The help of a group of commands such as `model`: its subcommands. */
+function groupUsage(group: string, names: string[]): string {
+  return [
+    `Usage: wayfinder ${group} <command> [args] [flags]`,
+    "",
+    "Commands:",
+    ...commandLines(names, (n) => n.slice(group.length + 1)),
+    "",
+    `Run 'wayfinder ${group} <command> --help' for a command's flags.`,
+  ].join("\n");
+}
+
+/** One line per command: the name `shown` and the first line of its summary, aligned. */
+function commandLines(names: string[], shown: (name: string) => string): string[] {
+  const width = Math.max(...names.map((n) => shown(n).length)) + 2;
+  return names.map((n) => `  ${shown(n).padEnd(width)}${COMMANDS[n]!.spec.summary.split("\n")[0]}`);
+}
+
+const HELP_WORDS = ["--help", "-h", "help"];
 
 function pickCommand(args: string[]): { command: Command; rest: string[] } | null {
   const two = `${args[0]} ${args[1]}`;
@@ -45,10 +64,44 @@ function pickCommand(args: string[]): { command: Command; rest: string[] } | nul
   return null;
 }
 
+/**
+ * Words that name no command: a group's help (`wayfinder model --help`), or
+ * why they name none.
+ */
+function groupHelpOrRefusal(args: string[], context: CommandContext): number {
+  const group = Object.keys(COMMANDS).filter((n) => n.startsWith(`${args[0]} `));
+  if (group.length === 0) {
+    throw new WayfinderError("usage", `Unknown command '${args[0]}'; see 'wayfinder --help'`);
+  }
+  if (HELP_WORDS.includes(args[1]!)) {
+    context.stdout(groupUsage(args[0]!, group) + "\n");
+    return 0;
+  }
+  const choices = group.map((g) => g.split(" ")[1]).join(", ");
+  throw new WayfinderError(
+    "usage",
+    `'wayfinder ${args[0]}' needs one of: ${choices}; see 'wayfinder ${args[0]} --help'`,
+  );
+}
+
+/** `--debug` as typed, for errors met before the settings are resolved (an unknown flag). */
+function debugFlag(args: string[]): boolean {
+  const end = args.indexOf("--");
+  const flags = end < 0 ? args : args.slice(0, end);
+  return flags.lastIndexOf("--debug") > flags.lastIndexOf("--no-debug");
+}
+
+/** An error's stack and its cause's, escaped as the message is. */
+function stackOf(error: unknown): string {
+  const trace = (e: unknown) => escapeText(String((e as Error)?.stack ?? e)) + "\n";
+  const cause = (error as Error)?.cause;
+  return trace(error) + (cause === undefined ? "" : `Caused by: ${trace(cause)}`);
+}
+
 // Over 60 lines: the one place that maps every outcome to an exit code.
 async function main(args: string[]): Promise<number> {
-  // Set once the settings are resolved; errors before that have no stack worth showing.
-  let debug = false;
+  // The flag as typed until the settings are resolved.
+  let debug = debugFlag(args);
   const context: CommandContext = {
     env: Deno.env.toObject(),
     cwd: Deno.cwd(),
@@ -60,7 +113,7 @@ async function main(args: string[]): Promise<number> {
     version: project.version,
   };
   try {
-    if (args.length === 0 || args[0] === "--help" || args[0] === "-h" || args[0] === "help") {
+    if (args.length === 0 || HELP_WORDS.includes(args[0]!)) {
       context.stdout(usage() + "\n");
       return args.length === 0 ? 2 : 0;
     }
@@ -69,16 +122,7 @@ async function main(args: string[]): Promise<number> {
       return 0;
     }
     const picked = pickCommand(args);
-    if (!picked) {
-      const group = Object.keys(COMMANDS).filter((n) => n.startsWith(`${args[0]} `));
-      if (group.length) {
-        throw new WayfinderError(
-          "usage",
-          `'wayfinder ${args[0]}' needs one of: ${group.map((g) => g.split(" ")[1]).join(", ")}`,
-        );
-      }
-      throw new WayfinderError("usage", `Unknown command '${args[0]}'; see 'wayfinder --help'`);
-    }
+    if (!picked) return groupHelpOrRefusal(args, context);
     const { command, rest } = picked;
     const flags = parseFlags(command.spec, rest);
     if (flags.help) {
@@ -103,11 +147,11 @@ async function main(args: string[]): Promise<number> {
     if (error instanceof WayfinderError) {
       // Messages quote paths and input: a control character in one must not reach the terminal.
       context.stderr(`wayfinder: ${escapeLine(error.message)}\n`);
-      if (debug && error.cause) context.stderr(`${(error.cause as Error).stack ?? error.cause}\n`);
+      if (debug) context.stderr(stackOf(error));
       return error.exit;
     }
     context.stderr(`wayfinder: ${escapeLine(String((error as Error)?.message ?? error))}\n`);
-    if (debug) context.stderr(`${(error as Error)?.stack}\n`);
+    if (debug) context.stderr(stackOf(error));
     return 2;
   }
 }

@@ -1,5 +1,7 @@
-import { relative } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { dirname, relative } from "node:path";
 import { WayfinderError } from "../src/error.ts";
+import { projectRoot } from "../src/project_root.ts";
 import { getProfiles, type GetResult, locateBinding } from "../src/okf/mod.ts";
 import { type Command, type CommandContext, printResult } from "./_command.ts";
 import { dataRootAt } from "./_wiring.ts";
@@ -11,11 +13,14 @@ export const getCommand: Command = {
     summary:
       "Resolve the Profiles wayfinder.json binds: pin them in wayfinder.lock, cache them, install their skills",
     positionals: ["project?"],
-    settings: ["output", "dataDir", "update"],
+    settings: ["output", "debug", "dataDir", "update"],
   },
   targetPositional: 0,
   async run(config, context) {
     const s = config.settings;
+    // A file (wayfinder.json itself) names its folder's project, as the settings lookup reads it.
+    const target = config.target;
+    projectRoot(existsSync(target) && statSync(target).isFile() ? dirname(target) : target);
     const { configFile, dataRoot } = locateBinding(config.target, dataRootAt(config));
     if (!configFile) {
       throw new WayfinderError(

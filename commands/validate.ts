@@ -23,7 +23,7 @@ export const validateCommand: Command = {
     summary:
       "Check an OKF bundle's conformance; exit 0 pass, 1 conformance failure, 2 usage or I/O",
     positionals: ["bundle"],
-    settings: ["validateOutput", "fix", "dryRun", "dataDir"],
+    settings: ["validateOutput", "debug", "fix", "dryRun", "dataDir"],
   },
   targetPositional: 0,
   async run(config, context) {

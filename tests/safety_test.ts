@@ -195,6 +195,24 @@ Deno.test("an --index-dir reaching the tree through a symlink, or a folder of ot
   }
 });
 
+Deno.test("an --index-dir that is a file, or lies under one, is refused in one line", async () => {
+  const root = await copyTree(SERVICES);
+  const file = `${root}-file`;
+  await Deno.writeTextFile(file, "not a folder\n");
+  const env = { WAYFINDER_EMBEDDING_MODEL: tinyModel() };
+  for (const command of ["index", "status", "watch"]) {
+    for (const [indexDir, which] of [[file, "it"], [join(file, "sub"), `'${file}'`]]) {
+      const run = await wayfinder([command, root, "--index-dir", indexDir], env);
+      assert.equal(run.code, 2, run.stderr);
+      assert.equal(
+        run.stderr,
+        `wayfinder: Cannot keep the index of ${root} in '${indexDir}': ${which} is a file, not a directory; choose another --index-dir\n`,
+      );
+    }
+  }
+  assert.equal(await Deno.readTextFile(file), "not a folder\n");
+});
+
 Deno.test("a root whose name holds control characters is escaped in every text line", async () => {
   const parent = await Deno.makeTempDir();
   const root = join(parent, "r\x1b[31mroot");
@@ -218,7 +236,7 @@ Deno.test("a root whose name holds control characters is escaped in every text l
   await Deno.writeTextFile(join(root, "new.md"), "# New\n");
   assert.match((await run(["search", root, "keys"], 0)).stderr, /^note: .*\\x1b\[31mroot'/m);
   const missing = await run(["index", join(parent, "\x1bnope")], 2);
-  assert.match(missing.stderr, /^wayfinder: Cannot open '.*\\x1bnope'/);
+  assert.match(missing.stderr, /^wayfinder: '.*\\x1bnope' does not exist/);
 
   // watch's first line names the root too.
   const { first, stderr } = await firstLineThenStop(["watch", root], env);

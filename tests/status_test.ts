@@ -71,7 +71,7 @@ Deno.test("status reports absent, ready and stale with what changed, exit 0 each
 
   const missing = await wayfinder(["status", join(root, "no-such-folder")], env);
   assert.equal(missing.code, 2);
-  assert.match(missing.stderr, /^wayfinder: Cannot open '.*no-such-folder': not a directory\n$/);
+  assert.match(missing.stderr, /^wayfinder: '.*no-such-folder' does not exist\n$/);
 
   const text = await wayfinder(["status", root], env);
   assert.match(text.stdout, /^stale {2}/);

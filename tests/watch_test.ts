@@ -258,7 +258,7 @@ Deno.test("watch and status refuse / as index does", async () => {
   for (const command of ["watch", "status"]) {
     const run = await wayfinder([command, "/"], { WAYFINDER_DATA_DIR: await Deno.makeTempDir() });
     assert.equal(run.code, 2, run.stderr);
-    assert.equal(run.stderr, "wayfinder: Cannot index '/': choose a project directory\n");
+    assert.equal(run.stderr, "wayfinder: '/' is the filesystem root, not a project directory\n");
   }
 });
 

@@ -11,8 +11,8 @@ import { mayHoldIndex } from "../store/mod.ts";
 /**
  * @param root The corpus root, absolute.
  * @param indexDir The index folder, absolute; it need not exist yet.
- * @throws {WayfinderError} `usage` when the index folder holds the tree, or
- *   is a folder with entries that is not a wayfinder index.
+ * @throws {WayfinderError} `usage` when the index folder holds the tree, is
+ *   (or lies under) a file, or is a folder with entries that is not a wayfinder index.
  */
 export async function assertIndexDirUsable(root: string, indexDir: string): Promise<void> {
   const [realRoot, realIndex] = await Promise.all([realPathOf(root), realPathOf(indexDir)]);
@@ -21,12 +21,29 @@ export async function assertIndexDirUsable(root: string, indexDir: string): Prom
   if (isInside(realRoot, realIndex)) {
     throw refuse("it holds the tree itself; choose another --index-dir");
   }
+  const file = await fileInTheWay(indexDir);
+  if (file !== null) {
+    const which = file === resolve(indexDir) ? "it" : `'${file}'`;
+    throw refuse(`${which} is a file, not a directory; choose another --index-dir`);
+  }
   const names = await Array.fromAsync(Deno.readDir(indexDir), (entry) => entry.name)
-    .catch(() => null); // Missing (created on first index) or not a folder (the write says so).
+    .catch(() => null); // Missing: created on first index.
   if (names && !mayHoldIndex(names)) {
     throw refuse(
       "it is a folder of other files, not a wayfinder index; choose an empty or new one",
     );
+  }
+}
+
+/**
+ * The file at `path` or at the nearest existing folder above it, which no
+ * index folder can be created in; null when that is a folder (or a link to one).
+ */
+async function fileInTheWay(path: string): Promise<string | null> {
+  for (let at = resolve(path);; at = dirname(at)) {
+    const info = await Deno.stat(at).catch(() => null);
+    if (info) return info.isDirectory ? null : at;
+    if (dirname(at) === at) return null;
   }
 }
 

@@ -51,7 +51,8 @@ import {
   type SearchMode,
   sourceReader,
 } from "../search/mod.ts";
-import { type PathFilter, pathFilter, refuseFilesystemRoot } from "../walk/mod.ts";
+import { type PathFilter, pathFilter } from "../walk/mod.ts";
+import { projectRoot } from "../project_root.ts";
 import {
   buildDrift,
   declaresBundle,
@@ -209,8 +210,9 @@ export function corpusDataDir(options: { dataDir?: string }): string {
  * stay loaded until `close`.
  *
  * @param root The folder to index.
- * @throws {WayfinderError} "io" when `root` is not a folder; "usage" when it
- *   is `/`, or the index folder holds the tree (through symlinks too) or is a folder of other files.
+ * @throws {WayfinderError} "io" when `root` does not exist; "usage" when it
+ *   is a file or `/` (see {@link projectRoot}), or the index folder holds the
+ *   tree (through symlinks too), is a file or is a folder of other files.
  *
  * @example Index a folder and search it
  * ```ts ignore
@@ -224,11 +226,7 @@ export function corpusDataDir(options: { dataDir?: string }): string {
  */
 export async function openCorpus(root: string, options: CorpusOptions = {}): Promise<Corpus> {
   const absolute = resolve(root);
-  await refuseFilesystemRoot(absolute);
-  const stat = await Deno.stat(absolute).catch(() => null);
-  if (!stat?.isDirectory) {
-    throw new WayfinderError("io", `Cannot open '${absolute}': not a directory`);
-  }
+  projectRoot(absolute);
   const dataDir = corpusDataDir(options);
   const indexDir = resolve(options.indexDir ?? indexDirFor(dataDir, absolute));
   await assertIndexDirUsable(absolute, indexDir);

@@ -3,9 +3,10 @@
  * front matter parsed. Per-file problems (bad UTF-8, unreadable files,
  * unparseable front matter) become findings, not exceptions.
  */
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { WayfinderError } from "../error.ts";
+import { projectRoot } from "../project_root.ts";
 import { decodeText } from "./decode_text.ts";
 import type { Finding } from "./finding.ts";
 import { type BundleListing, listBundle } from "./list_bundle.ts";
@@ -48,11 +49,12 @@ export interface LoadedBundle {
 
 /**
  * Reads the bundle at `dir`.
- * @throws {WayfinderError} `io` when `dir` does not exist or cannot be listed; `usage` when it is a file.
+ * @throws {WayfinderError} `io` when `dir` does not exist or cannot be listed; `usage` when it is
+ *   a file or `/` (see {@link projectRoot}).
  */
 export function loadBundle(dir: string): LoadedBundle {
   const root = resolve(dir);
-  checkRoot(dir, root);
+  projectRoot(dir);
   let listing;
   try {
     listing = listBundle(root);
@@ -78,21 +80,6 @@ function badNameMessage(folder: boolean): string {
     ? "folder's name is not UTF-8, so nothing in it was read"
     : "file's name is not UTF-8, so it cannot be read";
   return `The ${unread}; rename it (its bytes that are not UTF-8 are shown as \\xNN)`;
-}
-
-function checkRoot(dir: string, root: string): void {
-  let stat;
-  try {
-    stat = statSync(root);
-  } catch {
-    throw new WayfinderError("io", `Cannot validate '${dir}': no such directory`);
-  }
-  if (!stat.isDirectory()) {
-    throw new WayfinderError(
-      "usage",
-      `Cannot validate '${dir}': it is a file, not a bundle directory`,
-    );
-  }
 }
 
 /** The kind of a markdown file by its base name. */

@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import ignore, { type Ignore } from "ignore";
+import { WayfinderError } from "../error.ts";
 import { defaultExcludeRules } from "./default_excludes.ts";
+import { patternTooLong } from "./globs.ts";
 
 /** Files whose rules apply to their directory's subtree, in this order (later wins). */
 export const IGNORE_FILES = [".gitignore", ".wayfinderignore"];
@@ -21,7 +23,11 @@ export function rootRules(): Rules[] {
   return [{ base: "", ig: defaultExcludeRules(), builtIn: true }];
 }
 
-/** Adds this directory's ignore files, if any, to the inherited rules. */
+/**
+ * Adds this directory's ignore files, if any, to the inherited rules.
+ *
+ * @throws {WayfinderError} `input` when a line is too long to match with.
+ */
 export async function loadRules(
   dir: string,
   rel: string,
@@ -31,16 +37,34 @@ export async function loadRules(
   const texts: string[] = [];
   for (const name of IGNORE_FILES) {
     if (!entries.some((e) => e.name === name && !e.isDirectory)) continue;
+    let text: string;
     try {
-      texts.push(await Deno.readTextFile(join(dir, name)));
+      text = await Deno.readTextFile(join(dir, name));
     } catch {
-      // An unreadable ignore file ignores nothing; the file itself is then skipped.
+      continue; // An unreadable ignore file ignores nothing; the file itself is then skipped.
     }
+    refuseOverlongLines(join(dir, name), text);
+    texts.push(text);
   }
   if (texts.length === 0) return parentRules;
   // git is case-sensitive on Linux and case-insensitive on macOS and Windows by default.
   const ig = ignore({ ignorecase: Deno.build.os !== "linux" }).add(texts.join("\n"));
   return [...parentRules, { base: rel, ig }];
+}
+
+/**
+ * An over-long line fails the walk, as an over-long `--include` or
+ * `--exclude` glob does, rather than being skipped with a warning: a
+ * skipped rule would index files the project excluded, secrets among them.
+ */
+function refuseOverlongLines(path: string, text: string): void {
+  for (const [index, line] of text.split("\n").entries()) {
+    const pattern = line.trim();
+    const tooLong = pattern.startsWith("#") ? null : patternTooLong(pattern);
+    if (tooLong) {
+      throw new WayfinderError("input", `Ignore file '${path}' line ${index + 1}: ${tooLong}`);
+    }
+  }
 }
 
 /**

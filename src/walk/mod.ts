@@ -3,7 +3,7 @@
  * ignore files, globs, the default excludes, size limits and symlink rules.
  * @module
  */
-export { refuseFilesystemRoot, walkTree } from "./walk_tree.ts";
+export { walkTree } from "./walk_tree.ts";
 export { type PathFilter, pathFilter } from "./path_filter.ts";
 export type { SkippedFile, SkipReason, WalkOptions, WalkResult } from "./walk_tree.ts";
 export { DEFAULT_EXCLUDES } from "./default_excludes.ts";

@@ -22,9 +22,9 @@ export interface Selection {
 export function selection(options: { include?: string[]; exclude?: string[] }): Selection {
   const include = cleanGlobs(options.include);
   return {
-    include: compileGlobs(include.filter((glob) => !namesDefaultExclude(glob))),
-    namedInclude: compileGlobs(include.filter(namesDefaultExclude)),
-    exclude: compileGlobs(options.exclude),
+    include: compileGlobs(include.filter((glob) => !namesDefaultExclude(glob)), "Include glob"),
+    namedInclude: compileGlobs(include.filter(namesDefaultExclude), "Include glob"),
+    exclude: compileGlobs(options.exclude, "Exclude glob"),
   };
 }
 

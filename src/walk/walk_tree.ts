@@ -1,6 +1,7 @@
 import { isInside } from "../_paths.ts";
-import { join, resolve, sep } from "node:path";
+import { join, resolve } from "node:path";
 import { WayfinderError } from "../error.ts";
+import { projectRoot } from "../project_root.ts";
 import type { SourceFile } from "../types.ts";
 import { loadRules, rootRules, type Rules } from "./ignore_rules.ts";
 import { rawNames } from "./raw_names.ts";
@@ -125,8 +126,8 @@ interface _Walk {
  * @param root The project directory; it need not be a git repository.
  * @param options Include/exclude globs and the size limit.
  * @returns The accepted files and the skipped ones, each sorted by path.
- * @throws {WayfinderError} `usage` when `root` is `/`; `io` when it does not
- * exist, is not a directory or cannot be listed.
+ * @throws {WayfinderError} `usage` when `root` is `/` or a file; `io` when it
+ * does not exist or cannot be listed (see {@link projectRoot}).
  *
  * @example Walk a small tree
  * ```ts
@@ -146,7 +147,7 @@ interface _Walk {
  */
 export async function walkTree(root: string, options: WalkOptions = {}): Promise<WalkResult> {
   const absRoot = resolve(root);
-  const realRoot = await _realRoot(root, absRoot);
+  const realRoot = projectRoot(root);
   const walk: _Walk = {
     selection: selection(options),
     maxFileBytes: options.maxFileBytes ?? 1048576,
@@ -178,42 +179,6 @@ export async function walkTree(root: string, options: WalkOptions = {}): Promise
   const files = await _readAll(walk);
   walk.skipped.sort((a, b) => _compare(a.path, b.path));
   return { files, skipped: walk.skipped };
-}
-
-/**
- * Refuses `/` as a project root, also when `root` reaches it through a
- * symlink: commands that do not walk (`status`, `watch`) say so before
- * anything else, as `index` does.
- *
- * @throws {WayfinderError} `usage` when `root` is `/`.
- */
-export async function refuseFilesystemRoot(root: string): Promise<void> {
-  const absolute = resolve(root);
-  if (absolute === sep || await Deno.realPath(absolute).catch(() => absolute) === sep) {
-    throw _refuseSlash();
-  }
-}
-
-function _refuseSlash(): WayfinderError {
-  return new WayfinderError("usage", "Cannot index '/': choose a project directory");
-}
-
-/** The root's real path, after refusing `/`, missing roots and non-directories. */
-async function _realRoot(root: string, absRoot: string): Promise<string> {
-  if (absRoot === sep) throw _refuseSlash();
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.stat(absRoot);
-  } catch (e) {
-    const why = e instanceof Deno.errors.NotFound ? "no such directory" : _message(e);
-    throw new WayfinderError("io", `Cannot index '${root}': ${why}`, { cause: e });
-  }
-  if (!info.isDirectory) {
-    throw new WayfinderError("io", `Cannot index '${root}': not a directory`);
-  }
-  const realRoot = await Deno.realPath(absRoot);
-  if (realRoot === sep) throw _refuseSlash();
-  return realRoot;
 }
 
 async function _walkDir(walk: _Walk, dir: _Dir): Promise<void> {

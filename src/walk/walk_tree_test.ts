@@ -139,7 +139,7 @@ Deno.test("walkTree() refuses '/' and roots that are missing or not directories"
   await assert.rejects(walkTree("/"), (e: unknown) => {
     assert.ok(e instanceof WayfinderError);
     assert.equal(e.code, "usage");
-    assert.equal(e.message, "Cannot index '/': choose a project directory");
+    assert.equal(e.message, "'/' is the filesystem root, not a project directory");
     return true;
   });
   await assert.rejects(walkTree("/usr/.."), { code: "usage" });
@@ -148,13 +148,39 @@ Deno.test("walkTree() refuses '/' and roots that are missing or not directories"
     await assert.rejects(walkTree(join(root, "nope")), (e: unknown) => {
       assert.ok(e instanceof WayfinderError);
       assert.equal(e.code, "io");
-      assert.match(e.message, /^Cannot index '.*nope': no such directory$/);
+      assert.match(e.message, /^'.*nope' does not exist$/);
       return true;
     });
     await assert.rejects(walkTree(join(root, "f.txt")), {
-      code: "io",
-      message: `Cannot index '${join(root, "f.txt")}': not a directory`,
+      code: "usage",
+      message: `'${join(root, "f.txt")}' is a file, not a directory`,
     });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("walkTree() refuses an over-long glob or ignore-file line in one line naming where it is", async () => {
+  const long = "a".repeat(70_000);
+  const root = await makeTree({ "a.md": "# A", "sub/.gitignore": `*.log\n${long}\n` });
+  try {
+    await assert.rejects(walkTree(root, { include: [long] }), {
+      code: "usage",
+      message: `Include glob '${"a".repeat(40)}…' is 70000 characters long; the limit is 4096`,
+    });
+    await assert.rejects(walkTree(root, { exclude: [`x/${long}`] }), {
+      code: "usage",
+      message: /^Exclude glob 'x\/a+…' is 70002 characters long; the limit is 4096$/,
+    });
+    await assert.rejects(walkTree(root), {
+      code: "input",
+      message: `Ignore file '${join(root, "sub", ".gitignore")}' line 2: '${
+        "a".repeat(40)
+      }…' is 70000 characters long; the limit is 4096`,
+    });
+    // At the limit a pattern still matches, and a long comment is no pattern.
+    await Deno.writeTextFile(join(root, "sub", ".gitignore"), `# ${long}\n`);
+    assert.deepEqual(await paths(root, { exclude: ["*".repeat(4096)] }), []);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
