@@ -21,7 +21,7 @@ export function checkConcept(doc: BundleDocument): Finding[] {
   const at = doc.frontMatter.keys.get("type") ?? { line: 1, column: 1 };
   if (typeof type !== "string" || type.trim() === "") {
     const message = type === undefined
-      ? "Front matter has no `type`"
+      ? "Front matter has no `type`; add one naming the kind of concept, e.g. `type: Guide`"
       : `\`type\` should be a non-empty string, not ${JSON.stringify(type ?? null)}`;
     findings.push(ruleFinding("okf/missing-type", message, doc.path, at.line, at.column));
   }

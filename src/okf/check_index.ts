@@ -11,9 +11,26 @@ import { ruleFinding } from "./okf_rules.ts";
 /** OKF versions this validator understands. */
 export const SUPPORTED_OKF_VERSIONS = ["0.1", "0.2"];
 
-/** Findings for one index file; `isRoot` is true for the bundle root's index. */
-export function checkIndex(doc: BundleDocument, isRoot: boolean): Finding[] {
-  return [...checkIndexFrontMatter(doc, isRoot), ...checkIndexBody(doc)];
+/** How a structure finding ends when `validate --fix` rewrites the whole index. */
+export const REWRITE_HINT =
+  "; run 'wayfinder validate --fix' to rewrite it from its folder's concepts";
+
+/**
+ * Findings for one index file; `isRoot` is true for the bundle root's index.
+ * `fixWrites` tells whether `--fix` rewrites an index: asked only when there
+ * is a finding, and then its messages say so.
+ */
+export function checkIndex(
+  doc: BundleDocument,
+  isRoot: boolean,
+  fixWrites: (path: string) => boolean,
+): Finding[] {
+  const findings = [...checkIndexFrontMatter(doc, isRoot), ...checkIndexBody(doc)];
+  // --fix keeps the root's front matter as written: it rewrites the body, and a sub-index whole.
+  const rewritten = (f: Finding) =>
+    f.id === "okf/index-structure" || (f.id === "okf/index-front-matter" && !isRoot);
+  if (!findings.some(rewritten) || !fixWrites(doc.path)) return findings;
+  return findings.map((f) => rewritten(f) ? { ...f, message: f.message + REWRITE_HINT } : f);
 }
 
 function checkIndexFrontMatter(doc: BundleDocument, isRoot: boolean): Finding[] {
@@ -31,7 +48,8 @@ function checkIndexFrontMatter(doc: BundleDocument, isRoot: boolean): Finding[] 
   const findings: Finding[] = [];
   for (const [key, at] of doc.frontMatter.keys) {
     if (key === "okf_version") continue;
-    const message = `The root index's front matter may hold only \`okf_version\`, not \`${key}\``;
+    const message =
+      `The root index's front matter may hold only \`okf_version\`, not \`${key}\`; remove \`${key}\``;
     findings.push(ruleFinding("okf/index-front-matter", message, doc.path, at.line, at.column));
   }
   const version = doc.frontMatter.data.okf_version;

@@ -10,8 +10,16 @@ export const MAX_QUOTED_TARGET = 200;
 /** Broken links reported per file; past this a single note gives the rest's count. */
 export const MAX_LINK_NOTES = 50;
 
-/** Notes for links in `doc` whose target is not a file or directory in `existing`. */
-export function checkLinks(doc: BundleDocument, existing: ReadonlySet<string>): Finding[] {
+/**
+ * Notes for links in `doc` whose target is not a file or directory in
+ * `existing`. `fixWrites` tells whether `--fix` writes an index: a missing
+ * one it creates is said to be so.
+ */
+export function checkLinks(
+  doc: BundleDocument,
+  existing: ReadonlySet<string>,
+  fixWrites: (path: string) => boolean,
+): Finding[] {
   const findings: Finding[] = [];
   let more = 0;
   for (const link of findLinks(doc.body, doc.bodyLine)) {
@@ -23,6 +31,10 @@ export function checkLinks(doc: BundleDocument, existing: ReadonlySet<string>): 
     }
     const message = resolved === null
       ? `Link '${shown(link.target)}' points outside the bundle`
+      : isIndex(resolved) && fixWrites(resolved)
+      ? `Link target '${
+        shown(link.target)
+      }' is not in the bundle yet; run 'wayfinder validate --fix' to create it`
       : `Link target '${shown(link.target)}' is not in the bundle (yet)`;
     findings.push(ruleFinding("okf/broken-link", message, doc.path, link.line, link.column));
   }
@@ -32,6 +44,10 @@ export function checkLinks(doc: BundleDocument, existing: ReadonlySet<string>): 
     findings.push(ruleFinding("okf/broken-link", message, doc.path, last.line, last.column + 1));
   }
   return findings;
+}
+
+function isIndex(path: string): boolean {
+  return path === "index.md" || path.endsWith("/index.md");
 }
 
 /** The target, cut at {@link MAX_QUOTED_TARGET} characters (never inside a surrogate pair). */

@@ -39,7 +39,10 @@ const FIELD_CHECKS: Record<string, (value: unknown, report: Report) => void> = {
   },
   sources(value, report) {
     if (!Array.isArray(value)) {
-      report("okf/invalid-sources", "`sources` should be a list of entries");
+      report(
+        "okf/invalid-sources",
+        "`sources` should be a list, one `- resource: …` entry per source",
+      );
       return;
     }
     value.forEach((entry, i) => {
@@ -68,7 +71,9 @@ const FIELD_CHECKS: Record<string, (value: unknown, report: Report) => void> = {
       );
       return;
     }
-    events.forEach((e, i) => checkTimes(e.at, `verified[${i}].at`, report));
+    // Named as written: a single mapping has no `[0]` the user could look for.
+    const name = (i: number) => Array.isArray(value) ? `verified[${i}].at` : "verified.at";
+    events.forEach((e, i) => checkTimes(e.at, name(i), report));
   },
   status(value, report) {
     if (typeof value !== "string" || !STATUS_VALUES.includes(value)) {

@@ -10,7 +10,7 @@ import { createTwoFilesPatch } from "diff";
 import { WayfinderError } from "../error.ts";
 import { generateIndexes } from "./generate_indexes.ts";
 import { isInside } from "../_paths.ts";
-import { loadBundle } from "./load_bundle.ts";
+import { loadBundle, type LoadedBundle } from "./load_bundle.ts";
 
 /** One index file that differs from the generator's output. */
 export interface IndexChange {
@@ -70,6 +70,23 @@ export function planIndexFixes(dir: string): IndexFixPlan {
   changes.sort((a, b) => (a.path < b.path ? -1 : 1));
   leftAlone.sort((a, b) => (a.path < b.path ? -1 : 1));
   return { root: bundle.root, changes, leftAlone };
+}
+
+/**
+ * A test of whether `--fix` writes the index at a bundle-relative path: one
+ * the generator makes (its folder holds a concept) that is no symlink.
+ * Validate's messages ask it only when they would suggest `--fix`, so the
+ * indexes are generated on the first question, not on every run.
+ */
+export function fixWrites(bundle: LoadedBundle): (path: string) => boolean {
+  let writable: Set<string> | undefined;
+  return (path) => {
+    writable ??= new Set(
+      generateIndexes(bundle).map((index) => index.path)
+        .filter((p) => unwritable(bundle.root, p) === null),
+    );
+    return writable.has(path);
+  };
 }
 
 /**

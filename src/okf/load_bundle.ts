@@ -98,7 +98,7 @@ function readDocument(root: string, path: string, findings: Finding[]): BundleDo
   }
   const decoded = decodeText(bytes);
   if (!decoded.ok) {
-    const msg = "Not valid UTF-8: the first invalid byte is here";
+    const msg = "Not valid UTF-8: the first invalid byte is here; save the file as UTF-8";
     findings.push(ruleFinding("okf/invalid-utf8", msg, path, decoded.line, decoded.column));
     return null;
   }

@@ -122,8 +122,9 @@ export function parseYamlBlock(split: SplitDocument): ParsedYaml {
   // Whichever comes first in the file is the failure reported, as the parser would order them.
   const error = doc.errors[0];
   const duplicate = firstDuplicateKey(doc.contents);
-  if (duplicate !== null && (!error || duplicate < error.pos[0])) {
-    return { ok: false, message: "Map keys must be unique", ...at(duplicate) };
+  if (duplicate !== null && (!error || duplicate.offset < error.pos[0])) {
+    const message = `Key \`${duplicate.key}\` is repeated in its mapping; keep one of them`;
+    return { ok: false, message, ...at(duplicate.offset) };
   }
   if (error) {
     return { ok: false, message: firstLine(error.message), ...at(error.pos[0]) };
@@ -158,13 +159,13 @@ export function parseYamlBlock(split: SplitDocument): ParsedYaml {
 }
 
 /**
- * Offset of the first scalar key repeated in its mapping, at any depth, or
- * null. Keys are equal as the parser compares them (same scalar value); one
+ * The first scalar key repeated in its mapping, at any depth, and its
+ * offset, or null. Keys are equal as the parser compares them (same scalar value); one
  * set per mapping keeps it linear, and an explicit stack keeps deep nesting
  * off the call stack.
  */
-function firstDuplicateKey(root: ParsedNode | null): number | null {
-  let first: number | null = null;
+function firstDuplicateKey(root: ParsedNode | null): { key: string; offset: number } | null {
+  let first: { key: string; offset: number } | null = null;
   const stack: unknown[] = [root];
   while (stack.length) {
     const node = stack.pop();
@@ -173,8 +174,10 @@ function firstDuplicateKey(root: ParsedNode | null): number | null {
       for (const { key, value } of node.items) {
         if (isScalar(key)) {
           const start = key.range?.[0];
-          if (seen.has(key.value) && start !== undefined && (first === null || start < first)) {
-            first = start;
+          if (
+            seen.has(key.value) && start !== undefined && (first === null || start < first.offset)
+          ) {
+            first = { key: String(key.value), offset: start };
           }
           seen.add(key.value);
         }

@@ -4,6 +4,7 @@ import { checkIndex } from "./check_index.ts";
 import { checkLinks } from "./check_links.ts";
 import { checkLog } from "./check_log.ts";
 import { countFindings, type Finding, type Severity, sortFindings } from "./finding.ts";
+import { fixWrites } from "./fix_indexes.ts";
 import { loadBundle, type LoadedBundle } from "./load_bundle.ts";
 
 /** PASS: no errors. FAIL: at least one error. INCOMPLETE: a bound Profile could not be applied. */
@@ -60,12 +61,14 @@ export function validateBundle(
 /** The OKF checks of every loaded document. */
 export function okfFindings(bundle: LoadedBundle): Finding[] {
   const existing = new Set([...bundle.files, ...bundle.dirs]);
+  const fixable = fixWrites(bundle);
   const findings: Finding[] = [];
   for (const doc of bundle.documents) {
     if (doc.kind === "concept") append(findings, checkConcept(doc));
-    else if (doc.kind === "index") append(findings, checkIndex(doc, doc.path === "index.md"));
-    else append(findings, checkLog(doc));
-    append(findings, checkLinks(doc, existing));
+    else if (doc.kind === "index") {
+      append(findings, checkIndex(doc, doc.path === "index.md", fixable));
+    } else append(findings, checkLog(doc));
+    append(findings, checkLinks(doc, existing, fixable));
   }
   return findings;
 }

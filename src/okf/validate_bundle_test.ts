@@ -104,11 +104,11 @@ async function findingsOf(text: string, name = "a.md") {
 
 Deno.test("validateBundle() makes a `sources` that is not a list an advisory on its line", async () => {
   assert.deepEqual(await findingsOf("---\ntype: Guide\ntitle: T\nsources: https://x.test\n---\n"), [
-    "advisory okf/invalid-sources a.md:4:1 `sources` should be a list of entries",
+    "advisory okf/invalid-sources a.md:4:1 `sources` should be a list, one `- resource: …` entry per source",
   ]);
   const mapping = "---\ntype: Guide\nsources:\n  resource: /a.md\n---\n";
   assert.deepEqual(await findingsOf(mapping), [
-    "advisory okf/invalid-sources a.md:3:1 `sources` should be a list of entries",
+    "advisory okf/invalid-sources a.md:3:1 `sources` should be a list, one `- resource: …` entry per source",
   ]);
   assert.deepEqual(await findingsOf("---\ntype: Guide\nsources: []\n---\n"), []);
 });
@@ -211,4 +211,62 @@ Deno.test("validateBundle() names a file or folder whose name is not UTF-8; --fi
   assert.deepEqual(plan.leftAlone.map((l) => l.path), ["bad\\xffname.md", "dir_\\xff"]);
   assert.match(plan.leftAlone[0]!.reason, /name is not UTF-8, so no index\.md lists it/);
   assert.deepEqual(plan.changes.map((c) => c.path), ["index.md"]);
+});
+
+Deno.test("validateBundle() says when --fix rewrites a broken index or creates a missing one", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(`${dir}/runbooks`);
+  await Deno.mkdir(`${dir}/decisions`);
+  await Deno.mkdir(`${dir}/empty`);
+  await Deno.writeTextFile(
+    `${dir}/index.md`,
+    "# Subdirectories\n\n* [decisions](decisions/index.md)\n* [empty](empty/index.md)\n" +
+      "* [runbooks](runbooks/index.md)\n",
+  );
+  await Deno.writeTextFile(`${dir}/runbooks/index.md`, "# Runbook\n\nSome prose.\n");
+  await Deno.writeTextFile(`${dir}/runbooks/restart.md`, "---\ntype: Runbook\n---\n");
+  await Deno.writeTextFile(`${dir}/decisions/adr.md`, "---\ntype: Decision\n---\n");
+  // A folder without concepts gets no index from --fix: its own is left as written.
+  await Deno.writeTextFile(`${dir}/empty/notes.txt`, "x\n");
+  await Deno.writeTextFile(`${dir}/empty/index.md`, "Prose.\n");
+  const report = await validateBundle(dir);
+  assert.deepEqual(report.findings.map((f) => `${where(f)} ${f.message}`), [
+    "empty/index.md:1 okf/index-structure An index holds only '# ' section headings and " +
+    "'* [Title](target)' entries",
+    "index.md:3 okf/broken-link Link target 'decisions/index.md' is not in the bundle yet; " +
+    "run 'wayfinder validate --fix' to create it",
+    "runbooks/index.md:3 okf/index-structure An index holds only '# ' section headings and " +
+    "'* [Title](target)' entries; run 'wayfinder validate --fix' to rewrite it from its folder's concepts",
+  ]);
+  await Deno.remove(`${dir}/decisions/adr.md`);
+  const unwritten = await validateBundle(dir);
+  assert.match(
+    unwritten.findings[1]!.message,
+    /^Link target 'decisions\/index\.md' is not in the bundle \(yet\)$/,
+  );
+});
+
+Deno.test("validateBundle() names a single `verified` mapping's time `verified.at`, a list's by index", async () => {
+  const mapping = "---\ntype: Guide\nverified: { by: alice, at: 2025-04-02T10:00:00 }\n---\n";
+  assert.deepEqual(await findingsOf(mapping), [
+    "advisory okf/timestamp-without-offset a.md:3:1 `verified.at` has a time of day but no UTC " +
+    "offset (add Z or ±hh:mm)",
+  ]);
+  const list = "---\ntype: Guide\nverified:\n  - { by: a, at: 2025-04-02T10:00:00Z }\n" +
+    "  - { by: b, at: 2025-04-03T10:00:00 }\n---\n";
+  assert.match((await findingsOf(list))[0]!, /`verified\[1\]\.at` has a time of day/);
+});
+
+Deno.test("validateBundle() says how to fix a missing type and a file that is not UTF-8", async () => {
+  assert.deepEqual(await findingsOf("---\ntitle: T\n---\n"), [
+    "error okf/missing-type a.md:1:1 Front matter has no `type`; add one naming the kind of " +
+    "concept, e.g. `type: Guide`",
+  ]);
+  const dir = await Deno.makeTempDir();
+  await Deno.writeFile(`${dir}/a.md`, new Uint8Array([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0x0a]));
+  const [latin1] = (await validateBundle(dir)).findings;
+  assert.equal(
+    latin1!.message,
+    "Not valid UTF-8: the first invalid byte is here; save the file as UTF-8",
+  );
 });
