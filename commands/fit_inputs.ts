@@ -1,6 +1,6 @@
-import type { FitInputsReport } from "../src/pipeline/mod.ts";
-import { type Command, printResult } from "./_command.ts";
-import { escapeLine } from "../src/escape.ts";
+import type { FitInput, FitInputsReport } from "../src/pipeline/mod.ts";
+import { type Command, printJsonLine, printResult } from "./_command.ts";
+import { escapeLine, escapeText } from "../src/escape.ts";
 import { CHUNKING_SETTINGS, EMBEDDER_SETTINGS, INDEX_SETTINGS, withCorpus } from "./_wiring.ts";
 
 /** `wayfinder fit-inputs <root>`: how the tree's embedding inputs fit the model's token budget. */
@@ -15,15 +15,33 @@ export const fitInputsCommand: Command = {
       // Nothing is embedded; the long-input policy decides what index does with what cannot fit.
       ...EMBEDDER_SETTINGS.filter((key) => key !== "longInput" && key !== "batchSize"),
       ...CHUNKING_SETTINGS,
+      "showInputs",
     ],
   },
   targetPositional: 0,
   async run(config, context) {
-    const report = await withCorpus(config, context, (corpus) => corpus.fitInputs());
-    printResult(context, config.settings.output, report, () => describe(report));
+    const { output, showInputs } = config.settings;
+    const report = await withCorpus(config, context, (corpus) => corpus.fitInputs({ showInputs }));
+    if (output === "jsonl" && report.embeddingInputs) {
+      // One input a line, so a stream of them can be filtered line by line.
+      for (const input of report.embeddingInputs) printJsonLine(context, input);
+    } else {
+      const text = () => describeInputs(report.embeddingInputs ?? []) + describe(report);
+      printResult(context, output, report, text);
+    }
     return report.unfit.length > 0 ? 1 : 0;
   },
 };
+
+/** Each input under its chunk's path:lines and token count, indented; the summary follows. */
+function describeInputs(inputs: readonly FitInput[]): string {
+  return inputs.map((input) => {
+    const head = `${escapeLine(input.sourcePath)}:${input.lineStart}-${input.lineEnd}  ` +
+      plural(input.tokens, "token");
+    const body = escapeText(input.text).split("\n").map((line) => line ? `    ${line}` : "");
+    return `${head}\n${body.join("\n")}\n\n`;
+  }).join("");
+}
 
 function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;

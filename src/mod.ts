@@ -21,6 +21,8 @@
 export * from "./corpus/mod.ts";
 export type { Chunk, Hit } from "./types.ts";
 export type {
+  FitInput,
+  FitInputsOptions,
   FitInputsReport,
   IndexEvent,
   IndexProgress,

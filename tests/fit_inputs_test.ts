@@ -78,6 +78,62 @@ Deno.test("fit-inputs: exit 0 with diagnostics per path and code, sorted, in tex
   assert.match(skipping.stdout, /: 1 file \(1 skipped\), 1 chunk → /);
 });
 
+Deno.test("fit-inputs --show-inputs: each input's exact text, path:lines and tokens in text, JSON and JSONL", async () => {
+  const root = await smallTree();
+  const vars = await env(64);
+  const plain = JSON.parse((await wayfinder(["fit-inputs", root, "-o", "json"], vars)).stdout);
+  assert.equal(plain.embeddingInputs, undefined, "listed only when asked");
+
+  const json = await wayfinder(["fit-inputs", root, "--show-inputs", "-o", "json"], vars);
+  assert.equal(json.code, 0, json.stderr);
+  const report = JSON.parse(json.stdout);
+  const inputs = report.embeddingInputs;
+  assert.equal(inputs.length, report.inputs);
+  const shown = inputs.map(({ chunkId: _, tokens: __, ...rest }: Record<string, unknown>) => rest);
+  assert.deepEqual(shown, [
+    {
+      sourcePath: "nested/deeper/deepest/notes.txt",
+      lineStart: 1,
+      lineEnd: 1,
+      text: "nested/deeper/deepest/notes.txt\na b c d",
+    },
+    {
+      sourcePath: "word.txt",
+      lineStart: 1,
+      lineEnd: 1,
+      text: "word.txt\nabcdefghijklmnopqrstuvwxyz0123456789",
+    },
+  ]);
+  assert.equal(Math.max(...inputs.map((i: { tokens: number }) => i.tokens)), report.largestInput);
+
+  const jsonl = await wayfinder(["fit-inputs", root, "--show-inputs", "-o", "jsonl"], vars);
+  assert.equal(jsonl.code, 0, jsonl.stderr);
+  assert.deepEqual(jsonl.stdout.trimEnd().split("\n").map((l) => JSON.parse(l)), inputs);
+
+  const text = await wayfinder(["fit-inputs", root, "--show-inputs"], vars);
+  assert.equal(text.code, 0, text.stderr);
+  const word = inputs[1];
+  assert.ok(
+    text.stdout.includes(
+      `word.txt:1-1  ${word.tokens} tokens\n    word.txt\n    abcdefghijklmnopqrstuvwxyz0123456789\n`,
+    ),
+    text.stdout,
+  );
+  assert.match(text.stdout, /\n[^\n]*: 2 files, 2 chunks → 2 inputs within 64 tokens/);
+});
+
+Deno.test("fit-inputs --show-inputs on a knowledge bundle shows each concept's context", async () => {
+  const root = await copyTree(join(REPO, "fixtures", "okf", "valid"));
+  const vars = await env(512);
+  const run = await wayfinder(["fit-inputs", root, "--show-inputs", "-o", "jsonl"], vars);
+  assert.equal(run.code, 0, run.stderr);
+  const inputs = run.stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+  const customers = inputs.find((i: { sourcePath: string }) =>
+    i.sourcePath === "tables/customers.md"
+  );
+  assert.match(customers.text, /^Title: Customers\nDescription: One row per customer\.\n/);
+});
+
 Deno.test("fit-inputs: exit 1 when a body cannot fit even one character at a time", async () => {
   const root = await smallTree();
   const vars = await env(2);

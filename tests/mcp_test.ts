@@ -62,6 +62,10 @@ Deno.test("mcp serves search, read_range, index and status over stdio", async ()
     assert.ok(
       (fit.structuredContent?.inputs as number) >= (fit.structuredContent?.chunks as number),
     );
+    assert.equal(fit.structuredContent?.embeddingInputs, undefined);
+    const shown = await call(client, "fit_inputs", { showInputs: true });
+    const inputs = shown.structuredContent?.embeddingInputs as { text: string }[];
+    assert.equal(inputs.length, fit.structuredContent?.inputs);
 
     assert.equal((await call(client, "status", {})).structuredContent?.state, "absent");
     const progress: number[] = [];

@@ -600,6 +600,12 @@ export const SETTINGS = {
     default: false,
     help: "With --fix: print the changes as a diff instead of writing them",
   },
+  showInputs: {
+    flag: "show-inputs",
+    type: "bool",
+    default: false,
+    help: "List every embedding input's exact text, with its chunk's path:lines and token count",
+  },
   update: {
     flag: "update",
     type: "bool",

@@ -9,6 +9,7 @@ import {
   emitSkipped,
   eventEmitter,
   fitCorpus,
+  type FitInputsOptions,
   type FitInputsReport,
   indexCorpus,
   type IndexEvent,
@@ -164,9 +165,10 @@ export interface Corpus {
   /**
    * Walks, chunks and fits the tree as `index` does, with the same fitter and
    * the model's tokenizer, and reports how its embedding inputs fit the token
-   * budget. Nothing is embedded or written.
+   * budget. Nothing is embedded or written. With `showInputs` the report
+   * lists each input's text as `index` would embed it.
    */
-  fitInputs(): Promise<FitInputsReport>;
+  fitInputs(options?: FitInputsOptions): Promise<FitInputsReport>;
   /** Searches the live generation (re-opened when a newer one is published). */
   search(query: string, options?: CorpusSearchOptions): Promise<CorpusSearchResult>;
   /**
@@ -318,7 +320,7 @@ class LocalCorpus implements Corpus {
     return summary;
   }
 
-  async fitInputs(): Promise<FitInputsReport> {
+  async fitInputs(options: FitInputsOptions = {}): Promise<FitInputsReport> {
     const settings = await this.#settings();
     // Fitting only counts tokens, and an HTTP embedder counts them by estimate: it needs no
     // server, so it is opened without the probe that learns the vector size.
@@ -334,6 +336,7 @@ class LocalCorpus implements Corpus {
         chunker: await openCodeChunker(this.options.locations),
         ...settings.index,
         ...walkOptionsOf(settings.index, this.#privateDirs),
+        showInputs: options.showInputs,
       });
     } finally {
       if (counting) await embedder.close();

@@ -147,8 +147,15 @@ const SEARCH_INPUT = {
   ),
 };
 const ROOT_INPUT = { root: ROOT };
+const FIT_INPUTS_INPUT = {
+  root: ROOT,
+  showInputs: z.boolean().optional().describe(
+    "List every embedding input's exact text with its chunk's path, lines and token count",
+  ),
+};
 type SearchArgs = z.infer<z.ZodObject<typeof SEARCH_INPUT>>;
 type RootArgs = { root?: string };
+type FitInputsArgs = z.infer<z.ZodObject<typeof FIT_INPUTS_INPUT>>;
 /** Per-request helpers the SDK hands a tool: progress notifications, the request's metadata. */
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -356,11 +363,12 @@ function registerFitInputs(server: ToolRegistry, roots: Roots): void {
     title: "Fit embedding inputs",
     description:
       "Reports how a root's passages fit the embedding model's token budget, as `index` will cut them: " +
-      "inputs, split chunks, diagnostics per path, and any passage that cannot fit.",
-    inputSchema: ROOT_INPUT,
-  }, (args: RootArgs) =>
+      "inputs, split chunks, diagnostics per path, and any passage that cannot fit; showInputs " +
+      "adds each input's exact text (embeddingInputs).",
+    inputSchema: FIT_INPUTS_INPUT,
+  }, (args: FitInputsArgs) =>
     answer(async () => {
-      const report = await roots.pick(args.root).fitInputs();
+      const report = await roots.pick(args.root).fitInputs({ showInputs: args.showInputs });
       const text =
         `${report.chunks} chunks → ${report.inputs} inputs within ${report.maxTokens} tokens; ` +
         `${report.diagnostics.length} diagnostics, ${report.unfit.length} that cannot fit`;

@@ -10,10 +10,29 @@ import {
   type SourceSettings,
   walkSources,
 } from "./chunk_source.ts";
+import { embeddingInput } from "./embedding_input.ts";
 import type { FittedChunk } from "./fit_chunks.ts";
 
 /** What `fitCorpus` walks, chunks and fits. */
-export interface FitCorpusOptions extends SourceSettings, ChunkSourceOptions {}
+export interface FitCorpusOptions extends SourceSettings, ChunkSourceOptions, FitInputsOptions {}
+
+/** What `fit-inputs` reports beyond the counts. */
+export interface FitInputsOptions {
+  /** List every embedding input's text (`--show-inputs`), so a reader can check what is embedded. */
+  showInputs?: boolean;
+}
+
+/** One embedding input, exactly as `index` embeds it, and the lines of the chunk it stands for. */
+export interface FitInput {
+  chunkId: string;
+  sourcePath: string;
+  lineStart: number;
+  lineEnd: number;
+  /** As the model's tokenizer counted the text. */
+  tokens: number;
+  /** The context (path and symbol; a concept's title, description and headings) and the passage. */
+  text: string;
+}
 
 /** How a tree's embedding inputs fit the model: what `fit-inputs` prints. */
 export interface FitInputsReport {
@@ -34,6 +53,8 @@ export interface FitInputsReport {
   diagnostics: FitDiagnostic[];
   /** Chunks whose body cannot fit even one character at a time. */
   unfit: UnfitPassage[];
+  /** With `showInputs`: every input of the chunks that fit, in walk order. */
+  embeddingInputs?: FitInput[];
 }
 
 /**
@@ -66,5 +87,17 @@ export async function fitCorpus(options: FitCorpusOptions): Promise<FitInputsRep
     largestInput: fits.reduce((most, f) => f.tokens.reduce((m, t) => Math.max(m, t), most), 0),
     diagnostics: aggregateDiagnostics(notes),
     unfit: fitted.flatMap((f) => (f.unfit ? [f.unfit] : [])),
+    ...(options.showInputs ? { embeddingInputs: fits.flatMap(inputsOf) } : {}),
   };
+}
+
+function inputsOf({ fragments, tokens }: FittedChunk): FitInput[] {
+  return fragments.map((chunk, i) => ({
+    chunkId: chunk.id,
+    sourcePath: chunk.sourcePath,
+    lineStart: chunk.lineStart,
+    lineEnd: chunk.lineEnd,
+    tokens: tokens[i]!,
+    text: embeddingInput(chunk),
+  }));
 }

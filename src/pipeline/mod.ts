@@ -15,7 +15,13 @@ export {
   INPUT_FORMAT,
   KNOWLEDGE_INPUT_FORMAT,
 } from "./embedding_input.ts";
-export { fitCorpus, type FitCorpusOptions, type FitInputsReport } from "./fit_corpus.ts";
+export {
+  fitCorpus,
+  type FitCorpusOptions,
+  type FitInput,
+  type FitInputsOptions,
+  type FitInputsReport,
+} from "./fit_corpus.ts";
 export { fitChunks, type FittedChunk, tokenBudget } from "./fit_chunks.ts";
 export type {
   BatchEvent,
