@@ -3,7 +3,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "../src/embed/testdata/serve_json.ts";
 import { writeTinyReranker } from "../src/model/mod.ts";
-import { tinyModel, wayfinder } from "./_run.ts";
+import { openCorpus } from "../src/mod.ts";
+import { REPO, tinyModel, wayfinder } from "./_run.ts";
 
 interface JsonMatch {
   chunk: { sourcePath: string };
@@ -182,5 +183,26 @@ Deno.test("search --rerank N scores exactly the top N candidates once, with --ex
     );
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a corpus whose reranker failed to open opens it again on the next search", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "wayfinder-rerank-" });
+  const reranker = join(dir, "reranker.gguf");
+  const corpus = await openCorpus(join(REPO, "fixtures", "samples"), {
+    dataDir: join(dir, "data"),
+    embedder: { model: tinyModel(), threads: 1 },
+    reranker: { model: reranker, threads: 1 },
+  });
+  try {
+    await corpus.index();
+    await assert.rejects(corpus.search("deposit", { limit: 5, rerank: 5 }));
+    // The model arrives while the corpus stays open (a long-lived MCP server, say).
+    await writeTinyReranker(reranker);
+    const reranked = await corpus.search("deposit", { limit: 5, rerank: 5 });
+    assert.ok(reranked.matches.length > 0);
+    assert.ok(reranked.matches.every((hit) => hit.scores.rerank !== undefined));
+  } finally {
+    await corpus.close();
   }
 });

@@ -641,6 +641,10 @@ class LocalCorpus implements Corpus {
     this.#reranker ??= openReranker(given ?? {}, what).then((reranker: Reranker) => {
       this.#owned.push(reranker);
       return reranker;
+    }, (error) => {
+      // As for the embedder: a failed open is tried again by the next search.
+      this.#reranker = null;
+      throw error;
     });
     return this.#reranker;
   }
