@@ -45,6 +45,14 @@ export const CHUNKING_SETTINGS = [
   "knowledge",
 ] as const satisfies readonly SettingKey[];
 
+/** Settings that define how an index is built: what `index`, `status` and `watch` share. */
+export const BUILD_SETTINGS = [
+  ...INDEX_SETTINGS,
+  ...EMBEDDER_SETTINGS,
+  ...CHUNKING_SETTINGS,
+  "vectorQuantization",
+] as const satisfies readonly SettingKey[];
+
 /** Settings that shape what a search returns. */
 export const SEARCH_SETTINGS = [
   "limit",

@@ -3,13 +3,7 @@ import { type Command, type CommandContext, printResult } from "./_command.ts";
 import { progressLine } from "./_progress.ts";
 import { escapeLine } from "../src/escape.ts";
 import { listenForInterrupt } from "./_interrupt.ts";
-import {
-  CHUNKING_SETTINGS,
-  corpusRoot,
-  EMBEDDER_SETTINGS,
-  INDEX_SETTINGS,
-  withCorpus,
-} from "./_wiring.ts";
+import { BUILD_SETTINGS, corpusRoot, withCorpus } from "./_wiring.ts";
 
 /** `wayfinder index <root>`: build or update the index of a source tree. */
 export const indexCommand: Command = {
@@ -18,10 +12,7 @@ export const indexCommand: Command = {
     summary: "Index a source tree: chunk, embed and store it; unchanged files cost nothing",
     positionals: ["root"],
     settings: [
-      ...INDEX_SETTINGS,
-      ...EMBEDDER_SETTINGS,
-      ...CHUNKING_SETTINGS,
-      "vectorQuantization",
+      ...BUILD_SETTINGS,
       "rebuild",
       "events",
     ],

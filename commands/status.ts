@@ -1,7 +1,7 @@
 import type { CorpusStatus } from "../src/corpus/mod.ts";
 import { type Command, printResult } from "./_command.ts";
 import { escapeLine } from "../src/escape.ts";
-import { CHUNKING_SETTINGS, EMBEDDER_SETTINGS, INDEX_SETTINGS, withCorpus } from "./_wiring.ts";
+import { BUILD_SETTINGS, withCorpus } from "./_wiring.ts";
 
 /** `wayfinder status <root>`: the index's state, read from disk; loads no model. */
 export const statusCommand: Command = {
@@ -12,10 +12,7 @@ export const statusCommand: Command = {
     positionals: ["root"],
     // What index takes, less what only a run does (--rebuild, --events).
     settings: [
-      ...INDEX_SETTINGS,
-      ...EMBEDDER_SETTINGS,
-      ...CHUNKING_SETTINGS,
-      "vectorQuantization",
+      ...BUILD_SETTINGS,
     ],
   },
   targetPositional: 0,

@@ -2,13 +2,7 @@ import { openCorpus, watchCorpus, type WatchUpdate } from "../src/corpus/mod.ts"
 import { type Command, type CommandContext, printJsonLine } from "./_command.ts";
 import { escapeLine } from "../src/escape.ts";
 import { listenForInterrupt } from "./_interrupt.ts";
-import {
-  CHUNKING_SETTINGS,
-  corpusOptions,
-  corpusRoot,
-  EMBEDDER_SETTINGS,
-  INDEX_SETTINGS,
-} from "./_wiring.ts";
+import { BUILD_SETTINGS, corpusOptions, corpusRoot } from "./_wiring.ts";
 
 /** `wayfinder watch <root>`: keep the index fresh as files change, until SIGINT or SIGTERM. */
 export const watchCommand: Command = {
@@ -19,10 +13,7 @@ export const watchCommand: Command = {
     positionals: ["root"],
     // What index takes, less --rebuild and --events (watch reports through --output jsonl).
     settings: [
-      ...INDEX_SETTINGS,
-      ...EMBEDDER_SETTINGS,
-      ...CHUNKING_SETTINGS,
-      "vectorQuantization",
+      ...BUILD_SETTINGS,
       "debounceMs",
     ],
   },
