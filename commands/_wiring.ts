@@ -13,7 +13,7 @@ import {
   openCorpus,
   type RerankerSettings,
 } from "../src/corpus/mod.ts";
-import { parseGoverning } from "../src/okf/mod.ts";
+import { checkQualifiers, parseGoverning } from "../src/okf/mod.ts";
 import type { CommandContext } from "./_command.ts";
 
 /** Settings every command that reads or writes an index accepts. */
@@ -163,7 +163,7 @@ export function corpusOptions(config: Config, context: CommandContext): CorpusOp
 /** The search options the flags ask for. */
 export function searchOptions(config: Config): CorpusSearchOptions {
   const s = config.settings;
-  return {
+  const options: CorpusSearchOptions = {
     limit: s.limit,
     mode: s.mode,
     minScore: s.minScore,
@@ -187,6 +187,9 @@ export function searchOptions(config: Config): CorpusSearchOptions {
       origins: { asOf: originOf(config, "asOf"), governing: originOf(config, "governing") },
     },
   };
+  // A search checks it too; here `mcp` refuses a lone --as-of when it starts, not at each call.
+  checkQualifiers(options.policy!);
+  return options;
 }
 
 /**

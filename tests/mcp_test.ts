@@ -347,6 +347,10 @@ Deno.test("mcp search answers as the CLI does under wayfinder.json's search and 
     const all = (history.structuredContent!.matches as { chunk: { sourcePath: string } }[])
       .map((m) => m.chunk.sourcePath);
     assert.ok(all.includes("history/recovery.md"));
+    // As the CLI's --as-of, a date asked without `current` is refused, not ignored.
+    const lone = await call(client, "search", { query, current: false, asOf: "2026-01-01" });
+    assert.ok(lone.isError);
+    assert.equal(lone.content[0].text, "wayfinder: asOf applies only with current");
   } finally {
     await client.close();
   }

@@ -516,7 +516,7 @@ export const SETTINGS = {
   },
   asOf: {
     flag: "as-of",
-    qualifies: "current",
+    // Refused without --current by okf's checkQualifiers, for MCP and library callers too.
     type: "string",
     file: "knowledge.asOf",
     value: "DATE",

@@ -188,6 +188,7 @@ function searchOptions(
 ): CorpusSearchOptions {
   const policy = defaults.policy ?? {};
   const filter = defaults.filter ?? {};
+  const current = args.current ?? policy.current;
   return {
     ...defaults,
     limit: clamp(args.limit ?? defaults.limit, LIMITS.limit) ?? 10,
@@ -202,8 +203,9 @@ function searchOptions(
     diverse: args.diverse === undefined ? defaults.diverse : args.diverse && (diversity ?? true),
     contextChars: clamp(args.contextChars ?? defaults.contextChars, LIMITS.contextChars),
     policy: {
-      current: args.current ?? policy.current,
-      asOf: args.asOf ?? policy.asOf,
+      current,
+      // The server's date qualifies its `current`; a call that turns it off asks no date.
+      asOf: args.asOf ?? (current ? policy.asOf : undefined),
       status: args.status ?? policy.status,
       conceptTypes: args.conceptType ?? policy.conceptTypes,
       pathPrefixes: args.pathPrefix ?? policy.pathPrefixes,

@@ -64,8 +64,25 @@ function sharedHeadings(paths: string[][]): string[] {
 }
 
 /**
- * A concept's passages as one `concept` passage: the text from the first to
- * the last, under the headings they share. Undefined when there is a single
+ * Where the first passage's section starts: its heading line, when one comes
+ * before it. `chunkConcept` drops bare headings, so they are read again here.
+ */
+function sectionStart(file: SourceFile, first: Chunk, maxChars?: number): number {
+  const heading = chunkMarkdown(file, { maxChars }).findLast((c) =>
+    c.type === "heading" && c.endOffset <= first.startOffset
+  );
+  if (!heading) return first.startOffset;
+  // A footnote definition between would become retrievable: start at the passage then.
+  const between = file.content.slice(heading.endOffset, first.startOffset);
+  if (FOOTNOTE_DEFINITION.test(between)) return first.startOffset;
+  // A heading passage starts at its text; its line starts at its `#` marks.
+  return file.content.lastIndexOf("\n", heading.startOffset - 1) + 1;
+}
+
+/**
+ * A concept's passages as one `concept` passage: the text from the first
+ * one's heading (the later ones keep theirs too) to the last passage, under
+ * the headings they share. Undefined when there is a single
  * passage, when a footnote definition lies between two, or when the text is
  * over the chunk budget (non-whitespace characters, as the chunkers count them).
  */
@@ -81,7 +98,7 @@ export function joinConcept(
     const between = file.content.slice(passages[i - 1].endOffset, passages[i].startOffset);
     if (FOOTNOTE_DEFINITION.test(between)) return undefined;
   }
-  const start = passages[0].startOffset;
+  const start = sectionStart(file, passages[0], options.maxChars);
   const end = passages[passages.length - 1].endOffset;
   if (countNonWhitespace(file.content.slice(start, end)) > chunkBudget(options.maxChars)) {
     return undefined;

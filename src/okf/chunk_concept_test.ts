@@ -54,3 +54,17 @@ Deno.test("chunkConcept() makes a concept of nothing but front matter one summar
     "paragraph",
   ]);
 });
+
+Deno.test("joinConcept() starts a joined concept at its first passage's heading, as it keeps the later ones", () => {
+  const adr = concept(
+    "---\ntype: Decision\n---\n\n# Context\n\nKafka is hard to run.\n\n# Decision\n\nUse NATS.\n\n" +
+      "# Consequences\n\nOne broker less.\n",
+  );
+  const joined = joinConcept(adr, chunkConcept(adr))!;
+  equal(joined.lineStart, 5, "the `# Context` line");
+  ok(joined.content.startsWith("# Context\n\nKafka"), joined.content);
+  ok(joined.content.includes("# Decision") && joined.content.endsWith("One broker less."));
+  // A concept whose first passage comes before any heading starts at that passage.
+  const lead = concept("Intro rule.\n\n# Details\n\nMore.\n");
+  equal(joinConcept(lead, chunkConcept(lead))!.content, "Intro rule.\n\n# Details\n\nMore.");
+});

@@ -7,9 +7,13 @@ import type { ConceptMeta } from "./concept.ts";
  * These are the caller's choices, not OKF rules: nothing is filtered unless asked.
  */
 export interface KnowledgePolicy {
-  /** Drop `status: deprecated` and concepts whose `stale_after` is before `asOf`. Drafts and unverified concepts stay. */
+  /**
+   * Drop concepts whose `stale_after` is before `asOf`, and `status: deprecated`
+   * ones — except, with an explicit `asOf`, those whose `stale_after` had not
+   * passed then: they were still in force. Drafts and unverified concepts stay.
+   */
   current?: boolean;
-  /** The date `current` judges staleness at (`YYYY-MM-DD` or an ISO instant). @default today */
+  /** The date `current` judges at (`YYYY-MM-DD` or an ISO instant); only with `current`. @default today */
   asOf?: string;
   /** Only concepts with one of these statuses. */
   status?: string[];
@@ -34,9 +38,14 @@ export interface PolicyOrigins {
   governing?: string;
 }
 
+/** Whether a value's origin is wayfinder.json (a setting), not a flag or an argument. */
+function fromConfigFile(origin: string | undefined): boolean {
+  return origin?.startsWith("wayfinder.json") ?? false;
+}
+
 /** A bad policy value, named by its origin; one from wayfinder.json is a config error. */
 function invalid(origin: string, value: string | undefined, why: string): WayfinderError {
-  const code = origin.startsWith("wayfinder.json") ? "config" : "usage";
+  const code = fromConfigFile(origin) ? "config" : "usage";
   const what = value === undefined ? origin : `value ${JSON.stringify(value)} for ${origin}`;
   return new WayfinderError(code, `Invalid ${what}: ${why}`);
 }
@@ -65,10 +74,30 @@ function timeOf(value: string): number {
 }
 
 /**
- * Compiles the policy's eligibility rules into a predicate over concepts.
+ * Refuses an `asOf` asked without `current`, which would be silently
+ * ignored: the one rule for flags, MCP arguments and library callers. A date
+ * from wayfinder.json is only the default a later `current` judges at.
+ * @throws {WayfinderError} "usage" naming the date's origin (`--as-of applies only with --current`).
+ */
+export function checkQualifiers(policy: KnowledgePolicy): void {
+  const origin = policy.origins?.asOf;
+  if (policy.asOf === undefined || policy.current || fromConfigFile(origin)) return;
+  // A flag is answered in flags, an argument in arguments.
+  const current = origin?.startsWith("--") ? "--current" : "current";
+  throw new WayfinderError("usage", `${origin ?? "asOf"} applies only with ${current}`);
+}
+
+/**
+ * Compiles the lifecycle rule of `current` into why it drops a concept
+ * ("is past stale_after 2024-12-31", "is deprecated"), undefined when it
+ * keeps it. A concept is stale once `asOf` is past its `stale_after`; with
+ * an explicit `asOf`, a deprecated concept not yet stale then was still in
+ * force (the usual record of a replaced policy), so it is kept.
  * @throws {WayfinderError} "usage" for an `asOf` that is not a date.
  */
-export function eligibility(policy: KnowledgePolicy): (concept: ConceptMeta) => boolean {
+export function lifecycleRule(
+  policy: KnowledgePolicy,
+): (concept: ConceptMeta) => string | undefined {
   // A date or a full instant with its offset; Date.parse alone would take 2026-1-5.
   const exact = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
   const asOf = policy.asOf ? exact.test(policy.asOf) ? timeOf(policy.asOf) : NaN : Date.now();
@@ -76,22 +105,32 @@ export function eligibility(policy: KnowledgePolicy): (concept: ConceptMeta) => 
     const why = "expected YYYY-MM-DD or an instant with its offset";
     throw invalid(policy.origins?.asOf ?? "asOf", policy.asOf, why);
   }
+  return (c) => {
+    // An unreadable stale_after (NaN) never expires a concept.
+    const staleAfter = c.staleAfter ? timeOf(c.staleAfter) : NaN;
+    if (staleAfter < asOf) return `is past stale_after ${c.staleAfter}`;
+    if (c.status !== "deprecated") return undefined;
+    return policy.asOf !== undefined && staleAfter >= asOf ? undefined : "is deprecated";
+  };
+}
 
+/**
+ * Compiles the policy's eligibility rules into a predicate over concepts.
+ * @throws {WayfinderError} "usage" for an `asOf` that is not a date.
+ */
+export function eligibility(policy: KnowledgePolicy): (concept: ConceptMeta) => boolean {
+  const dropped = lifecycleRule(policy);
   const statuses = policy.status?.length ? new Set(policy.status) : null;
   const types = policy.conceptTypes?.length ? new Set(policy.conceptTypes) : null;
   const prefixes = policy.pathPrefixes?.length
     ? policy.pathPrefixes.map((p) => p.replace(/^\.?\//, ""))
     : null;
-  return (c) => {
-    if (policy.current) {
-      if (c.status === "deprecated") return false;
-      if (c.staleAfter && timeOf(c.staleAfter) < asOf) return false;
-    }
-    return (!statuses || statuses.has(c.status ?? "")) &&
-      (!types || types.has(c.type ?? "")) &&
-      (!prefixes ||
-        prefixes.some((p) => c.path === p || c.path.startsWith(p.replace(/\/?$/, "/"))));
-  };
+  return (c) =>
+    !(policy.current && dropped(c)) &&
+    (!statuses || statuses.has(c.status ?? "")) &&
+    (!types || types.has(c.type ?? "")) &&
+    (!prefixes ||
+      prefixes.some((p) => c.path === p || c.path.startsWith(p.replace(/\/?$/, "/"))));
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   conceptOf,
   eligibility,
   type KnowledgePolicy,
+  lifecycleRule,
 } from "./knowledge_policy.ts";
 
 /** Why a passage is in a knowledge answer's context. */
@@ -80,9 +81,11 @@ export interface BundleFiles {
  * Searches a knowledge index under a policy: ranks passages the policy
  * allows, keeps the best passage per concept, then lays out context in
  * reading order — a match's governing source before it, its linked concepts
- * (with `expandLinks`) after it — with notices for governing sources and
- * linked concepts the policy excludes and links that lead nowhere in the
- * bundle. A chain of governing sources is laid out from the top down.
+ * (with `expandLinks`, unless they are matches themselves) after it — with
+ * notices for governing sources and linked concepts the policy excludes,
+ * links that lead nowhere in the bundle, and concepts `current` drops that
+ * rank above the first match. A chain of governing sources is laid out from
+ * the top down.
  *
  * @param searcher The searcher to rank with; the policy is added to the request's filter.
  * @param files The bundle's files, when known: a link to a folder whose
@@ -107,6 +110,7 @@ export async function searchKnowledge(
     const exhausted = result.matches.length < pool || pool >= index.chunks.length;
     if (found.matches.length >= request.limit || exhausted) break;
   }
+  found.notices.push(...await droppedAbove(searcher, request, policy));
   const context = await contextAround(found.matches, {
     searcher,
     index,
@@ -117,6 +121,38 @@ export async function searchKnowledge(
     notices: found.notices,
   });
   return { matches: found.matches, context, notices: found.notices };
+}
+
+/** How many concepts `current` dropped above the first match a search names, at most. */
+const DROPPED_NAMED = 3;
+
+/**
+ * Notices naming the concepts `current` drops that rank above the first
+ * match, and why: otherwise the answer hides that a better passage exists.
+ * They are ranked under the rest of the policy (its scope, statuses, types).
+ */
+async function droppedAbove(
+  searcher: Searcher,
+  request: SearchRequest,
+  policy: KnowledgePolicy,
+): Promise<string[]> {
+  if (!policy.current) return [];
+  const dropped = lifecycleRule(policy);
+  const accept = policyFilter({ ...policy, current: false });
+  const ranked = await searcher.search({
+    ...request,
+    limit: DROPPED_NAMED * 8,
+    filter: { ...request.filter, accept },
+  });
+  const notices: string[] = [];
+  for (const hit of bestPerConcept(ranked.matches, ranked.matches.length)) {
+    const concept = conceptOf(hit.chunk);
+    const why = concept && dropped(concept);
+    // The first passage `current` keeps is the first match: nothing below it was hidden.
+    if (!why || notices.length === DROPPED_NAMED) break;
+    notices.push(`${concept.path} matched better but ${why}`);
+  }
+  return notices;
 }
 
 /** What `contextAround` reads: the ranking, the bundle's concepts, and where notices go. */
@@ -133,6 +169,7 @@ interface Around {
 /** The context entries of the matches, in reading order, each concept once. */
 async function contextAround(matches: SearchHit[], a: Around): Promise<ContextEntry[]> {
   const passageOf = contextPassages(a);
+  const matched = new Set(matches.map((m) => m.chunk.sourcePath));
   const context: ContextEntry[] = [];
   const add = (entry: ContextEntry) => {
     if (!context.some((e) => e.path === entry.path)) context.push(entry);
@@ -156,6 +193,8 @@ async function contextAround(matches: SearchHit[], a: Around): Promise<ContextEn
       a.notices.push(`link from ${path} to ${target} leads out of the bundle`);
     }
     for (const target of conceptOf(match.chunk)?.links ?? []) {
+      // A linked match keeps its own entry, with its governing sources, in its own place.
+      if (matched.has(target)) continue;
       if (!a.concepts.has(target)) {
         const problem = await linkProblem(target, a.files);
         if (problem) a.notices.push(`link from ${path} to ${target} ${problem}`);
@@ -175,8 +214,15 @@ async function contextAround(matches: SearchHit[], a: Around): Promise<ContextEn
  * when the policy excludes the concept.
  */
 function contextPassages(a: Around): (path: string) => Promise<SearchHit | undefined> {
-  // The path scope narrows what matches; context follows the matches wherever it lives.
-  const around = { ...a.policy, pathPrefixes: undefined };
+  // The scope (paths, statuses, types) narrows what matches; context follows the matches
+  // wherever it lives and whatever it is (a governing source is rarely of the same type).
+  // The lifecycle still holds: an expired source governs nothing.
+  const around = {
+    ...a.policy,
+    pathPrefixes: undefined,
+    status: undefined,
+    conceptTypes: undefined,
+  };
   const eligible = eligibility(around);
   const accept = policyFilter(around);
   return async (path) => {

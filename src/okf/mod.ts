@@ -41,6 +41,7 @@ export { chunkConcept, joinConcept, SUMMARY_TYPE } from "./chunk_concept.ts";
 export {
   asksAnything,
   checkGoverning,
+  checkQualifiers,
   conceptOf,
   eligibility,
   type KnowledgePolicy,

@@ -40,11 +40,14 @@ async function passages(maxTokens: number, maxChunkChars?: number) {
   return fitted.map((f) => f.chunk);
 }
 
-Deno.test("a short concept that fits one input is one passage, from its first block to its last", async () => {
+Deno.test("a short concept that fits one input is one passage, from its first block's heading to its last block", async () => {
   const [whole, ...rest] = await passages(512);
   assert.equal(rest.length, 0);
   assert.equal(whole.type, "concept");
-  assert.match(whole.content, /^Continue from[\s\S]*## Prohibited shortcut[\s\S]*checksum\.$/);
+  assert.match(
+    whole.content,
+    /^## Required operation\n\nContinue from[\s\S]*## Prohibited shortcut[\s\S]*checksum\.$/,
+  );
   assert.equal(CONCEPT.content.slice(whole.startOffset, whole.endOffset), whole.content);
   assert.deepEqual(whole.metadata.headingPath, ["Uploads"], "the headings both blocks share");
   assert.equal((whole.metadata.concept as { title: string }).title, "Interrupted uploads");
