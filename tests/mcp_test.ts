@@ -343,6 +343,13 @@ Deno.test("mcp search answers as the CLI does under wayfinder.json's search and 
     const all = (history.structuredContent!.matches as { chunk: { sourcePath: string } }[])
       .map((m) => m.chunk.sourcePath);
     assert.ok(all.includes("history/recovery.md"));
+    // Each citation names its concept and lifecycle, stale as of the configured date.
+    const cited = history.content[0].text;
+    assert.match(
+      cited,
+      /\] history\/recovery\.md:\d+-\d+ .* — Account recovery before self-service \(Guideline, deprecated\) \[/,
+    );
+    assert.match(cited, / — Signing key rotation \(Guideline, stable, stale since 2026-01-01\) \[/);
   } finally {
     await client.close();
   }
