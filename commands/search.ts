@@ -1,5 +1,12 @@
 import { resultJson } from "../src/corpus/mod.ts";
-import type { SearchHit } from "../src/search/mod.ts";
+import { describeConcept } from "../src/okf/mod.ts";
+import {
+  describeParent,
+  type SearchHit,
+  shownPassage,
+  type SourceReader,
+  sourceReader,
+} from "../src/search/mod.ts";
 import { type Command, printJson, printJsonLine } from "./_command.ts";
 import { escapeLine, escapeText } from "../src/escape.ts";
 import {
@@ -21,11 +28,12 @@ export const searchCommand: Command = {
   targetPositional: 0,
   async run(config, context) {
     const query = config.positionals.slice(1).join(" ");
-    const result = await withCorpus(
-      config,
-      context,
-      (corpus) => corpus.search(query, searchOptions(config)),
-    );
+    const options = searchOptions(config);
+    const { result, read } = await withCorpus(config, context, async (corpus) => ({
+      result: await corpus.search(query, options),
+      read: sourceReader(corpus.root),
+    }));
+    const show = (hit: SearchHit) => formatHit(hit, read, options.policy?.asOf);
     for (const notice of result.notices) context.stderr(`note: ${escapeLine(notice)}\n`);
     const output = config.settings.output;
     if (output !== "json" && result.matches.length === 0) context.stderr("No matches.\n");
@@ -43,28 +51,33 @@ export const searchCommand: Command = {
     } else if (result.context) {
       for (const entry of result.context) {
         const via = entry.viaPath ? ` (for ${entry.viaPath})` : "";
-        context.stdout(`[${entry.reason}${via}] ${formatHit(entry.passage)}`);
+        context.stdout(`[${entry.reason}${via}] ${show(entry.passage)}`);
       }
     } else {
-      for (const hit of result.matches) context.stdout(formatHit(hit));
+      for (const hit of result.matches) context.stdout(show(hit));
     }
     return 0;
   },
 };
 
-function formatHit(hit: SearchHit): string {
+/**
+ * One hit as text: its place and score, its concept (title, status) on a
+ * knowledge bundle, its context with `--expand`, then the passage, its first
+ * line indented as in the file.
+ */
+function formatHit(hit: SearchHit, read: SourceReader, asOf?: string): string {
   const c = hit.chunk;
   const path = escapeLine(c.sourcePath);
   const head = `${path}:${c.lineStart}-${c.lineEnd}  ${hit.similarity.toFixed(3)}  ${
     escapeLine(c.symbol ?? c.type)
   }`;
+  const concept = describeConcept(c, asOf);
   const p = hit.parent;
-  const within = p
-    ? `\n  in ${p.type}${
-      p.symbol ? ` ${escapeLine(p.symbol)}` : ""
-    } (${path}:${p.lineStart}-${p.lineEnd})`
-    : "";
-  const body = escapeText(c.content.replace(/\s+$/, "")).split("\n").map((line) => `    ${line}`)
-    .join("\n");
-  return `${head}${within}\n${body}\n\n`;
+  const notes = [
+    concept === undefined ? "" : `\n  ${escapeLine(concept)}`,
+    p ? `\n  ${describeParent(hit)} (${path}:${p.lineStart}-${p.lineEnd})` : "",
+  ].join("");
+  const body = escapeText(shownPassage(c, read).text.replace(/\s+$/, "")).split("\n")
+    .map((line) => `    ${line}`).join("\n");
+  return `${head}${notes}\n${body}\n\n`;
 }

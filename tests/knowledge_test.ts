@@ -448,3 +448,33 @@ Deno.test("an edit to a concept's title, description or heading re-embeds it; a 
   // Same lines, same passage text: only the heading path in the input changes.
   assert.ok(await reindex(original.replace("# Regaining access", "# Getting back in")) > 0);
 });
+
+Deno.test("text and context name each concept's title and lifecycle, and what a governing source governs", async () => {
+  const { root, env } = await setup();
+  const query = "Email the administrator your current password";
+  const text = await wayfinder(["search", root, query, "--limit", "1"], env);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(
+    text.stdout,
+    /^\[match\] history\/recovery\.md:\d+-\d+ .*\n {2}Account recovery before self-service \(Guideline, deprecated\)\n/,
+  );
+  const governed = await wayfinder([
+    "search",
+    root,
+    "Local diagnostic endpoints may use plain transport",
+    "--limit",
+    "1",
+    "--path-prefix",
+    "impl",
+    "--governing",
+    "impl/transport.md=standard/transport.md",
+    "--context-chars",
+    "2000",
+  ], env);
+  assert.equal(governed.code, 0, governed.stderr);
+  const headings = governed.stdout.split("\n").filter((line) => line.startsWith("## "));
+  assert.deepEqual(headings, [
+    "## standard/transport.md:6-6 (paragraph) — Transport security (Standard); governs impl/transport.md",
+    "## impl/transport.md:6-6 (paragraph) — Diagnostic transport (Implementation)",
+  ]);
+});

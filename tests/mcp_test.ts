@@ -351,6 +351,13 @@ Deno.test("mcp search answers as the CLI does under wayfinder.json's search and 
     const lone = await call(client, "search", { query, current: false, asOf: "2026-01-01" });
     assert.ok(lone.isError);
     assert.equal(lone.content[0].text, "wayfinder: asOf applies only with current");
+    // Each citation names its concept and lifecycle, stale as of the configured date.
+    const cited = history.content[0].text;
+    assert.match(
+      cited,
+      /\] history\/recovery\.md:\d+-\d+ .* — Account recovery before self-service \(Guideline, deprecated\) \[/,
+    );
+    assert.match(cited, / — Signing key rotation \(Guideline, stable, stale since 2026-01-01\) \[/);
   } finally {
     await client.close();
   }

@@ -105,6 +105,17 @@ Deno.test("search filters by path glob, type and language", async () => {
   assert.equal(noneInText.stdout, "");
   assert.match(noneInText.stderr, /No matches\.\n$/, "a budget does not hide an empty answer");
 
+  // A file extension names its language; a filter of none says which the index holds.
+  const byAlias = await search(["user", "--limit", "5", "--lang", "ts"]);
+  assert.ok(byAlias.matches.length > 0);
+  assert.ok(byAlias.matches.every((m) => m.chunk.language === "typescript"));
+  const noLang = await search(["user", "--lang", "py"]);
+  assert.deepEqual(noLang.matches, []);
+  assert.match(
+    noLang.notices[0]!,
+    /^the filters match no chunk in this index \(it holds languages: .*\bdart\b.*\btypescript\b/,
+  );
+
   const floor = await search(["user", "--limit", "50", "--min-score", "0.5"]);
   assert.ok(floor.matches.every((m) => m.similarity >= 0.5));
   // Hybrid ranks by the fused score, yet the floor is on cosine, and a notice says so.
@@ -178,4 +189,37 @@ Deno.test("search says when --context-chars holds no passage", async () => {
   const result = JSON.parse(run.stdout);
   assert.equal(result.contextText, "");
   assert.deepEqual(result.notices, ["no passage fits a context of 20 characters; allow more"]);
+});
+
+Deno.test("search --expand names the hits folded into a context, and indents passages as the file does", async () => {
+  const args = ["refresh auth token", "--limit", "3", "--expand"];
+  const json = JSON.parse((await wayfinder(["search", root, ...args, "-o", "json"], env)).stdout);
+  const text = (await wayfinder(["search", root, ...args], env)).stdout;
+  const blocks = text.trimEnd().split("\n\n");
+  interface Folded {
+    symbol?: string;
+    type: string;
+    lineStart: number;
+    lineEnd: number;
+  }
+  const folding = json.matches.filter((m: { parent?: { matched?: Folded[] } }) =>
+    m.parent?.matched?.length
+  );
+  assert.ok(folding.length > 0, "a class with several hits among the top ones");
+  for (const match of folding) {
+    const { chunk, parent } = match;
+    const others = parent.matched.map((m: Folded) =>
+      `${m.symbol ?? m.type} (${m.lineStart}-${m.lineEnd})`
+    );
+    const line =
+      `  matched ${[chunk.symbol, ...others].join(", ")} in ${parent.type} ${parent.symbol} ` +
+      `(${chunk.sourcePath}:${parent.lineStart}-${parent.lineEnd})`;
+    const block = blocks.find((b) => b.startsWith(`${chunk.sourcePath}:${chunk.lineStart}-`))!;
+    assert.equal(block.split("\n")[1], line, block);
+    // The first line keeps its indent: a member's passage starts as its line does in the file.
+    const source = await Deno.readTextFile(join(root, chunk.sourcePath));
+    const firstLine = source.split("\n")[chunk.lineStart - 1]!;
+    assert.match(firstLine, /^\s+\S/, "a member, indented in its class");
+    assert.equal(block.split("\n")[2], `    ${firstLine}`);
+  }
 });

@@ -380,7 +380,7 @@ export const SETTINGS = {
     type: "list",
     default: [],
     value: "LANG",
-    help: "Only hits in this language (repeatable)",
+    help: "Only hits in this language: an id or an extension, e.g. typescript or ts (repeatable)",
   },
   offline: {
     flag: "offline",

@@ -23,6 +23,7 @@ import {
 import {
   asksAnything,
   type ContextEntry,
+  describeEntry,
   type KnowledgePolicy,
   searchKnowledge,
 } from "../okf/mod.ts";
@@ -398,6 +399,8 @@ class LocalCorpus implements Corpus {
         read: sourceReader(this.root),
         // In reading order the best match may come after its governing sources: it still leads.
         lead: Math.max(0, passages.indexOf(response.matches[0]!)),
+        // A knowledge passage's heading names its concept, its status and why it is there.
+        notes: response.context?.map((entry) => describeEntry(entry, options.policy?.asOf)),
       });
       if (response.contextText === "" && passages.length > 0) {
         response.notices.push(

@@ -1,20 +1,22 @@
 import type { CorpusSearchResult } from "../corpus/mod.ts";
 import { escapeLine, escapeText } from "../escape.ts";
-import type { SearchHit } from "../search/mod.ts";
+import { describeConcept } from "../okf/mod.ts";
+import { describeParent, type SearchHit } from "../search/mod.ts";
 
 /**
  * A compact text rendering of a search for the model: one cited line per
  * hit (on a knowledge bundle, per context entry with its reason), notices,
  * then the prompt context. Paths and symbols are escaped, so a file name
- * cannot forge a line of the answer.
+ * cannot forge a line of the answer. A knowledge passage names its concept's
+ * title and status (stale by `asOf`, default today).
  */
-export function renderSearch(result: CorpusSearchResult): string {
+export function renderSearch(result: CorpusSearchResult, asOf?: string): string {
   const cited = result.context
     ? result.context.map((entry) =>
       `[${entry.reason}${entry.viaPath ? ` for ${escapeLine(entry.viaPath)}` : ""}] ` +
-      citation(entry.passage)
+      citation(entry.passage, asOf)
     )
-    : result.matches.map(citation);
+    : result.matches.map((hit) => citation(hit, asOf));
   const lines = cited.map((line, i) => `${i + 1}. ${line}`);
   if (lines.length === 0) lines.push("No matches.");
   for (const notice of result.notices) lines.push(`note: ${escapeLine(notice)}`);
@@ -22,13 +24,14 @@ export function renderSearch(result: CorpusSearchResult): string {
   return lines.join("\n");
 }
 
-function citation(hit: SearchHit): string {
+/** A hit's citation: place, symbol, its concept on a knowledge bundle, its context, score. */
+function citation(hit: SearchHit, asOf?: string): string {
   const c = hit.chunk;
   const p = hit.parent;
-  const within = p
-    ? ` in ${p.type}${p.symbol ? ` ${escapeLine(p.symbol)}` : ""} (${p.lineStart}-${p.lineEnd})`
-    : "";
+  const concept = describeConcept(c, asOf);
+  const about = concept === undefined ? "" : ` — ${escapeLine(concept)}`;
+  const within = p ? ` ${describeParent(hit)} (${p.lineStart}-${p.lineEnd})` : "";
   return `${escapeLine(c.sourcePath)}:${c.lineStart}-${c.lineEnd} ${
     escapeLine(c.symbol ?? c.type)
-  }${within} [${hit.similarity.toFixed(3)}]`;
+  }${about}${within} [${hit.similarity.toFixed(3)}]`;
 }

@@ -124,7 +124,7 @@ const SEARCH_INPUT = {
   ),
   path: LIST("Only paths matching these globs"),
   type: LIST("Only these chunk types: class, method, heading, …"),
-  lang: LIST("Only these languages"),
+  lang: LIST("Only these languages: ids (typescript) or extensions (ts, py, md)"),
   expand: z.boolean().optional().describe("Show each hit in its class, section or file"),
   diverse: z.boolean().optional().describe("Skip near-copies of better hits"),
   contextChars: z.number().int().min(1).optional().describe(
@@ -176,8 +176,9 @@ function registerSearch(
   }, (args: SearchArgs) =>
     answer(async () => {
       const corpus = roots.pick(args.root);
-      const result = await corpus.search(args.query, searchOptions(args, defaultsOf(corpus)));
-      return { text: renderSearch(result), data: resultJson(result) };
+      const options = searchOptions(args, defaultsOf(corpus));
+      const result = await corpus.search(args.query, options);
+      return { text: renderSearch(result, options.policy?.asOf), data: resultJson(result) };
     }));
 }
 

@@ -38,6 +38,7 @@ export { type ProfilePackage, type ProfileRule, readProfilePackage } from "./pro
 export { WAYFINDER_RULES } from "./wayfinder_rules.ts";
 export { type ConceptMeta, declaresOkf, isReservedFile, readConcept } from "./concept.ts";
 export { chunkConcept, joinConcept, SUMMARY_TYPE } from "./chunk_concept.ts";
+export { describeConcept, describeEntry } from "./describe_concept.ts";
 export {
   asksAnything,
   checkGoverning,

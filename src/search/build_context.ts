@@ -2,7 +2,7 @@ import { escapeLine } from "../escape.ts";
 import type { Chunk } from "../types.ts";
 import type { ParentContext } from "./expand.ts";
 import type { SearchHit } from "./search_index.ts";
-import type { SourceReader } from "./source_text.ts";
+import { shownPassage, type SourceReader } from "./source_text.ts";
 
 /** How much context to build and where to read gaps between passages from. */
 export interface ContextOptions {
@@ -16,6 +16,11 @@ export interface ContextOptions {
    * match after the sources governing it. @default 0
    */
   lead?: number;
+  /**
+   * What each hit's heading should say besides its place, by hit: a
+   * knowledge concept's title and status, why a passage is there. One line.
+   */
+  notes?: readonly (string | undefined)[];
 }
 
 /** A stretch of one file in the context. */
@@ -24,6 +29,8 @@ interface Block {
   language: string;
   /** Named only while the block is one passage. */
   label?: string;
+  /** The note of the hit it shows first, kept when passages of its file join it. */
+  note?: string;
   lineStart: number;
   lineEnd: number;
   startOffset: number;
@@ -39,26 +46,33 @@ interface Block {
  * The passages that may show `hit`, preferred first: its parent context when
  * it was expanded, then the hit alone (for a budget the parent overflows).
  */
-function passagesOf(hit: SearchHit, rank: number, read?: SourceReader): Block[] {
+function passagesOf(hit: SearchHit, rank: number, read?: SourceReader, note?: string): Block[] {
   const { chunk, parent } = hit;
-  const block = (span: Chunk | ParentContext, name: string | undefined, text: string) => ({
+  const block = (
+    span: Chunk | ParentContext,
+    name: string | undefined,
+    startOffset: number,
+    text: string,
+  ) => ({
     rank,
     path: chunk.sourcePath,
     language: chunk.language,
     label: `${name ? `${name} ` : ""}(${span.type})`,
+    note,
     lineStart: span.lineStart,
     lineEnd: span.lineEnd,
-    startOffset: span.startOffset,
+    startOffset,
     endOffset: span.endOffset,
     text,
     source: read?.(chunk),
   });
-  const own = block(chunk, chunk.symbol, chunk.content);
+  const shown = shownPassage(chunk, read);
+  const own = block(chunk, chunk.symbol, shown.startOffset, shown.text);
   // A context that does not hold the hit (built by hand, or for another chunk) would show
   // everything but the match: the hit alone then.
   const holds = parent && parent.startOffset <= chunk.startOffset &&
     chunk.endOffset <= parent.endOffset;
-  return holds ? [block(parent, parent.symbol, parent.content), own] : [own];
+  return holds ? [block(parent, parent.symbol, parent.startOffset, parent.content), own] : [own];
 }
 
 /** What lies between two passages of a file, if it may be shown: whitespace only. */
@@ -122,8 +136,9 @@ function fenceFor(text: string): string {
 function render(block: Block, text = block.text.replace(/\n+$/, "")): string {
   const fence = fenceFor(text);
   const label = block.label ? ` ${block.label}` : "";
+  const note = block.note ? ` — ${escapeLine(block.note)}` : "";
   // A file name must not break the heading into lines of its own.
-  return `## ${escapeLine(block.path)}:${block.lineStart}-${block.lineEnd}${label}\n` +
+  return `## ${escapeLine(block.path)}:${block.lineStart}-${block.lineEnd}${label}${note}\n` +
     `${fence}${block.language}\n${text}\n${fence}\n`;
 }
 
@@ -163,7 +178,7 @@ export function buildContext(hits: SearchHit[], options: ContextOptions): string
   const lead = Math.min(options.lead ?? 0, hits.length - 1);
   const order = [lead, ...hits.keys().filter((rank) => rank !== lead)];
   for (const rank of order) {
-    const passages = passagesOf(hits[rank]!, rank, options.read);
+    const passages = passagesOf(hits[rank]!, rank, options.read, options.notes?.[rank]);
     if (passages.some((passage) => shown.has(passage.text))) continue;
     const fitting = passages.map((passage) => ({ passage, next: withPassage(blocks, passage) }))
       .find(({ next }) => renderAll(next).length <= maxChars);

@@ -230,3 +230,36 @@ Deno.test("buildContext() escapes a file name that would break its heading into 
   });
   assert.match(text, /^## new\\x0aline\\x1b\.txt:1-2 /);
 });
+
+Deno.test("buildContext() shows a method from the start of its first line, indented like the rest", () => {
+  const source = "class A {\n  /** Runs. */\n  run() {\n    go();\n  }\n}\n";
+  const start = source.indexOf("/**");
+  const end = source.indexOf("  }\n") + 3;
+  const method = hit("run", source.slice(start, end), {
+    sourcePath: "src/a.ts",
+    symbol: "A.run",
+    type: "method",
+    lineStart: 2,
+    lineEnd: 5,
+    startOffset: start,
+    endOffset: end,
+  });
+  const text = buildContext([method], { maxChars: 1000, read: () => source });
+  assert.ok(text.includes("```typescript\n  /** Runs. */\n  run() {\n    go();\n  }\n```"), text);
+  // Without the file's text, the chunk as it is.
+  assert.ok(buildContext([method], { maxChars: 1000 }).includes("```typescript\n/** Runs. */\n"));
+});
+
+Deno.test("buildContext() puts each hit's note in its heading, on one line", () => {
+  const text = buildContext([hit("a", "x"), hit("b", "y")], {
+    maxChars: 1000,
+    notes: ["Transport security (Standard); governs\nb.md", undefined],
+  });
+  assert.ok(
+    text.startsWith(
+      "## src/a.ts:1-2 (function) — Transport security (Standard); governs\\x0ab.md\n",
+    ),
+    text,
+  );
+  assert.ok(text.includes("## src/b.ts:1-2 (function)\n"));
+});

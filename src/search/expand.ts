@@ -2,7 +2,7 @@ import { markdownBodyStart } from "../chunk/mod.ts";
 import type { Chunk } from "../types.ts";
 import type { SearchableIndex, SearchHit } from "./search_index.ts";
 import type { Searcher } from "./searcher.ts";
-import type { SourceReader } from "./source_text.ts";
+import { lineStartBefore, type SourceReader } from "./source_text.ts";
 
 /**
  * The context a hit is shown in, by preference: the declaration that holds
@@ -21,6 +21,18 @@ export interface ParentContext {
   startOffset: number;
   endOffset: number;
   content: string;
+  /** Later (worse) hits that lie in this context and were folded into it, best first. */
+  matched?: FoldedHit[];
+}
+
+/** A hit folded into the context of a better one: where it is and what it scored. */
+export interface FoldedHit {
+  id: string;
+  symbol?: string;
+  type: string;
+  lineStart: number;
+  lineEnd: number;
+  score: number;
 }
 
 /** Declarations whose members are shown with them. */
@@ -65,37 +77,66 @@ function membersOf(owner: Chunk, file: Chunk[]): Chunk[] {
   return file.filter((c) => c === owner || inside(c.parent) || (c !== owner && inside(c.symbol)));
 }
 
-/** The range covering `parts`, its text from the file when trusted, else the parts joined. */
+/**
+ * The range covering `parts`, its text from the file when trusted, else the
+ * parts joined. It starts at the first part's line when only indentation (or
+ * a heading's `#` marks) comes before it there, so its first line keeps its
+ * indent; a container's range ends with its closing token.
+ */
 function spanOf(
   parts: Chunk[],
   base: Omit<ParentContext, "lineStart" | "lineEnd" | "startOffset" | "endOffset" | "content">,
   read: SourceReader,
 ): ParentContext {
   const first = parts.reduce((a, b) => (b.startOffset < a.startOffset ? b : a));
-  const endOffset = Math.max(...parts.map((c) => c.endOffset));
+  const last = Math.max(...parts.map((c) => c.endOffset));
+  const lineEnd = Math.max(...parts.map((c) => c.lineEnd));
   const text = parts.every((c) => read(c) !== undefined) ? read(parts[0]) : undefined;
-  // A heading chunk starts after its `#` marks; the section it opens starts at its line.
-  const startOffset = text !== undefined && first.type === "heading"
-    ? headingLineStart(text, first.startOffset)
-    : first.startOffset;
-  const content = text?.slice(startOffset, endOffset) ??
-    parts.filter((c, i) => !parts.slice(0, i).some((p) => p.endOffset >= c.endOffset))
-      .map((c) => c.content).join("\n");
+  if (text === undefined) {
+    const outer = parts.filter((c, i) =>
+      !parts.slice(0, i).some((p) => p.endOffset >= c.endOffset)
+    );
+    const content = outer.map((c) => c.content).join("\n");
+    const startOffset = first.startOffset;
+    return { ...base, lineStart: first.lineStart, lineEnd, startOffset, endOffset: last, content };
+  }
+  const startOffset = lineStartBefore(text, first.startOffset, first.type === "heading");
+  const endOffset = base.reason === "declaration"
+    ? declarationEnd(text, startOffset, last, first.language)
+    : last;
   return {
     ...base,
-    lineStart: Math.min(...parts.map((c) => c.lineStart)),
-    lineEnd: Math.max(...parts.map((c) => c.lineEnd)),
+    lineStart: first.lineStart,
+    lineEnd: lineEnd + countLineBreaks(text.slice(last, endOffset)),
     startOffset,
     endOffset,
-    content,
+    content: text.slice(startOffset, endOffset),
   };
 }
 
-/** `offset` moved back over the `#` marks and indentation before it to the start of its line. */
-function headingLineStart(text: string, offset: number): number {
-  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
-  return /^[ \t]*#*[ \t]*$/.test(text.slice(lineStart, offset)) ? lineStart : offset;
+const countLineBreaks = (text: string) => text.split("\n").length - 1;
+
+/**
+ * Where a container declaration spanning `start..end` really ends: the
+ * chunker leaves a split container's closing token (`}`, Ruby's `end`, and a
+ * `;` after it) out of every chunk, so when it follows and the span is still
+ * open, it is taken in, and code shown from the span is balanced.
+ */
+function declarationEnd(text: string, start: number, end: number, language: string): number {
+  const closer = /^\s*(\}|end\b)[ \t]*;?/.exec(text.slice(end));
+  if (!closer) return end;
+  const span = text.slice(start, end);
+  const count = (pattern: RegExp) => span.match(pattern)?.length ?? 0;
+  const open = closer[1] === "}"
+    ? count(/\{/g) > count(/\}/g)
+    : language === "ruby" && count(RUBY_OPENERS) > count(RUBY_ENDS);
+  return open ? end + closer[0].length : end;
 }
+
+/** What Ruby closes with `end`: block keywords that begin a line, and `do` blocks ending one. */
+const RUBY_OPENERS =
+  /^[ \t]*(?:class|module|def|if|unless|case|while|until|for|begin)\b|\bdo[ \t]*(?:\|[^|\n]*\|)?[ \t]*$/gm;
+const RUBY_ENDS = /^[ \t]*end\b/gm;
 
 /** A chunk's place among its declaration's pieces: chunker part, then fitter fragment (1 of 1 if whole). */
 function pieceOf(c: Chunk) {
@@ -251,7 +292,11 @@ const overlaps = (a: Range, b: Range) => a.startOffset < b.endOffset && b.startO
 const within = (inner: Range, outer: Range) =>
   outer.startOffset <= inner.startOffset && inner.endOffset <= outer.endOffset;
 
-/** Each hit with its context, skipping hits already shown and overlapping contexts, up to `limit`. */
+/**
+ * Each hit with its context, up to `limit`. A hit inside a context already
+ * shown is folded into it (`parent.matched`), and one whose context would
+ * overlap another comes on its own lines.
+ */
 function collapse(
   hits: SearchHit[],
   index: SearchableIndex,
@@ -259,17 +304,35 @@ function collapse(
   limit: number,
 ): SearchHit[] {
   // What each file shows so far: the contexts returned, or a hit's own lines.
-  const shown = new Map<string, Range[]>();
+  const shown = new Map<string, { range: Range; parent?: ParentContext }[]>();
   const matches: SearchHit[] = [];
   for (const hit of hits) {
     const path = hit.chunk.sourcePath;
     const ranges = shown.get(path) ?? [];
-    if (ranges.some((range) => within(hit.chunk, range))) continue;
-    const parent = parentOf(index, hit.chunk, read);
-    const fits = !ranges.some((range) => overlaps(parent, range));
-    shown.set(path, [...ranges, fits ? parent : hit.chunk]);
+    const holder = ranges.find(({ range }) => within(hit.chunk, range));
+    if (holder) {
+      holder.parent?.matched?.push(foldedHit(hit));
+      continue;
+    }
+    const parent = { ...parentOf(index, hit.chunk, read), matched: [] };
+    const fits = !ranges.some(({ range }) => overlaps(parent, range));
+    shown.set(path, [...ranges, fits ? { range: parent, parent } : { range: hit.chunk }]);
     matches.push(fits ? { ...hit, parent } : hit);
     if (matches.length === limit) break;
   }
+  // Only a context that folded something in says so.
+  for (const { parent } of matches) if (parent?.matched?.length === 0) delete parent.matched;
   return matches;
+}
+
+function foldedHit({ chunk, similarity }: SearchHit): FoldedHit {
+  const { id, symbol, type, lineStart, lineEnd } = chunk;
+  return {
+    id,
+    ...(symbol === undefined ? {} : { symbol }),
+    type,
+    lineStart,
+    lineEnd,
+    score: similarity,
+  };
 }

@@ -1,5 +1,6 @@
 import picomatch from "picomatch";
 import type { Chunk, RowColumn, RowColumns } from "../types.ts";
+import { languageId } from "../walk/mod.ts";
 
 /** Which chunks a search may return. Categories are AND'd, values within one are OR'd. */
 export interface SearchFilter {
@@ -11,7 +12,7 @@ export interface SearchFilter {
   paths?: string[];
   /** Chunk types, e.g. "method", "heading". */
   types?: string[];
-  /** Chunk languages, e.g. "typescript", "markdown". */
+  /** Chunk languages, e.g. "typescript", "markdown", or an extension or alias of one ("ts", "md"). */
   languages?: string[];
   /** Any other rule, e.g. a knowledge policy over `metadata.concept`. */
   accept?: (chunk: Chunk) => boolean;
@@ -35,7 +36,9 @@ function pathMatcher(pattern: string): (path: string) => boolean {
 function compile(filter: SearchFilter | undefined) {
   const paths = filter?.paths?.length ? filter.paths.map(pathMatcher) : undefined;
   const types = filter?.types?.length ? new Set(filter.types) : undefined;
-  const languages = filter?.languages?.length ? new Set(filter.languages) : undefined;
+  const languages = filter?.languages?.length
+    ? new Set(filter.languages.map(languageId))
+    : undefined;
   return {
     sourcePath: paths && ((path: string) => paths.some((m) => m(path))),
     type: types && ((type: string) => types.has(type)),
@@ -93,4 +96,30 @@ export function keptRows(
     }
   }
   return kept;
+}
+
+/** The distinct values of one column of an index, sorted. */
+function heldValues(
+  index: { chunks: Chunk[]; columns?: RowColumns },
+  key: "language" | "type",
+): string[] {
+  const values = index.columns?.[key].values ?? index.chunks.map((chunk) => chunk[key]);
+  return [...new Set(values)].sort();
+}
+
+/**
+ * The notice for a filter that keeps no chunk of the index. When it names
+ * languages or types, the ones the index holds follow, so `--lang ts` or a
+ * misspelt type can be put right.
+ */
+export function noMatchNotice(
+  index: { chunks: Chunk[]; columns?: RowColumns },
+  filter: SearchFilter,
+): string {
+  const held = [
+    filter.languages?.length ? `languages: ${heldValues(index, "language").join(", ")}` : "",
+    filter.types?.length ? `types: ${heldValues(index, "type").join(", ")}` : "",
+  ].filter((part) => part !== "");
+  const notice = "the filters match no chunk in this index";
+  return held.length ? `${notice} (it holds ${held.join("; ")})` : notice;
 }

@@ -1,6 +1,6 @@
 import { deepEqual, equal } from "node:assert/strict";
 import type { Chunk, RowColumn } from "../types.ts";
-import { keptRows, type SearchFilter } from "./match_filter.ts";
+import { keptRows, matchFilter, noMatchNotice, type SearchFilter } from "./match_filter.ts";
 import { chunk } from "./testdata/index.ts";
 
 /** A dictionary column over `chunks`' values of `key`. */
@@ -39,4 +39,31 @@ Deno.test("keptRows() agrees with and without columns, and runs accept only on w
     if (counted) equal(accepted, 3, "accept sees only the rows under src/");
   }
   deepEqual([...keptRows({ chunks, columns }, { paths: ["src/auth"] })], [1, 0, 1, 0, 0]);
+});
+
+Deno.test("a language filter takes an extension or a common name for the language's id", () => {
+  const chunks = [
+    chunk("a", "src/a.ts"),
+    chunk("b", "docs/guide.md", "heading", "markdown"),
+    chunk("c", "lib/a.cs", "class", "c_sharp"),
+  ];
+  const kept = (languages: string[]) => chunks.filter(matchFilter({ languages })!).map((c) => c.id);
+  deepEqual(kept(["ts"]), ["a"]);
+  deepEqual(kept(["TypeScript", "md"]), ["a", "b"]);
+  deepEqual(kept(["csharp"]), ["c"]);
+  deepEqual(kept(["py"]), []);
+  deepEqual([...keptRows({ chunks }, { languages: ["ts"] })], [1, 0, 0]);
+});
+
+Deno.test("noMatchNotice() names the languages and types the index holds for the filters given", () => {
+  const chunks = [chunk("a", "src/a.ts"), chunk("b", "docs/guide.md", "heading", "markdown")];
+  equal(
+    noMatchNotice({ chunks }, { languages: ["py"] }),
+    "the filters match no chunk in this index (it holds languages: markdown, typescript)",
+  );
+  equal(
+    noMatchNotice({ chunks }, { types: ["methd"], paths: ["src"] }),
+    "the filters match no chunk in this index (it holds types: function, heading)",
+  );
+  equal(noMatchNotice({ chunks }, { paths: ["lib"] }), "the filters match no chunk in this index");
 });

@@ -2,7 +2,7 @@ import { WayfinderError } from "../error.ts";
 import type { Chunk, Hit, QuantizedVectors, RowColumns, RowRange } from "../types.ts";
 import { denseRanking, hasVector } from "./dense_ranking.ts";
 import { rowDot } from "./dense_scores.ts";
-import { keptRows, matchFilter, type SearchFilter } from "./match_filter.ts";
+import { keptRows, matchFilter, noMatchNotice, type SearchFilter } from "./match_filter.ts";
 import type { ParentContext } from "./expand.ts";
 
 /**
@@ -304,7 +304,7 @@ export function searchIndex(
   }
   if (byFilter && picked.survivors.length === 0) {
     only ??= keptRows(index, options.filter!);
-    if (!only.includes(1)) notices.push("the filters match no chunk in this index");
+    if (!only.includes(1)) notices.push(noMatchNotice(index, options.filter!));
   }
   const { survivors, window } = picked;
   return {

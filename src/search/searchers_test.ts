@@ -6,6 +6,7 @@ import { chunkFile, chunkMarkdown, type CodeChunker, createCodeChunker } from ".
 import type { Chunk, SourceFile } from "../types.ts";
 import { detectLanguage } from "../walk/mod.ts";
 import { buildContext } from "./build_context.ts";
+import { describeParent } from "./describe_parent.ts";
 import { diversifyingSearcher } from "./diversify.ts";
 import { expandingSearcher, parentOf } from "./expand.ts";
 import { rerankingSearcher } from "./rerank.ts";
@@ -142,8 +143,9 @@ Deno.test("parentOf() prefers the declaration, then an enclosing range, then the
   const inClass = parentOf(index, chunks[1], read);
   assert.equal(inClass.reason, "declaration");
   assert.equal(inClass.symbol, "Auth");
-  assert.deepEqual([inClass.lineStart, inClass.lineEnd], [1, 4]);
-  assert.equal(inClass.content, "class Auth {\n  String token;\n  login() {}\n  logout() {}");
+  // The chunks leave out the class's closing brace; its context takes it back.
+  assert.deepEqual([inClass.lineStart, inClass.lineEnd], [1, 5]);
+  assert.equal(inClass.content, "class Auth {\n  String token;\n  login() {}\n  logout() {}\n}");
   assert.equal(
     parentOf(index, chunks[0], read).symbol,
     "Auth",
@@ -179,6 +181,15 @@ Deno.test("expandingSearcher() collapses hits in one class into the first child 
   const { matches } = await searcher.search({ query: "q", limit: 2 });
   assert.deepEqual(matches.map((m) => m.chunk.id), ["login", "main"]);
   assert.equal(matches[0].parent?.symbol, "Auth");
+  // The class's other hits are folded into it, and say so.
+  assert.deepEqual(
+    matches[0].parent?.matched?.map((m) => [m.id, m.symbol, m.lineStart, m.lineEnd]),
+    [["logout", "Auth.logout", 4, 4], ["header", "Auth", 1, 2]],
+  );
+  assert.equal(
+    describeParent(matches[0]),
+    "matched Auth.login, Auth.logout (4-4), Auth (1-2) in class Auth",
+  );
   // main's context, the file, holds class Auth already shown: main comes on its own lines.
   assert.equal(matches[1].parent, undefined);
   assert.equal(parentOf(index, chunks[3], () => source).reason, "file");
@@ -380,6 +391,65 @@ Deno.test("parentOf() gives every chunk of the samples and the peer corpus a con
         where,
       );
       assert.ok(context.content.includes(chunk.content.trim()), where);
+      if (context.reason === "declaration" && !/^(python|ruby)$/.test(chunk.language)) {
+        const count = (brace: RegExp) => context.content.match(brace)?.length ?? 0;
+        assert.equal(count(/\{/g), count(/\}/g), `${where}: braces balance`);
+      }
     }
+  }
+});
+
+/** A class split into members inside a namespace (then a small class, one chunk, in TypeScript). */
+const NESTED = {
+  "src/billing.ts": [
+    "export namespace Billing {",
+    "  /** The ledger of one account, with its running balance. */",
+    "  export class Ledger {",
+    "    private entries: number[] = [];",
+    "    /** Records one amount, positive or negative, at the end of the ledger. */",
+    "    record(amount: number): void {",
+    "      this.entries.push(amount);",
+    "    }",
+    "    /** The sum of every amount recorded so far, zero for an empty ledger. */",
+    "    balance(): number {",
+    "      return this.entries.reduce((sum, amount) => sum + amount, 0);",
+    "    }",
+    "  }",
+    "  export class Tag { name = 'x'; }",
+    "}",
+  ],
+  "lib/billing.rb": [
+    "module Billing",
+    "  # The ledger of one account, with its running balance.",
+    "  class Ledger",
+    "    # Records one amount, positive or negative, at the end of the ledger.",
+    "    def record(amount)",
+    "      entries.push(amount)",
+    "    end",
+    "",
+    "    # The sum of every amount recorded so far, zero for an empty ledger.",
+    "    def balance",
+    "      entries.sum { |amount| amount }",
+    "    end",
+    "  end",
+    "end",
+  ],
+};
+
+Deno.test("parentOf() ends a container with its own closing token, its first line indented", async () => {
+  for (const [path, lines] of Object.entries(NESTED)) {
+    const source = lines.join("\n") + "\n";
+    const chunks = await cut(path, source);
+    const index = makeIndex(chunks, chunks.map(() => [1, 0, 0]));
+    const record = chunks.find((c) => c.symbol === "Billing.Ledger.record")!;
+    const ledger = parentOf(index, record, () => source);
+    const last = 13;
+    assert.equal(ledger.symbol, "Billing.Ledger", path);
+    assert.equal(ledger.lineEnd, last, path);
+    assert.equal(ledger.content.split("\n").at(-1), lines[last - 1], path);
+    assert.equal(ledger.content.split("\n")[0], lines[ledger.lineStart - 1], "its indent kept");
+    const tag = chunks.find((c) => c.symbol === "Billing.Tag");
+    // Already closed: the brace after it is the namespace's.
+    if (tag) assert.equal(parentOf(index, tag, () => source).content, lines[13]);
   }
 });

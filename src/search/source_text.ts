@@ -26,3 +26,29 @@ export function sourceReader(root: string): SourceReader {
     return text.slice(chunk.startOffset, chunk.endOffset) === chunk.content ? text : undefined;
   };
 }
+
+/**
+ * `offset` moved back to the start of its line when only indentation (and,
+ * for a heading, its `#` marks) comes before it there.
+ */
+export function lineStartBefore(text: string, offset: number, heading = false): number {
+  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
+  const before = text.slice(lineStart, offset);
+  return (heading ? /^[ \t]*#*[ \t]*$/ : /^[ \t]*$/).test(before) ? lineStart : offset;
+}
+
+/**
+ * A chunk as it is shown: from the start of its first line when only
+ * indentation comes before it there (chunks start at their first visible
+ * character), so the first line keeps its indent like the others. The
+ * chunk's own text when the file cannot be trusted.
+ */
+export function shownPassage(
+  chunk: Chunk,
+  read?: SourceReader,
+): { startOffset: number; text: string } {
+  const text = read?.(chunk);
+  if (text === undefined) return { startOffset: chunk.startOffset, text: chunk.content };
+  const startOffset = lineStartBefore(text, chunk.startOffset);
+  return { startOffset, text: text.slice(startOffset, chunk.endOffset) };
+}

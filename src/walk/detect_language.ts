@@ -70,3 +70,34 @@ export function detectLanguage(path: string): string {
   if (dot <= 0) return "text";
   return LANGUAGES[name.slice(dot + 1).toLowerCase()] ?? "text";
 }
+
+/** Names people use for a language besides its id and its extensions. */
+const ALIASES: Readonly<Record<string, string>> = {
+  csharp: "c_sharp",
+  "c#": "c_sharp",
+  "c++": "cpp",
+  golang: "go",
+  shell: "bash",
+  txt: "text",
+};
+
+/**
+ * The language id a name stands for, as chunks carry it: an id as it is
+ * (`typescript`), a file extension (`ts`, `py`, `rs`, `md`) or a common
+ * name (`csharp`, `golang`) mapped to the id, any case. An unknown name is
+ * returned lower-cased, matching nothing it does not name.
+ *
+ * @example A filter's `--lang ts`
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { languageId } from "./mod.ts";
+ *
+ * assert.equal(languageId("ts"), "typescript");
+ * assert.equal(languageId("Python"), "python");
+ * assert.equal(languageId("tsx"), "tsx");
+ * ```
+ */
+export function languageId(name: string): string {
+  const key = name.trim().toLowerCase();
+  return ALIASES[key] ?? LANGUAGES[key] ?? key;
+}
