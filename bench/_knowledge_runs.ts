@@ -86,7 +86,8 @@ export async function runKnowledgeProtocol(options: KnowledgeRunOptions): Promis
             mode,
             policy: {
               current: !q.history,
-              asOf: protocol.asOf,
+              // A date judges only the current view; history questions see every date.
+              asOf: q.history ? undefined : protocol.asOf,
               governing: protocol.governingSources,
               expandLinks: true,
               pathPrefixes: q.scope,
@@ -181,7 +182,7 @@ export async function runKnowledgeCases(
           filter: { paths: kase.options?.filePatterns },
           policy: {
             current: status === undefined,
-            asOf: spec.asOf,
+            asOf: status === undefined ? spec.asOf : undefined,
             status: status === undefined ? undefined : [status].flat(),
             pathPrefixes: kase.options?.filePaths,
           },
