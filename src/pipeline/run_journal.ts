@@ -36,6 +36,7 @@ export interface RunJournal {
 }
 
 /** Starts the journal of one run in `indexDir`. */
+// Over 60 lines: the returned methods share one run's state in closures.
 export function startJournal(
   options: {
     root: string;
