@@ -251,10 +251,26 @@ async function load(
  * @returns The manifest, or null when nothing was ever published there.
  * @throws {WayfinderError} `stale_index` for another format version; `io` when unreadable.
  */
-export async function readManifest(
+export function readManifest(
   indexDir: string,
   root?: string,
 ): Promise<IndexManifest | null> {
+  return withLiveGeneration(indexDir, root, async (generation) => {
+    const text = await Deno.readTextFile(join(indexDir, generation, FILES.manifest));
+    return parseManifest(indexDir, text, root);
+  });
+}
+
+/**
+ * Runs `read` on the live generation. A concurrent index run may publish a
+ * newer generation and collect the one being read, so vanished files send it
+ * back to follow `current` again, twice at most.
+ */
+async function withLiveGeneration<T>(
+  indexDir: string,
+  root: string | undefined,
+  read: (generation: string) => Promise<T>,
+): Promise<T | null> {
   for (let attempt = 0;; attempt++) {
     const generation = await readCurrent(indexDir);
     if (generation === null) return null;
@@ -262,19 +278,16 @@ export async function readManifest(
       throw stale(indexDir, `'current' names no generation`, root);
     }
     try {
-      const text = await Deno.readTextFile(join(indexDir, generation, FILES.manifest));
-      return parseManifest(indexDir, text, root);
+      return await read(generation);
     } catch (error) {
       if (error instanceof WayfinderError) throw error;
-      // A concurrent run may have collected this generation; follow `current` again.
-      if (error instanceof Deno.errors.NotFound && attempt < 2) continue;
-      throw new WayfinderError(
-        "io",
-        `Cannot read index at ${indexDir}: ${(error as Error).message}`,
-        {
-          cause: error,
-        },
-      );
+      if (!(error instanceof Deno.errors.NotFound)) {
+        const message = `Cannot read index at ${indexDir}: ${(error as Error).message}`;
+        throw new WayfinderError("io", message, { cause: error });
+      }
+      if (attempt >= 2) {
+        throw new UnusableIndexError(indexDir, `generation ${generation} is missing files`, root);
+      }
     }
   }
 }
@@ -293,35 +306,13 @@ export function currentGeneration(indexDir: string): Promise<string | null> {
  * @throws {WayfinderError} `stale_index` when the index was written by another
  *   format version or its files are damaged; `io` when it cannot be read.
  */
-export async function openIndex(
+export function openIndex(
   indexDir: string,
   options: OpenOptions = {},
 ): Promise<StoredIndex | null> {
-  // A concurrent index run may publish a newer generation and collect the one we
-  // were reading; follow `current` again when files vanish under us.
-  const { root } = options;
-  for (let attempt = 0;; attempt++) {
-    const generation = await readCurrent(indexDir);
-    if (generation === null) return null;
-    if (!GENERATION_NAME.test(generation)) {
-      throw stale(indexDir, `'current' names no generation`, root);
-    }
-    try {
-      return await load(indexDir, generation, options);
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) {
-        if (error instanceof WayfinderError) throw error;
-        throw new WayfinderError(
-          "io",
-          `Cannot read index at ${indexDir}: ${(error as Error).message}`,
-          {
-            cause: error,
-          },
-        );
-      }
-      if (attempt >= 2) {
-        throw new UnusableIndexError(indexDir, `generation ${generation} is missing files`, root);
-      }
-    }
-  }
+  return withLiveGeneration(
+    indexDir,
+    options.root,
+    (generation) => load(indexDir, generation, options),
+  );
 }
