@@ -135,6 +135,8 @@ Deno.test("mcp describes every parameter of every tool to the model", async () =
       "status",
       "type",
     ]);
+    // A date alone is refused: the model must learn that before sending one.
+    assert.match(properties.asOf!.description!, /^Knowledge bundles, only together with `current`/);
     for (const tool of tools) {
       const described = tool.inputSchema.properties as Record<string, { description?: string }>;
       for (const [name, schema] of Object.entries(described ?? {})) {

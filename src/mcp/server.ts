@@ -135,7 +135,8 @@ const SEARCH_INPUT = {
     "Knowledge bundles: drop deprecated concepts and those past stale_after",
   ),
   asOf: z.string().min(1).optional().describe(
-    "Knowledge bundles: the date (YYYY-MM-DD) `current` judges staleness at; default today",
+    "Knowledge bundles, only together with `current` (this call's, or the server's when the call " +
+      "omits it; refused otherwise): the date (YYYY-MM-DD) `current` judges staleness at; default today",
   ),
   status: LIST("Knowledge bundles: only concepts with these statuses"),
   conceptType: LIST("Knowledge bundles: only concepts of these types"),
