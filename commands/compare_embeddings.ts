@@ -9,7 +9,7 @@ import {
   type Report,
   type UnmatchedJudgment,
 } from "../src/eval/mod.ts";
-import { evaluateCorpus, parseRun } from "../src/corpus/mod.ts";
+import { evaluateCorpus, parseRun, type TruncatedQuery } from "../src/corpus/mod.ts";
 import type { Config } from "../src/config/mod.ts";
 import { type Command, type CommandContext, printResult } from "./_command.ts";
 import { escapeLine } from "../src/escape.ts";
@@ -74,6 +74,7 @@ export const compareEmbeddingsCommand: Command = {
       : [];
     printResult(context, s.output, { ...report, regressions }, () => formatTable(report));
     warnUnmatched(context, report.unmatchedJudgments);
+    warnTruncated(context, report.truncatedQueries);
     for (const r of regressions) {
       const current = r.current === null ? "missing" : r.current.toFixed(4);
       context.stderr(
@@ -137,8 +138,15 @@ async function readInputs(config: Config) {
   return { runs, queries, judgments, match, groups, baseline };
 }
 
-/** How many unmatched judgments the warning names before summarising the rest. */
-const LISTED_UNMATCHED = 5;
+/** How many unmatched judgments or cut queries a warning names before summarising the rest. */
+const LISTED = 5;
+
+/** The first few items, then how many more. */
+function listed(items: string[]): string {
+  const shown = items.slice(0, LISTED);
+  if (items.length > LISTED) shown.push(`and ${items.length - LISTED} more`);
+  return escapeLine(shown.join(", "));
+}
 
 /**
  * One warning for judgments nothing in the corpus matches: each counts as a
@@ -146,16 +154,27 @@ const LISTED_UNMATCHED = 5;
  */
 function warnUnmatched(context: CommandContext, unmatched: readonly UnmatchedJudgment[]): void {
   if (unmatched.length === 0) return;
-  const listed = unmatched.slice(0, LISTED_UNMATCHED).map((u) => `${u.query} ${u.judgment}`);
-  if (unmatched.length > LISTED_UNMATCHED) {
-    listed.push(`and ${unmatched.length - LISTED_UNMATCHED} more`);
-  }
   const what = unmatched.length === 1
     ? "relevant judgment matches nothing in the corpus and counts as a miss"
     : "relevant judgments match nothing in the corpus and count as misses";
   context.stderr(
     `wayfinder: warning: ${unmatched.length} ${what} (renamed, moved or excluded?): ` +
-      `${escapeLine(listed.join(", "))}\n`,
+      `${listed(unmatched.map((u) => `${u.query} ${u.judgment}`))}\n`,
+  );
+}
+
+/**
+ * One warning for queries cut to the model's budget (`--long-input
+ * truncate`): dense and hybrid runs score them by their start only.
+ */
+function warnTruncated(context: CommandContext, truncated: readonly TruncatedQuery[]): void {
+  if (truncated.length === 0) return;
+  const what = truncated.length === 1 ? "query is longer" : "queries are longer";
+  const cut = truncated.length === 1 ? "was cut" : "were cut";
+  context.stderr(
+    `wayfinder: warning: ${truncated.length} ${what} than the ${truncated[0]!.maxTokens} tokens ` +
+      `the model takes and ${cut} to them for embedding: ` +
+      `${listed(truncated.map((t) => `${t.query} (${t.tokens} tokens)`))}\n`,
   );
 }
 

@@ -18,7 +18,7 @@ export const mcpCommand: Command = {
   spec: {
     name: "mcp",
     summary:
-      "Serve indexes as Model Context Protocol tools over stdio (search, read_range, index, status, validate, fit_inputs)",
+      "Serve indexes as Model Context Protocol tools over stdio (search, read_range, get_chunk, index, status, validate, fit_inputs)",
     positionals: ["root..."],
     // The search settings are the defaults of the `search` tool's omitted arguments.
     settings: [...INDEX_SETTINGS, ...EMBEDDER_SETTINGS, ...SEARCH_SETTINGS, "roots"],

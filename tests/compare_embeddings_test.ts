@@ -331,3 +331,32 @@ Deno.test("compare-embeddings refuses a query longer than the model takes, by it
   const lexical = await wayfinder(evalArgs(root, [], "bm25"), env);
   assert.equal(lexical.code, 0, lexical.stderr);
 });
+
+Deno.test("compare-embeddings with --long-input truncate names the queries it cut", async () => {
+  const root = await corpusWithEval({ index: { exclude: ["eval/**"] } });
+  const queries = join(root, "eval", "queries.json");
+  writeFileSync(queries, JSON.stringify({ a: "refresh", b: "list every user ".repeat(300) }));
+  const truncate = ["--long-input", "truncate"];
+  const json = await wayfinder(evalArgs(root, truncate), env);
+  assert.equal(json.code, 0, json.stderr);
+  const [cut] = JSON.parse(json.stdout).truncatedQueries;
+  assert.equal(cut.query, "b");
+  assert.equal(cut.maxTokens, 512);
+  assert.ok(cut.tokens > 512, `${cut.tokens} tokens`);
+  const warnings = (stderr: string) =>
+    stderr.split("\n").filter((line) => /^wayfinder: warning: .* cut /.test(line));
+  assert.deepEqual(warnings(json.stderr), [
+    `wayfinder: warning: 1 query is longer than the 512 tokens the model takes and was cut to ` +
+    `them for embedding: b (${cut.tokens} tokens)`,
+  ]);
+  // In text mode the same line follows the table.
+  const text = await wayfinder(evalArgs(root, [...truncate, "--output", "text"]), env);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^k=\d+ /);
+  assert.deepEqual(warnings(text.stderr), warnings(json.stderr));
+  // Lexical runs embed no query, so none is cut.
+  const lexical = await wayfinder(evalArgs(root, truncate, "bm25"), env);
+  assert.equal(lexical.code, 0, lexical.stderr);
+  assert.deepEqual(JSON.parse(lexical.stdout).truncatedQueries, []);
+  assert.deepEqual(warnings(lexical.stderr), []);
+});

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { openCorpus } from "../src/mod.ts";
+import { openCorpus, WayfinderError } from "../src/mod.ts";
 import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
 
 const CORPUS = join(REPO, "fixtures", "corpus");
@@ -92,6 +92,41 @@ Deno.test("openCorpus() indexes a folder and searches it with expansion, diversi
   } finally {
     await corpus.close();
   }
+});
+
+Deno.test("corpus.chunk() returns a hit's stored passage by its id, without loading the model", async () => {
+  const root = await copyTree(join(CORPUS, "services"));
+  const dataDir = await Deno.makeTempDir();
+  const built = await openCorpus(root, { dataDir, embedder: { model: tinyModel(), threads: 1 } });
+  let hit;
+  try {
+    await built.index();
+    hit = (await built.search("verify the jwt token", { limit: 1, mode: "lexical" })).matches[0]!;
+  } finally {
+    await built.close();
+  }
+  // A model that cannot load: fetching by id must not need it.
+  const corpus = await openCorpus(root, {
+    dataDir,
+    embedder: { model: "/nonexistent/model.gguf", threads: 1 },
+  });
+  try {
+    const chunk = await corpus.chunk(hit.chunk.id);
+    assert.deepEqual(chunk, { ...hit.chunk });
+    assert.ok(Object.getOwnPropertyDescriptor(chunk, "content")!.value, "content is read");
+    const text = await Deno.readTextFile(join(root, chunk!.sourcePath));
+    assert.equal(text.slice(chunk!.startOffset, chunk!.endOffset), chunk!.content);
+    assert.equal(await corpus.chunk("0".repeat(40)), undefined);
+    assert.equal(await corpus.chunk(""), undefined);
+    await assert.rejects(corpus.search("verify the jwt token"), /nonexistent\/model\.gguf/);
+  } finally {
+    await corpus.close();
+  }
+  const empty = await openCorpus(await Deno.makeTempDir(), { dataDir });
+  await assert.rejects(
+    empty.chunk(hit.chunk.id),
+    (error) => error instanceof WayfinderError && error.code === "no_index",
+  );
 });
 
 Deno.test("search reads the long-input policy and model the index was built with", async () => {

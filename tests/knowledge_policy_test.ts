@@ -139,6 +139,11 @@ Deno.test("--as-of without --current is refused; wayfinder.json's date waits for
   const lone = await wayfinder(["search", root, "logs", "--as-of", "2025-01-01"], env);
   assert.equal(lone.code, 2);
   assert.match(lone.stderr, /--as-of applies only with --current/);
+  // The help says so before anyone meets the refusal.
+  for (const command of ["search", "mcp"]) {
+    const help = await wayfinder([command, "--help"], env);
+    assert.match(help.stdout, /^ +--as-of DATE +Knowledge search, only with --current: /m, command);
+  }
   await Deno.writeTextFile(
     join(root, "wayfinder.json"),
     JSON.stringify({ knowledge: { asOf: "2025-01-01" } }),

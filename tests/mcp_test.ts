@@ -135,6 +135,8 @@ Deno.test("mcp describes every parameter of every tool to the model", async () =
       "status",
       "type",
     ]);
+    // A date alone is refused: the model must learn that before sending one.
+    assert.match(properties.asOf!.description!, /^Knowledge bundles, only together with `current`/);
     for (const tool of tools) {
       const described = tool.inputSchema.properties as Record<string, { description?: string }>;
       for (const [name, schema] of Object.entries(described ?? {})) {
@@ -372,6 +374,76 @@ Deno.test("mcp search answers as the CLI does under wayfinder.json's search and 
     assert.deepEqual(own.structuredContent, JSON.parse(cli.stdout));
   } finally {
     await configured.close();
+  }
+});
+
+Deno.test("mcp get_chunk fetches a search hit again by its id, from any served root", async () => {
+  const unindexed = await Deno.makeTempDir({ prefix: "wayfinder-mcp-bare-" });
+  const tree = await Deno.makeTempDir({ prefix: "wayfinder-mcp-ids-" });
+  const source = "export function pangolinScales(): number {\n  return 42;\n}\n";
+  await Deno.writeTextFile(join(tree, "pangolin.ts"), source);
+  await Deno.writeTextFile(join(tree, "notes.md"), "# Notes\n\nNothing about scales here.\n");
+  assert.equal((await wayfinder(["index", tree], env)).code, 0);
+  // The first root has no index: an id is looked for in every root that has one.
+  const client = await connect([unindexed, tree]);
+  try {
+    const found = await call(client, "search", { query: "pangolin", root: tree, mode: "lexical" });
+    const hit = (found.structuredContent!.matches as {
+      chunk: { id: string; sourcePath: string; lineStart: number; lineEnd: number };
+    }[]).find((m) => m.chunk.sourcePath === "pangolin.ts")!.chunk as Record<string, unknown>;
+    const byId = await call(client, "get_chunk", { id: hit.id });
+    assert.ok(!byId.isError, byId.content[0].text);
+    assert.deepEqual(byId.structuredContent, {
+      root: tree,
+      id: hit.id,
+      path: "pangolin.ts",
+      lineStart: hit.lineStart,
+      lineEnd: hit.lineEnd,
+      type: hit.type,
+      language: "typescript",
+      symbol: "pangolinScales",
+      content: hit.content,
+      metadata: hit.metadata,
+    });
+    assert.equal(byId.content[0].text, `pangolin.ts:1-3 pangolinScales\n${source.trimEnd()}`);
+    // The passage as stored, not as the file now reads, until the root is indexed again.
+    await Deno.writeTextFile(join(tree, "pangolin.ts"), source.replace("42", "43"));
+    const stored = await call(client, "get_chunk", { id: hit.id, root: tree });
+    assert.equal(stored.structuredContent?.content, hit.content);
+
+    const refusals: [Record<string, unknown>, RegExp][] = [
+      [{ id: hit.id, root: unindexed }, /^wayfinder: No index for .+; run 'wayfinder index /],
+      [{ id: "f".repeat(40) }, /^wayfinder: No chunk 'f{40}' in any served index; .*search again$/],
+      [
+        { id: hit.id, path: "pangolin.ts", lineStart: 1, lineEnd: 2 },
+        /^wayfinder: get_chunk takes either id or path, lineStart and lineEnd, not both$/,
+      ],
+      [{}, /^wayfinder: get_chunk needs id, or path, lineStart and lineEnd$/],
+      [
+        { path: "pangolin.ts", lineStart: 1, root: tree },
+        /^wayfinder: get_chunk needs lineEnd with path and lineStart \(or an id alone\)$/,
+      ],
+      [{ id: "" }, /^wayfinder: get_chunk: id must be a non-empty string, not ""$/],
+    ];
+    for (const [args, line] of refusals) {
+      const refused = await call(client, "get_chunk", args);
+      assert.equal(refused.isError, true, JSON.stringify(args));
+      assert.match(refused.content[0].text, line);
+    }
+    assert.equal((await call(client, "index", { root: tree })).isError, undefined);
+    const gone = await call(client, "get_chunk", { id: hit.id, root: tree });
+    assert.equal(gone.isError, true, "a changed passage has a new id");
+    assert.match(gone.content[0].text, /^wayfinder: No chunk '[0-9a-f]{40}' in the index of /);
+    // The lines form still reads the file as read_range does.
+    const lines = await call(client, "get_chunk", {
+      path: "pangolin.ts",
+      lineStart: 2,
+      lineEnd: 2,
+      root: tree,
+    });
+    assert.equal(lines.structuredContent?.content, "  return 43;");
+  } finally {
+    await client.close();
   }
 });
 

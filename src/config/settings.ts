@@ -520,7 +520,7 @@ export const SETTINGS = {
     type: "string",
     file: "knowledge.asOf",
     value: "DATE",
-    help: "Knowledge search: the date --current judges staleness at (default today)",
+    help: "Knowledge search, only with --current: the date it judges staleness at (default today)",
   },
   conceptStatus: {
     flag: "status",

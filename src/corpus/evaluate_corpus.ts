@@ -85,9 +85,21 @@ export interface EvaluateOptions extends Omit<EvaluationInput, "runs" | "pathOf"
   reranker?: RerankerSettings;
 }
 
-/** The report, and the judgments nothing in the corpus matches (each scored as a miss). */
+/** A query over the model's token budget, embedded as its first `maxTokens` tokens. */
+export interface TruncatedQuery {
+  query: string;
+  tokens: number;
+  maxTokens: number;
+}
+
+/**
+ * The report, the judgments nothing in the corpus matches (each scored as a
+ * miss), and the queries runs that embed them cut to the model's budget
+ * (under longInput "truncate"; "reject" refuses them instead).
+ */
 export interface CorpusReport extends Report {
   unmatchedJudgments: UnmatchedJudgment[];
+  truncatedQueries: TruncatedQuery[];
 }
 
 /**
@@ -117,7 +129,7 @@ export async function evaluateCorpus(
     });
     try {
       // Before indexing: a query the model cannot take fails in seconds, not after the embedding.
-      await assertQueriesFit(embedder, options);
+      const truncatedQueries = await queriesOverBudget(embedder, options);
       await corpus.index();
       const searchers = await Promise.all(options.runs.map((run) => corpus.searcher(run.options)));
       const { chunks } = await corpus.open();
@@ -131,6 +143,7 @@ export async function evaluateCorpus(
       return {
         ...report,
         unmatchedJudgments: unmatchedJudgments(options.judgments, match, chunks),
+        truncatedQueries,
       };
     } finally {
       await corpus.close();
@@ -143,24 +156,30 @@ export async function evaluateCorpus(
 
 /**
  * Applies `search`'s long-query rule to every query a run embeds: under
- * "reject" a query over the model's budget is refused, named by its id
- * (under "truncate" the model cuts it, as search does).
+ * "reject" a query over the model's budget is refused, named by its id;
+ * under "truncate" the model cuts it, as search does, and it is reported.
+ * @returns The queries the model will cut.
  */
-async function assertQueriesFit(
+async function queriesOverBudget(
   embedder: Embedder,
   options: { queries: Queries; runs: RunSpec[] },
-): Promise<void> {
+): Promise<TruncatedQuery[]> {
   const { maxTokens, longInput, name } = embedder.identity;
   const embeds = options.runs.some((run) => run.options.mode !== "lexical");
-  if (longInput !== "reject" || !embeds) return;
+  if (!embeds) return [];
+  const truncated: TruncatedQuery[] = [];
   for (const [id, text] of Object.entries(options.queries)) {
     const tokens = await queryOverBudget(embedder, text);
     if (tokens === null) continue;
-    throw new WayfinderError(
-      "long_input",
-      `Cannot evaluate: query '${id}' is ${tokens} tokens, more than the ${maxTokens} that model '${name}' takes; shorten it or evaluate only lexical runs`,
-    );
+    if (longInput === "reject") {
+      throw new WayfinderError(
+        "long_input",
+        `Cannot evaluate: query '${id}' is ${tokens} tokens, more than the ${maxTokens} that model '${name}' takes; shorten it or evaluate only lexical runs`,
+      );
+    }
+    truncated.push({ query: id, tokens, maxTokens });
   }
+  return truncated;
 }
 
 function evaluationIndexDir(

@@ -18,6 +18,7 @@ export {
   type EvaluateOptions,
   parseRun,
   type RunSpec,
+  type TruncatedQuery,
 } from "./evaluate_corpus.ts";
 export {
   type EmbedderSettings,

@@ -53,6 +53,7 @@ import {
   type SearchMode,
   sourceReader,
 } from "../search/mod.ts";
+import type { Chunk } from "../types.ts";
 import { type PathFilter, pathFilter } from "../walk/mod.ts";
 import { projectRoot } from "../project_root.ts";
 import {
@@ -179,6 +180,15 @@ export interface Corpus {
   searcher(
     options?: Omit<CorpusSearchOptions, "limit" | "minScore" | "filter" | "contextChars">,
   ): Promise<Searcher>;
+  /**
+   * The stored passage with this id (a search hit's `chunk.id`): its path,
+   * lines, type, language, symbol and content as the live generation holds
+   * them, content read now. Loads no model.
+   * @returns undefined when the live generation has no chunk with that id
+   *   (ids change when their file's passage changes).
+   * @throws {WayfinderError} "no_index" when nothing was indexed yet.
+   */
+  chunk(id: string): Promise<Chunk | undefined>;
   /** The live generation, loaded. */
   open(): Promise<StoredIndex>;
   /**
@@ -441,6 +451,13 @@ class LocalCorpus implements Corpus {
     }
     // Outermost, so every layer below sees the checked query.
     return checkedQuerySearcher(searcher, embeds ? this.#queryFits(index) : undefined);
+  }
+
+  async chunk(id: string): Promise<Chunk | undefined> {
+    const index = await this.open();
+    const row = index.rowOf(id);
+    // A copy with its content read: the generation's text may be collected after later publishes.
+    return row < 0 ? undefined : { ...index.chunks[row]! };
   }
 
   async open(): Promise<StoredIndex> {

@@ -16,7 +16,8 @@ import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
 import { locateBinding, validateProject } from "../okf/mod.ts";
 import { renderSearch } from "./render.ts";
-import { readRange } from "./read_range.ts";
+import { type Range, readRange } from "./read_range.ts";
+import { readChunk, type StoredPassage } from "./read_chunk.ts";
 import { checkToolArguments, recordingRegistry, type ToolRegistry } from "./tool_arguments.ts";
 import type { Roots } from "./roots.ts";
 
@@ -134,7 +135,8 @@ const SEARCH_INPUT = {
     "Knowledge bundles: drop deprecated concepts and those past stale_after",
   ),
   asOf: z.string().min(1).optional().describe(
-    "Knowledge bundles: the date (YYYY-MM-DD) `current` judges staleness at; default today",
+    "Knowledge bundles, only together with `current` (this call's, or the server's when the call " +
+      "omits it; refused otherwise): the date (YYYY-MM-DD) `current` judges staleness at; default today",
   ),
   status: LIST("Knowledge bundles: only concepts with these statuses"),
   conceptType: LIST("Knowledge bundles: only concepts of these types"),
@@ -221,29 +223,91 @@ function searchOptions(
   };
 }
 
+const PATH = z.string().describe("Path relative to the root, as search returns it");
+const LINE_START = z.number().int().min(1).describe("First line to read, 1-based");
+const LINE_END = z.number().int().min(1).describe("Last line to read, inclusive");
+const GET_CHUNK_INPUT = {
+  id: z.string().min(1).optional().describe(
+    "A chunk id, as search returns it (matches[].chunk.id); instead of path, lineStart and lineEnd",
+  ),
+  path: PATH.optional(),
+  lineStart: LINE_START.optional(),
+  lineEnd: LINE_END.optional(),
+  root: z.string().optional().describe(
+    "Which served root (its path or folder name); default: for an id, any root whose index " +
+      "holds it; for lines, the first",
+  ),
+};
+type RangeArgs = { path: string; lineStart: number; lineEnd: number; root?: string };
+type GetChunkArgs = z.infer<z.ZodObject<typeof GET_CHUNK_INPUT>>;
+
+/** A range of lines as the tools answer it: its citation, then the text. */
+function rangeAnswer(range: Range | StoredPassage, heading = "") {
+  const text = `${escapeLine(range.path)}:${range.lineStart}-${range.lineEnd}${
+    escapeLine(heading)
+  }\n${escapeText(range.content)}`;
+  return { text, data: range };
+}
+
 function registerReadRange(server: ToolRegistry, roots: Roots): void {
-  const config = {
-    title: "Read lines of a file",
-    description:
-      `Reads lines lineStart..lineEnd (1-based, inclusive, at most ${LIMITS.lines}) of a file a served ` +
-      "root's index holds, e.g. to see more around a search hit. Other paths are refused.",
-    inputSchema: {
-      path: z.string().describe("Path relative to the root, as search returns it"),
-      lineStart: z.number().int().min(1).describe("First line to read, 1-based"),
-      lineEnd: z.number().int().min(1).describe("Last line to read, inclusive"),
-      root: ROOT,
+  server.registerTool(
+    "read_range",
+    {
+      title: "Read lines of a file",
+      description:
+        `Reads lines lineStart..lineEnd (1-based, inclusive, at most ${LIMITS.lines}) of a file a served ` +
+        "root's index holds, e.g. to see more around a search hit. Other paths are refused.",
+      inputSchema: { path: PATH, lineStart: LINE_START, lineEnd: LINE_END, root: ROOT },
     },
-  };
-  const handler = (args: { path: string; lineStart: number; lineEnd: number; root?: string }) =>
+    (args: RangeArgs) =>
+      answer(async () => rangeAnswer(await readRange(roots, args, LIMITS.lines))),
+  );
+  server.registerTool("get_chunk", {
+    title: "Read a passage by its id or lines",
+    description:
+      "Returns one passage. Given id (a search hit's chunk.id): the passage as the index stores it, " +
+      "with its path, lines, type, language and symbol, so a hit can be fetched again without " +
+      "repeating the search; an id lasts until its passage changes or moves and the root is " +
+      "indexed again (then search again). Given path, lineStart and lineEnd instead: those lines of the " +
+      `file, as read_range reads them (at most ${LIMITS.lines}). Give one form, not both.`,
+    inputSchema: GET_CHUNK_INPUT,
+  }, (args: GetChunkArgs) =>
     answer(async () => {
-      const range = await readRange(roots, args, LIMITS.lines);
-      const text = `${escapeLine(range.path)}:${range.lineStart}-${range.lineEnd}\n${
-        escapeText(range.content)
-      }`;
-      return { text, data: range };
-    });
-  server.registerTool("read_range", config, handler);
-  server.registerTool("get_chunk", { ...config, title: "Read a chunk by its lines" }, handler);
+      const asked = getChunkForm(args);
+      if ("lineStart" in asked) return rangeAnswer(await readRange(roots, asked, LIMITS.lines));
+      const passage = await readChunk(roots, asked.id, args.root);
+      return rangeAnswer(passage, ` ${passage.symbol ?? passage.type}`);
+    }));
+}
+
+/**
+ * Which of its two forms a `get_chunk` call takes: an id, or path and lines.
+ * @throws {WayfinderError} "usage" for both forms, neither, or lines in part.
+ */
+function getChunkForm(args: GetChunkArgs): { id: string } | RangeArgs {
+  const { id, path, lineStart, lineEnd, root } = args;
+  const lines = { path, lineStart, lineEnd };
+  const given = Object.keys(lines).filter((name) =>
+    lines[name as keyof typeof lines] !== undefined
+  );
+  if (id !== undefined && given.length > 0) {
+    throw new WayfinderError(
+      "usage",
+      "get_chunk takes either id or path, lineStart and lineEnd, not both",
+    );
+  }
+  if (id !== undefined) return { id };
+  if (given.length === 0) {
+    throw new WayfinderError("usage", "get_chunk needs id, or path, lineStart and lineEnd");
+  }
+  const missing = Object.keys(lines).filter((name) => !given.includes(name));
+  if (missing.length > 0) {
+    throw new WayfinderError(
+      "usage",
+      `get_chunk needs ${missing.join(" and ")} with ${given.join(" and ")} (or an id alone)`,
+    );
+  }
+  return { path: path!, lineStart: lineStart!, lineEnd: lineEnd!, root };
 }
 
 /** Registers `index`; returns what settles once the runs queued so far have ended. */

@@ -36,6 +36,11 @@ export interface StoredIndex {
   /** Each row's path, type and language, without building its chunk. */
   columns: RowColumns;
   /**
+   * The row of the chunk with this id, or -1: looked up in the id column
+   * (mapped on the first call), so no chunk is built and no text is read.
+   */
+  rowOf(id: string): number;
+  /**
    * BM25F full-text search over content, symbol and path, best first, of the
    * chunks `filter` keeps. The full-text index is read on the first call.
    * @throws {WayfinderError} `stale_index` when the full-text index is
@@ -221,6 +226,7 @@ async function load(
   const quantized = await readCodes(c);
   const readText = textReader(join(genDir, FILES.text), fail);
   const chunks = lazyRows(chunkCount, (row) => chunkAt(table, row, readText));
+  let rows: Map<string, number> | undefined;
   let search: LexicalSearch | undefined;
   return {
     dir,
@@ -232,6 +238,10 @@ async function load(
     dimensions,
     ...(quantized ? { quantized } : {}),
     ...(manifest.pending?.length ? { pending: manifest.pending } : {}),
+    rowOf(id) {
+      rows ??= new Map(table.chunkIds.map((chunkId, row) => [chunkId, row]));
+      return rows.get(id) ?? -1;
+    },
     lexical(query, limit, filter) {
       search ??= readLexical(genDir, fail);
       try {

@@ -161,3 +161,24 @@ Deno.test("openIndex() round-trips sha1 ids, stored as raw bytes, and other ids 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("StoredIndex.rowOf() finds a chunk's row by its id, -1 for an id it lacks", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const data = syntheticGeneration(12, 8);
+    await writeGeneration(dir, data);
+    const index = (await openIndex(dir))!;
+    deepEqual(data.chunks.map((c) => index.rowOf(c.id)), data.chunks.map((_, row) => row));
+    equal(index.rowOf("0".repeat(40)), -1);
+    equal(index.rowOf(""), -1);
+    equal(index.chunks[index.rowOf(data.chunks[7]!.id)]!.content, data.chunks[7]!.content);
+    // sha1 ids are stored as raw bytes: found by their hex all the same.
+    const hex = data.chunks.map((c, i) => ({ ...c, id: i.toString(16).padStart(40, "a") }));
+    await writeGeneration(dir, { ...data, chunks: hex });
+    const packed = (await openIndex(dir))!;
+    deepEqual(hex.map((c) => packed.rowOf(c.id)), hex.map((_, row) => row));
+    equal(packed.rowOf(data.chunks[3]!.id), -1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
