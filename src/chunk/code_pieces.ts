@@ -305,18 +305,27 @@ function tailPiece(ctx: WalkContext, item: Item, body: Node, leaf: Piece): Piece
   return [{ ...leaf, start, end: item.end, nodes: [] }];
 }
 
-/** Joins small mergeable neighbours (imports, constants, fields) within budget. */
+/**
+ * Joins runs of small mergeable neighbours (imports, constants, fields)
+ * within budget. Only small pieces join, and only a run of them: a
+ * normal-size piece is never extended, so its symbol and lines stay its
+ * own. Imports name nothing: a small one joins any imports before it (a
+ * file's doc comment makes its first import normal-size).
+ */
 function mergeSmall(ctx: WalkContext, pieces: readonly Piece[]): Piece[] {
   const merged: Piece[] = [];
+  const small = (piece: Piece) => size(ctx, piece.start, piece.end) < ctx.minChars;
+  // Whether the last merged piece is a run of small pieces, open to more.
+  let runOpen = false;
   for (const piece of pieces) {
     const last = merged.at(-1);
-    const fits = last && MERGEABLE.has(last.type) && MERGEABLE.has(piece.type) &&
-      last.parent === piece.parent &&
-      (size(ctx, last.start, last.end) < ctx.minChars ||
-        size(ctx, piece.start, piece.end) < ctx.minChars) &&
-      size(ctx, last.start, piece.end) <= ctx.maxChars;
-    if (!last || !fits) {
+    const joins = last !== undefined && last.parent === piece.parent &&
+      small(piece) && size(ctx, last.start, piece.end) <= ctx.maxChars &&
+      ((runOpen && MERGEABLE.has(last.type) && MERGEABLE.has(piece.type)) ||
+        (last.type === "imports" && piece.type === "imports"));
+    if (!joins) {
       merged.push({ ...piece });
+      runOpen = small(piece);
       continue;
     }
     const symbols = [
