@@ -350,6 +350,65 @@ Deno.test("createCodeChunker() joins only runs of small neighbours, never a norm
   ]);
 });
 
+Deno.test("createCodeChunker() keeps TypeScript overload signatures with their implementation", async () => {
+  const chunker = await chunkerReady;
+  const content = [
+    "/** Formats a value. */",
+    "export function format(value: string): string;",
+    "export function format(value: number): string;",
+    "export function format(value: string | number): string {",
+    "  return String(value);",
+    "}",
+    "",
+    "declare function other(value: string): void;",
+    "function another(): void {}",
+    "",
+    "export class Box {",
+    "  constructor(value: string);",
+    "  constructor(value: unknown) {}",
+    "",
+    "  /** Reads a field. */",
+    "  get(key: string): string;",
+    "  get(key: number): number;",
+    "  get(key: string | number): string | number {",
+    "    return key;",
+    "  }",
+    "",
+    "  size(): number;",
+    "  put(key: string): void {}",
+    "}",
+    "",
+    "abstract class Shape {",
+    "  abstract area(): number;",
+    "  abstract area(scale: number): number;",
+    "}",
+    "",
+  ].join("\n");
+  for (const language of ["typescript", "tsx"]) {
+    const file = inline(language === "tsx" ? "box.tsx" : "box.ts", content);
+    const chunks = chunker.chunk(file, language, { minChars: 0 });
+    assert.deepEqual(chunks.map((c) => [c.type, c.symbol ?? "", c.lineStart, c.lineEnd]), [
+      ["function", "format", 1, 6],
+      ["function", "other", 8, 8],
+      ["function", "another", 9, 9],
+      ["class", "Box", 11, 11],
+      ["constructor", "Box.constructor", 12, 13],
+      ["method", "Box.get", 15, 20],
+      ["method", "Box.size", 22, 22],
+      ["method", "Box.put", 23, 23],
+      ["class", "Shape", 26, 26],
+      ["method", "Shape.area", 27, 28],
+    ], language);
+    const format = chunks[0];
+    assert.ok(format.content.startsWith("/** Formats a value. */\nexport function format("));
+    assert.ok(format.content.endsWith("return String(value);\n}"));
+  }
+  // JavaScript has no overloads: same-named functions stay apart.
+  const js = "function f(a) {\n  return a;\n}\nfunction f(a, b) {\n  return b;\n}\n";
+  const apart = chunker.chunk(inline("f.js", js), "javascript", { minChars: 0 });
+  assert.deepEqual(apart.map((c) => [c.symbol, c.lineStart]), [["f", 1], ["f", 4]]);
+});
+
 Deno.test("createCodeChunker() rejects a language it has no grammar for and bad budgets", async () => {
   const chunker = await chunkerReady;
   const file = inline("a.swift", "let x = 1\n");
@@ -420,6 +479,7 @@ Deno.test("LANGUAGES names only node types its grammars have", async () => {
       ...spec.trailingBodies,
       ...spec.blocks,
       ...spec.flatten,
+      ...spec.overloads,
     ];
     const unknown = types.filter((t) =>
       grammar.idForNodeType(t, true) === null && grammar.idForNodeType(t, false) === null

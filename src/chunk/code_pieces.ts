@@ -135,7 +135,32 @@ function collectItems(children: readonly Node[], ctx: WalkContext, inBody = fals
     items.push(itemOf(pending.splice(0), child, spec));
   }
   flushPending();
-  return items;
+  return joinOverloads(ctx, items);
+}
+
+/**
+ * Joins each overload signature to the declaration after it when both have
+ * the same name, so signatures and implementation are one item named once.
+ */
+function joinOverloads(ctx: WalkContext, items: Item[]): Item[] {
+  if (ctx.spec.overloads.length === 0) return items;
+  const joined: Item[] = [];
+  let signature: Item | undefined;
+  for (let item of items) {
+    if (signature && item.declaration && sameName(ctx, signature, item)) {
+      joined.pop();
+      item = { ...item, start: signature.start, nodes: [...signature.nodes, ...item.nodes] };
+    }
+    joined.push(item);
+    const overload = item.declaration && ctx.spec.overloads.includes(item.declaration.type);
+    signature = overload ? item : undefined;
+  }
+  return joined;
+}
+
+function sameName(ctx: WalkContext, a: Item, b: Item): boolean {
+  const name = declarationName(ctx, a.declaration!, a.rule!);
+  return name !== undefined && name === declarationName(ctx, b.declaration!, b.rule!);
 }
 
 /** A named node as an item, led by the comments and annotations before it. */
@@ -255,13 +280,17 @@ function bodyLayout(
   return { members, headerEnd: Math.max(headerEnd, node.startIndex) };
 }
 
+function declarationName(ctx: WalkContext, node: Node, rule: DeclarationRule): string | undefined {
+  // A rule naming its name's place is trusted: no guessing below it.
+  return rule.name ? namedBy(ctx, node, rule.name) : nameOf(ctx, node);
+}
+
 function declarationPieces(ctx: WalkContext, item: Item, scope: Scope): Piece[] {
   const node = item.declaration!;
   const rule = item.rule!;
   let type = refineType(node, rule);
   if (scope.classLike && rule.member && type === rule.type) type = rule.member;
-  // A rule naming its name's place is trusted: no guessing below it.
-  const name = rule.name ? namedBy(ctx, node, rule.name) : nameOf(ctx, node);
+  const name = declarationName(ctx, node, rule);
   const own = scope.symbol?.slice(scope.symbol.lastIndexOf(".") + 1);
   if (type === "method" && name && (ctx.spec.constructors.includes(name) || name === own)) {
     type = "constructor";
