@@ -267,6 +267,148 @@ Deno.test("createCodeChunker() merges small neighbours and keeps small classes w
   assert.deepEqual(apart.map((c) => c.type), ["imports", "imports", "variable", "class", "method"]);
 });
 
+Deno.test("createCodeChunker() joins only runs of small neighbours, never a normal-size one", async () => {
+  const chunker = await chunkerReady;
+  const steps = Array.from({ length: 6 }, (_, i) => `  const step${i} = run(step${i - 1} + ${i});`);
+  const content = [
+    'import { run } from "./run.ts";',
+    'import { describe } from "./describe.ts";',
+    "",
+    "/** `tool status`: reports the index's state. */",
+    "export const statusCommand = {",
+    '  name: "status",',
+    '  summary: "Report the index state (ready, indexing, stale, failed, absent) from disk",',
+    '  positionals: ["root", "other"],',
+    "  run(root: string): number {",
+    "    return describe(run(root)).length;",
+    "  },",
+    "};",
+    "",
+    "/** At most this many paths per list. */",
+    "const LISTED = 5;",
+    "",
+    "export function summarize(step0: number): number {",
+    ...steps.slice(1),
+    "  return step5 + LISTED;",
+    "}",
+    "",
+    "export function shortOne(): number {",
+    "  return LISTED;",
+    "}",
+    "",
+  ].join("\n");
+  const chunks = chunker.chunk(inline("status.ts", content), "typescript");
+  assert.deepEqual(chunks.map((c) => [c.type, c.symbol ?? "", c.lineStart, c.lineEnd]), [
+    ["imports", "", 1, 2],
+    ["variable", "statusCommand", 4, 12],
+    ["variable", "LISTED", 14, 15],
+    ["function", "summarize", 17, 24],
+    ["function", "shortOne", 26, 28],
+  ]);
+  assert.ok(chunks.every((c) => c.metadata.symbols === undefined));
+  // The case itself: small imports and LISTED around a normal-size declaration.
+  const sizes = chunks.map((c) => countNonWhitespace(c.content));
+  assert.ok(sizes[0] < 200 && sizes[1] >= 200 && sizes[2] < 200, `sizes ${sizes}`);
+
+  const tiny = [
+    "export const A = 1;",
+    "export const B = 2;",
+    "const C = 3;",
+    "export let d = 4;",
+    "var e = 5;",
+    "",
+    "export function f(): number {",
+    "  return A + B + C + d + e;",
+    "}",
+    "",
+  ].join("\n");
+  const joined = chunker.chunk(inline("tiny.ts", tiny), "typescript");
+  assert.deepEqual(joined.map((c) => [c.type, c.symbol ?? "", c.lineStart, c.lineEnd]), [
+    ["variable", "", 1, 5],
+    ["function", "f", 7, 9],
+  ]);
+  assert.deepEqual(joined[0].metadata.symbols, ["A", "B", "C", "d", "e"]);
+
+  // A file's doc comment makes its first import normal-size; the imports still stay one chunk.
+  const headed = [
+    "/**",
+    " * Builds the report that the status command prints, from what the index holds on disk,",
+    " * without loading a model: the state, the generation, the counts and what changed since,",
+    " * so a caller can tell whether the index is current before searching it.",
+    " */",
+    'import { run } from "./run.ts";',
+    'import { describe } from "./describe.ts";',
+    'import { escape } from "./escape.ts";',
+    "",
+    "const LIMIT = 3;",
+    "",
+  ].join("\n");
+  const imports = chunker.chunk(inline("headed.ts", headed), "typescript");
+  assert.deepEqual(imports.map((c) => [c.type, c.symbol ?? "", c.lineStart, c.lineEnd]), [
+    ["imports", "", 1, 8],
+    ["variable", "LIMIT", 10, 10],
+  ]);
+});
+
+Deno.test("createCodeChunker() keeps TypeScript overload signatures with their implementation", async () => {
+  const chunker = await chunkerReady;
+  const content = [
+    "/** Formats a value. */",
+    "export function format(value: string): string;",
+    "export function format(value: number): string;",
+    "export function format(value: string | number): string {",
+    "  return String(value);",
+    "}",
+    "",
+    "declare function other(value: string): void;",
+    "function another(): void {}",
+    "",
+    "export class Box {",
+    "  constructor(value: string);",
+    "  constructor(value: unknown) {}",
+    "",
+    "  /** Reads a field. */",
+    "  get(key: string): string;",
+    "  get(key: number): number;",
+    "  get(key: string | number): string | number {",
+    "    return key;",
+    "  }",
+    "",
+    "  size(): number;",
+    "  put(key: string): void {}",
+    "}",
+    "",
+    "abstract class Shape {",
+    "  abstract area(): number;",
+    "  abstract area(scale: number): number;",
+    "}",
+    "",
+  ].join("\n");
+  for (const language of ["typescript", "tsx"]) {
+    const file = inline(language === "tsx" ? "box.tsx" : "box.ts", content);
+    const chunks = chunker.chunk(file, language, { minChars: 0 });
+    assert.deepEqual(chunks.map((c) => [c.type, c.symbol ?? "", c.lineStart, c.lineEnd]), [
+      ["function", "format", 1, 6],
+      ["function", "other", 8, 8],
+      ["function", "another", 9, 9],
+      ["class", "Box", 11, 11],
+      ["constructor", "Box.constructor", 12, 13],
+      ["method", "Box.get", 15, 20],
+      ["method", "Box.size", 22, 22],
+      ["method", "Box.put", 23, 23],
+      ["class", "Shape", 26, 26],
+      ["method", "Shape.area", 27, 28],
+    ], language);
+    const format = chunks[0];
+    assert.ok(format.content.startsWith("/** Formats a value. */\nexport function format("));
+    assert.ok(format.content.endsWith("return String(value);\n}"));
+  }
+  // JavaScript has no overloads: same-named functions stay apart.
+  const js = "function f(a) {\n  return a;\n}\nfunction f(a, b) {\n  return b;\n}\n";
+  const apart = chunker.chunk(inline("f.js", js), "javascript", { minChars: 0 });
+  assert.deepEqual(apart.map((c) => [c.symbol, c.lineStart]), [["f", 1], ["f", 4]]);
+});
+
 Deno.test("createCodeChunker() rejects a language it has no grammar for and bad budgets", async () => {
   const chunker = await chunkerReady;
   const file = inline("a.swift", "let x = 1\n");
@@ -337,6 +479,7 @@ Deno.test("LANGUAGES names only node types its grammars have", async () => {
       ...spec.trailingBodies,
       ...spec.blocks,
       ...spec.flatten,
+      ...spec.overloads,
     ];
     const unknown = types.filter((t) =>
       grammar.idForNodeType(t, true) === null && grammar.idForNodeType(t, false) === null

@@ -135,7 +135,32 @@ function collectItems(children: readonly Node[], ctx: WalkContext, inBody = fals
     items.push(itemOf(pending.splice(0), child, spec));
   }
   flushPending();
-  return items;
+  return joinOverloads(ctx, items);
+}
+
+/**
+ * Joins each overload signature to the declaration after it when both have
+ * the same name, so signatures and implementation are one item named once.
+ */
+function joinOverloads(ctx: WalkContext, items: Item[]): Item[] {
+  if (ctx.spec.overloads.length === 0) return items;
+  const joined: Item[] = [];
+  let signature: Item | undefined;
+  for (let item of items) {
+    if (signature && item.declaration && sameName(ctx, signature, item)) {
+      joined.pop();
+      item = { ...item, start: signature.start, nodes: [...signature.nodes, ...item.nodes] };
+    }
+    joined.push(item);
+    const overload = item.declaration && ctx.spec.overloads.includes(item.declaration.type);
+    signature = overload ? item : undefined;
+  }
+  return joined;
+}
+
+function sameName(ctx: WalkContext, a: Item, b: Item): boolean {
+  const name = declarationName(ctx, a.declaration!, a.rule!);
+  return name !== undefined && name === declarationName(ctx, b.declaration!, b.rule!);
 }
 
 /** A named node as an item, led by the comments and annotations before it. */
@@ -255,13 +280,17 @@ function bodyLayout(
   return { members, headerEnd: Math.max(headerEnd, node.startIndex) };
 }
 
+function declarationName(ctx: WalkContext, node: Node, rule: DeclarationRule): string | undefined {
+  // A rule naming its name's place is trusted: no guessing below it.
+  return rule.name ? namedBy(ctx, node, rule.name) : nameOf(ctx, node);
+}
+
 function declarationPieces(ctx: WalkContext, item: Item, scope: Scope): Piece[] {
   const node = item.declaration!;
   const rule = item.rule!;
   let type = refineType(node, rule);
   if (scope.classLike && rule.member && type === rule.type) type = rule.member;
-  // A rule naming its name's place is trusted: no guessing below it.
-  const name = rule.name ? namedBy(ctx, node, rule.name) : nameOf(ctx, node);
+  const name = declarationName(ctx, node, rule);
   const own = scope.symbol?.slice(scope.symbol.lastIndexOf(".") + 1);
   if (type === "method" && name && (ctx.spec.constructors.includes(name) || name === own)) {
     type = "constructor";
@@ -305,18 +334,27 @@ function tailPiece(ctx: WalkContext, item: Item, body: Node, leaf: Piece): Piece
   return [{ ...leaf, start, end: item.end, nodes: [] }];
 }
 
-/** Joins small mergeable neighbours (imports, constants, fields) within budget. */
+/**
+ * Joins runs of small mergeable neighbours (imports, constants, fields)
+ * within budget. Only small pieces join, and only a run of them: a
+ * normal-size piece is never extended, so its symbol and lines stay its
+ * own. Imports name nothing: a small one joins any imports before it (a
+ * file's doc comment makes its first import normal-size).
+ */
 function mergeSmall(ctx: WalkContext, pieces: readonly Piece[]): Piece[] {
   const merged: Piece[] = [];
+  const small = (piece: Piece) => size(ctx, piece.start, piece.end) < ctx.minChars;
+  // Whether the last merged piece is a run of small pieces, open to more.
+  let runOpen = false;
   for (const piece of pieces) {
     const last = merged.at(-1);
-    const fits = last && MERGEABLE.has(last.type) && MERGEABLE.has(piece.type) &&
-      last.parent === piece.parent &&
-      (size(ctx, last.start, last.end) < ctx.minChars ||
-        size(ctx, piece.start, piece.end) < ctx.minChars) &&
-      size(ctx, last.start, piece.end) <= ctx.maxChars;
-    if (!last || !fits) {
+    const joins = last !== undefined && last.parent === piece.parent &&
+      small(piece) && size(ctx, last.start, piece.end) <= ctx.maxChars &&
+      ((runOpen && MERGEABLE.has(last.type) && MERGEABLE.has(piece.type)) ||
+        (last.type === "imports" && piece.type === "imports"));
+    if (!joins) {
       merged.push({ ...piece });
+      runOpen = small(piece);
       continue;
     }
     const symbols = [

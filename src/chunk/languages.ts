@@ -49,6 +49,11 @@ export interface LanguageSpec {
   flatten: readonly string[];
   /** Member names that make a method a constructor (besides the class's own name). */
   constructors: readonly string[];
+  /**
+   * Declarations that are overload signatures: a run of them joins the
+   * declaration of the same name after them (TypeScript's `function f(a: string): string;`).
+   */
+  overloads: readonly string[];
 }
 
 const FUNCTION: DeclarationRule = { type: "function", member: "method" };
@@ -65,6 +70,7 @@ function spec(
     blocks: [],
     flatten: [],
     constructors: [],
+    overloads: [],
     ...partial,
   };
 }
@@ -116,6 +122,7 @@ function ecmascript(grammar: string, typed: boolean): LanguageSpec {
     wrappers: typed ? ["export_statement", "ambient_declaration"] : ["export_statement"],
     blocks: ["statement_block", "object", "array", "switch_body"],
     constructors: ["constructor"],
+    overloads: typed ? ["function_signature", "method_signature", "abstract_method_signature"] : [],
   });
 }
 

@@ -32,7 +32,7 @@ import { contentHasher, unreadableRecorded } from "./tree_changes.ts";
 import { PARTIAL_PUBLISHING, partialPublisher, type PartialPublishing } from "./partial_publish.ts";
 
 /** Bumped when chunking changes, so unchanged files are re-chunked (their vectors still reused by id). */
-export const CHUNKER_VERSION = 6;
+export const CHUNKER_VERSION = 7;
 
 export interface IndexOptions {
   root: string;
