@@ -295,8 +295,8 @@ async function planUpdate(
   const walked = await walkSources(options);
   const hashOf = await contentHasher();
   const previousFiles: Record<string, FileRecord> = previous?.manifest.files ?? {};
-  const previousChunks = new Map<string, number>();
-  previous?.chunks.forEach((chunk, i) => previousChunks.set(chunk.id, i));
+  // The id column finds a reused chunk's row without building every previous chunk.
+  const previousRow = (id: string) => previous?.rowOf(id) ?? -1;
 
   const plan = emptyPlan(walked);
   // A file there but unreadable now keeps its record and chunks, in path order with the rest.
@@ -312,7 +312,7 @@ async function planUpdate(
     const unchanged = before?.hash === hash;
     let fileChunks: Chunk[];
     if (unchanged && previous) {
-      fileChunks = before.chunkIds.map((id) => previous.chunks[previousChunks.get(id)!]!);
+      fileChunks = before.chunkIds.map((id) => previous.chunks[previousRow(id)]!);
     } else {
       const file = entry as SourceFile;
       plan.changed++;
@@ -323,10 +323,10 @@ async function planUpdate(
     const bytes = typeof entry === "string" ? before!.bytes : entry.bytes;
     plan.files[path] = { hash, bytes, chunkIds: fileChunks.map((c) => c.id) };
     for (const chunk of fileChunks) {
-      const at = previousChunks.get(chunk.id);
+      const at = previousRow(chunk.id);
       plan.chunks.push(chunk);
       if (
-        at !== undefined && previous && !inRanges(previous.pending, at) &&
+        at >= 0 && previous && !inRanges(previous.pending, at) &&
         // An id covers the passage, not the concept title or headings the input adds.
         (unchanged || embeddingInput(previous.chunks[at]!) === embeddingInput(chunk))
       ) {

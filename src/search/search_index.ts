@@ -20,6 +20,8 @@ export interface SearchableIndex {
   pending?: readonly RowRange[];
   /** Each row's path, type and language: a narrow filter then tests values, not chunks. */
   columns?: RowColumns;
+  /** The row of the chunk with this id, or -1, without building chunks (a stored index has it). */
+  rowOf?(id: string): number;
   /**
    * BM25 over the chunks, best first; required by "lexical" and "hybrid"
    * modes. `filter.rows`, when given, says which rows may be returned.

@@ -68,6 +68,7 @@ const rowsOf = new WeakMap<SearchableIndex, Map<string, number>>();
 
 /** The row of a hit's chunk in `index`, for searchers that read its vector. */
 export function rowOf(index: SearchableIndex, hit: SearchHit): number {
+  if (index.rowOf) return index.rowOf(hit.chunk.id);
   let rows = rowsOf.get(index);
   if (!rows) {
     rows = new Map(index.chunks.map((chunk, row) => [chunk.id, row]));
