@@ -85,7 +85,9 @@ export interface WayfinderServer {
   /**
    * Settles once every `index` run the server started has ended. Closing the
    * transport aborts them, so this is what to await before closing the
-   * corpora: a run stopped that way publishes nothing and records no failure.
+   * corpora. A run stopped that way records no failure; one that was
+   * publishing partial generations publishes what it embedded since its last
+   * one, so that work is kept.
    */
   settled(): Promise<void>;
 }
