@@ -9,6 +9,9 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { exampleProject, profileRepo } from "./_profile_repo.ts";
 import { copyTree, MAIN, REPO, tinyModel, wayfinder } from "./_run.ts";
 
+/** The server built with a short `index` answer wait (see _mcp_server.ts). */
+const QUICK_ANSWER = (ms: number) => [join(REPO, "tests", "_mcp_server.ts"), String(ms)];
+
 const root = await copyTree(join(REPO, "fixtures", "corpus", "services"));
 const env = {
   WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-mcp-" }),
@@ -27,11 +30,12 @@ async function connect(
   roots: string[] = [root],
   cwd?: string,
   own: Record<string, string> = {},
+  server: string[] = [MAIN, "mcp"],
 ): Promise<Client> {
   const client = new Client({ name: "wayfinder-test", version: "1.0.0" });
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", "-A", "--quiet", MAIN, "mcp", ...roots],
+    args: ["run", "-A", "--quiet", ...server, ...roots],
     cwd,
     env: { ...env, PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "", ...own },
     stderr: "pipe",
@@ -513,3 +517,86 @@ for (const stop of ["cancelled", "stdin closed", "SIGTERM"] as const) {
     }
   });
 }
+
+/** A tree whose first index outlasts a 50 ms answer wait, by enough to publish partial generations. */
+async function slowTree(prefix: string): Promise<string> {
+  const tree = await Deno.makeTempDir({ prefix });
+  for (let i = 0; i < 600; i++) {
+    await Deno.writeTextFile(
+      join(tree, `note_${i}.md`),
+      `# Note ${i}\n\nTopic ${i % 17} of the walrus.\n`,
+    );
+  }
+  return tree;
+}
+
+Deno.test("mcp index answers within its wait and the run goes on; search works meanwhile", async () => {
+  const tree = await slowTree("wayfinder-mcp-slow-");
+  const own = { WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-mcp-slow-" }) };
+  const client = await connect([tree], undefined, own, QUICK_ANSWER(50));
+  try {
+    const description = (await client.listTools()).tools.find((t: { name: string }) =>
+      t.name === "index"
+    )!
+      .description!;
+    assert.match(description, /can take minutes/);
+    assert.match(description, /Search works meanwhile/);
+    const first = await call(client, "index", {});
+    assert.ok(!first.isError, first.content[0].text);
+    assert.equal(first.structuredContent?.state, "indexing");
+    assert.equal(first.structuredContent?.root, tree);
+    assert.match(
+      first.content[0].text,
+      /^Still indexing .+ \(.+\); search works meanwhile on what is published; poll the status tool/,
+    );
+    while (!(await call(client, "status", {})).structuredContent?.progress) {
+      await new Promise((wait) => setTimeout(wait, 50));
+    }
+    // A second call joins the run: it neither meets the run's lock nor starts another.
+    const second = await call(client, "index", {});
+    assert.ok(!second.isError, second.content[0].text);
+    assert.equal(second.structuredContent?.state, "indexing");
+    assert.notEqual(second.structuredContent?.progress, null, "the run's progress so far");
+
+    let searchedMeanwhile = false;
+    for (let polls = 0;; polls++) {
+      assert.ok(polls < 1200, "the run ends");
+      const status = (await call(client, "status", {})).structuredContent!;
+      if (status.state === "ready") break;
+      assert.equal(status.state, "indexing", JSON.stringify(status));
+      if (!searchedMeanwhile && status.generation !== null) {
+        // A partial generation is live: every passage is searchable lexically already.
+        const found = await call(client, "search", { query: "walrus", mode: "lexical" });
+        assert.ok(!found.isError, found.content[0].text);
+        assert.ok((found.structuredContent!.matches as unknown[]).length > 0);
+        searchedMeanwhile = true;
+      }
+      await new Promise((wait) => setTimeout(wait, 50));
+    }
+    assert.ok(searchedMeanwhile, "a partial generation was published while the run went on");
+    // Even finding the index current outlasts a 50 ms wait: call again until the answer comes.
+    let done: ToolResult;
+    do done = await call(client, "index", {}); while (done.structuredContent?.state === "indexing");
+    assert.equal(done.structuredContent?.current, true, done.content[0].text);
+  } finally {
+    await client.close();
+  }
+});
+
+Deno.test("mcp closed while an answered index run goes on stops it cleanly", async () => {
+  const tree = await slowTree("wayfinder-mcp-bg-");
+  const own = { WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-mcp-bg-" }) };
+  const client = await connect([tree], undefined, own, QUICK_ANSWER(50));
+  const answered = await call(client, "index", {});
+  assert.equal(answered.structuredContent?.state, "indexing", answered.content[0].text);
+  // Closing waits for the server to exit: for the run to stop and release its lock.
+  await client.close();
+  const status = JSON.parse(
+    (await wayfinder(["status", tree, "--output", "json"], { ...env, ...own })).stdout,
+  );
+  assert.notEqual(status.state, "indexing");
+  assert.equal(status.failure, undefined, "an abort is no failure");
+  for (const left of ["lock", "progress.json", "last-failure.json"]) {
+    assert.throws(() => Deno.statSync(join(status.indexDir, left)), Deno.errors.NotFound, left);
+  }
+});

@@ -20,6 +20,7 @@ import { type Range, readRange } from "./read_range.ts";
 import { readChunk, type StoredPassage } from "./read_chunk.ts";
 import { checkToolArguments, recordingRegistry, type ToolRegistry } from "./tool_arguments.ts";
 import type { Roots } from "./roots.ts";
+import { IndexRuns } from "./index_runs.ts";
 
 /** Limits that keep one call from flooding an agent's context or the machine. */
 export const LIMITS = { limit: 100, contextChars: 100_000, lines: 2_000 } as const;
@@ -70,6 +71,11 @@ export interface ServerOptions {
    * wayfinder.json).
    */
   searchDefaults?: (corpus: Corpus) => SearchDefaults;
+  /**
+   * How long an `index` call waits for its run before answering that it goes
+   * on in the background. @default INDEX_ANSWER_MS
+   */
+  indexAnswerMs?: number;
 }
 
 /** A root's search settings: the options, and the diversity `diverse: true` asks for. */
@@ -83,8 +89,8 @@ export interface WayfinderServer {
   /** Serves over `transport`; a call with a wrong, missing or unknown argument gets one line. */
   connect(transport: Transport): Promise<void>;
   /**
-   * Settles once every `index` run the server started has ended. Closing the
-   * transport aborts them, so this is what to await before closing the
+   * Settles once every `index` run the server started has ended, those going
+   * on after their call answered included. Closing the transport aborts them, so this is what to await before closing the
    * corpora. A run stopped that way records no failure; one that was
    * publishing partial generations publishes what it embedded since its last
    * one, so that work is kept.
@@ -98,16 +104,23 @@ export function createServer(roots: Roots, options: ServerOptions): WayfinderSer
   const { tools, shapes } = recordingRegistry(server);
   registerSearch(tools, roots, options.searchDefaults ?? (() => ({ options: {} })));
   registerReadRange(tools, roots);
-  const settled = registerIndex(tools, roots);
+  const runs = new IndexRuns(options.indexAnswerMs);
+  registerIndex(tools, roots, runs);
   registerStatus(tools, roots);
   registerValidate(tools, roots, options.dataRootAt);
   registerFitInputs(tools, roots);
   return {
     async connect(transport) {
       await server.connect(transport);
+      // Runs outlive their calls: the connection closing is what stops them.
+      const closed = server.server.onclose;
+      server.server.onclose = () => {
+        closed?.();
+        runs.stop();
+      };
       checkToolArguments(transport, shapes);
     },
-    settled,
+    settled: () => runs.settled(),
   };
 }
 
@@ -312,19 +325,17 @@ function getChunkForm(args: GetChunkArgs): { id: string } | RangeArgs {
   return { path: path!, lineStart: lineStart!, lineEnd: lineEnd!, root };
 }
 
-/** Registers `index`; returns what settles once the runs queued so far have ended. */
-function registerIndex(server: ToolRegistry, roots: Roots): () => Promise<void> {
-  // One run per corpus at a time: a second call waits for the first rather than meeting its lock.
-  const queue = new Map<Corpus, Promise<unknown>>();
-  const serialized = <T>(corpus: Corpus, run: () => Promise<T>): Promise<T> => {
-    const next = (queue.get(corpus) ?? Promise.resolve()).catch(() => {}).then(run);
-    queue.set(corpus, next);
-    return next;
-  };
+/** Registers `index`, its runs kept by `runs`. */
+function registerIndex(server: ToolRegistry, roots: Roots, runs: IndexRuns): void {
+  const seconds = Math.round(runs.answerMs / 1000);
   server.registerTool("index", {
     title: "Update the index",
     description:
-      "Brings a root's index up to date; only changed files are embedded. Sends progress notifications " +
+      "Brings a root's index up to date; only changed files are embedded. A first index of a large tree " +
+      `can take minutes: the call answers within about ${seconds} s, and if the run is not done by then it ` +
+      "answers state 'indexing' with its progress while the run goes on in the background. Search works " +
+      "meanwhile on what the run has published; call status to follow it, or index again to wait for the " +
+      "same run (a second call never starts another). Sends progress notifications while the call waits, " +
       "when the request carries a progress token.",
     inputSchema: ROOT_INPUT,
   }, (args: RootArgs, extra: Extra) =>
@@ -332,19 +343,33 @@ function registerIndex(server: ToolRegistry, roots: Roots): () => Promise<void> 
       const token = extra._meta?.progressToken;
       const corpus = roots.pick(args.root);
       // The SDK aborts `extra.signal` when the client cancels the call or the transport closes.
-      const summary = await serialized(corpus, () =>
-        corpus.index({
-          onProgress: token === undefined ? undefined : progressTo(extra, token),
-          signal: extra.signal,
-        }));
+      const outcome = await runs.wait(
+        corpus,
+        extra.signal,
+        token === undefined ? undefined : progressTo(extra, token),
+      );
+      if (!outcome.ended) {
+        const { progress } = outcome;
+        const text = `Still indexing ${corpus.root} (${progressWords(progress)}); search works ` +
+          "meanwhile on what is published; poll the status tool to see when it ends";
+        return { text, data: { root: corpus.root, state: "indexing", progress } };
+      }
+      const { summary } = outcome;
       const { skipped: _skipped, ...data } = summary;
       const text = summary.current
         ? `Index for ${summary.root} is current`
         : `Indexed ${summary.root}: ${summary.embeddedChunks} chunks embedded, ${summary.reusedChunks} reused`;
       return { text, data };
     }));
-  // Each corpus's last queued run ends after every run queued before it.
-  return async () => void await Promise.allSettled(queue.values());
+}
+
+/** Where a run is, in words: "120 of 600 chunks embedded", "chunk: 40 of 90 files". */
+function progressWords(progress: IndexProgress | null): string {
+  if (progress === null) return "starting";
+  const { phase, filesDone, filesTotal, chunksDone, chunksTotal } = progress;
+  if (phase === "embed") return `${chunksDone} of ${chunksTotal} chunks embedded`;
+  if (phase === "write") return "writing the index";
+  return filesTotal > 0 ? `${phase}: ${filesDone} of ${filesTotal} files` : phase;
 }
 
 /**
