@@ -600,3 +600,58 @@ Deno.test("mcp closed while an answered index run goes on stops it cleanly", asy
     assert.throws(() => Deno.statSync(join(status.indexDir, left)), Deno.errors.NotFound, left);
   }
 });
+
+Deno.test("mcp read_range says when a file changed or went since it was indexed", async () => {
+  const tree = await Deno.makeTempDir({ prefix: "wayfinder-mcp-drift-" });
+  await Deno.writeTextFile(
+    join(tree, "kept.md"),
+    "\uFEFF# Kept\n\nUnchanged, with a byte order mark.\n",
+  );
+  await Deno.writeTextFile(join(tree, "edited.md"), "# Edited\n\nThe first words.\n");
+  await Deno.writeTextFile(join(tree, "gone.md"), "# Gone\n\nSoon deleted.\n");
+  assert.equal((await wayfinder(["index", tree], env)).code, 0);
+  await Deno.writeTextFile(join(tree, "edited.md"), "# Edited\n\nOther words.\n");
+  await Deno.remove(join(tree, "gone.md"));
+  const client = await connect([tree]);
+  try {
+    const kept = await call(client, "read_range", { path: "kept.md", lineStart: 1, lineEnd: 1 });
+    assert.ok(!kept.isError, kept.content[0].text);
+    assert.equal(kept.structuredContent?.changedSinceIndex, undefined);
+    assert.equal(kept.content[0].text, "kept.md:1-1\n# Kept", "read as indexed: no mark, no note");
+    for (const tool of ["read_range", "get_chunk"]) {
+      const edited = await call(client, tool, { path: "edited.md", lineStart: 3, lineEnd: 3 });
+      assert.ok(!edited.isError, edited.content[0].text);
+      assert.equal(edited.structuredContent?.changedSinceIndex, true);
+      assert.equal(edited.structuredContent?.content, "Other words.");
+      assert.equal(
+        edited.content[0].text,
+        "note: edited.md changed since it was indexed; lines may not match search results " +
+          "(call the index tool to index it again)\nedited.md:3-3\nOther words.",
+      );
+      for (const path of ["gone.md", join(tree, "gone.md")]) {
+        const gone = await call(client, tool, { path, lineStart: 1, lineEnd: 1 });
+        assert.equal(gone.isError, true);
+        assert.equal(
+          gone.content[0].text,
+          `wayfinder: '${path}' was indexed but no longer exists; the index is behind the tree ` +
+            "(call the index tool to bring it up to date)",
+        );
+      }
+    }
+    // A path the index never held is still refused as before.
+    const never = await call(client, "read_range", { path: "never.md", lineStart: 1, lineEnd: 1 });
+    assert.match(
+      never.content[0].text,
+      /^wayfinder: 'never\.md' is not a file inside a served root$/,
+    );
+    assert.equal((await call(client, "index", {})).isError, undefined);
+    const current = await call(client, "read_range", {
+      path: "edited.md",
+      lineStart: 3,
+      lineEnd: 3,
+    });
+    assert.equal(current.structuredContent?.changedSinceIndex, undefined, "indexed again");
+  } finally {
+    await client.close();
+  }
+});

@@ -256,9 +256,17 @@ const GET_CHUNK_INPUT = {
 type RangeArgs = { path: string; lineStart: number; lineEnd: number; root?: string };
 type GetChunkArgs = z.infer<z.ZodObject<typeof GET_CHUNK_INPUT>>;
 
-/** A range of lines as the tools answer it: its citation, then the text. */
+/**
+ * A range of lines as the tools answer it: its citation, then the text;
+ * first a note when the file is no longer what the index holds.
+ */
 function rangeAnswer(range: Range | StoredPassage, heading = "") {
-  const text = `${escapeLine(range.path)}:${range.lineStart}-${range.lineEnd}${
+  const note = "changedSinceIndex" in range
+    ? `note: ${
+      escapeLine(range.path)
+    } changed since it was indexed; lines may not match search results (call the index tool to index it again)\n`
+    : "";
+  const text = `${note}${escapeLine(range.path)}:${range.lineStart}-${range.lineEnd}${
     escapeLine(heading)
   }\n${escapeText(range.content)}`;
   return { text, data: range };
@@ -271,7 +279,9 @@ function registerReadRange(server: ToolRegistry, roots: Roots): void {
       title: "Read lines of a file",
       description:
         `Reads lines lineStart..lineEnd (1-based, inclusive, at most ${LIMITS.lines}) of a file a served ` +
-        "root's index holds, e.g. to see more around a search hit. Other paths are refused.",
+        "root's index holds, as the file reads now, e.g. to see more around a search hit. When the file " +
+        "changed since it was indexed the answer says so (changedSinceIndex: its lines may not match " +
+        "search results). Other paths are refused.",
       inputSchema: { path: PATH, lineStart: LINE_START, lineEnd: LINE_END, root: ROOT },
     },
     (args: RangeArgs) =>
