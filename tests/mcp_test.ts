@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { writeTinyReranker } from "../src/model/mod.ts";
 import { exampleProject, profileRepo } from "./_profile_repo.ts";
 import { copyTree, MAIN, REPO, tinyModel, wayfinder } from "./_run.ts";
 
@@ -19,6 +20,8 @@ const env = {
   WAYFINDER_THREADS: "1",
   NO_COLOR: "1",
 };
+
+type Tool = { name: string; description?: string; outputSchema?: Record<string, unknown> };
 
 interface ToolResult {
   content: { type: string; text: string }[];
@@ -335,6 +338,8 @@ Deno.test("mcp search answers as the CLI does under wayfinder.json's search and 
   // Named on the command line, the bundle alone is served: mcp.roots does not add the other tree.
   const client = await connect([bundle]);
   try {
+    // Listed, the tools' output schemas check every search result below (the client does).
+    assert.ok((await client.listTools()).tools.some((t: Tool) => t.outputSchema));
     assert.equal((await client.listResources()).resources.length, 1);
     const found = await call(client, "search", { query });
     assert.ok(!found.isError, found.content[0].text);
@@ -653,5 +658,87 @@ Deno.test("mcp read_range says when a file changed or went since it was indexed"
     assert.equal(current.structuredContent?.changedSinceIndex, undefined, "indexed again");
   } finally {
     await client.close();
+  }
+});
+
+Deno.test("mcp search text shows each hit's first lines under a citation that names its score's kind", async () => {
+  const tree = await Deno.makeTempDir({ prefix: "wayfinder-mcp-text-" });
+  const body = Array.from({ length: 20 }, (_, i) => `  const ocelot${i} = ${i};`).join("\n");
+  await Deno.writeTextFile(
+    join(tree, "ocelot.ts"),
+    `export function ocelotCount(): number {\n${body}\n  return 20;\n}\n\n` +
+      "export function ocelotName(): string {\n  return 'ocelot';\n}\n",
+  );
+  await Deno.writeTextFile(join(tree, "notes.md"), "# Notes\n\nThe ocelot sleeps by day.\n");
+  assert.equal((await wayfinder(["index", tree], env)).code, 0);
+  const client = await connect([tree]);
+  try {
+    const { tools } = await client.listTools();
+    const search = tools.find((t: Tool) => t.name === "search")!;
+    assert.match(search.description!, /cos is dense cosine similarity/);
+    const output = search.outputSchema as { properties: Record<string, unknown> };
+    assert.deepEqual(
+      Object.keys(output.properties).sort(),
+      ["context", "contextText", "matches", "notices", "query"],
+    );
+
+    const lexical = await call(client, "search", { query: "ocelotCount", mode: "lexical" });
+    assert.ok(!lexical.isError, lexical.content[0].text);
+    const text = lexical.content[0].text;
+    const matches = lexical.structuredContent!.matches as { chunk: { id: string } }[];
+    const long = matches[0]!.chunk;
+    assert.match(text, /^1\. ocelot\.ts:1-23 ocelotCount \[bm25 \d+\.\d\d\]\n/);
+    const lines = text.split("\n");
+    assert.deepEqual(lines.slice(1, 10), [
+      "    export function ocelotCount(): number {",
+      ...Array.from({ length: 7 }, (_, i) => `      const ocelot${i} = ${i};`),
+      `    … 15 more lines (get_chunk id=${long.id})`,
+    ]);
+    const whole = await call(client, "get_chunk", { id: long.id });
+    assert.equal((whole.structuredContent!.content as string).split("\n").length, 8 + 15);
+    // A short passage is shown whole.
+    assert.match(
+      text,
+      /\n\d\. ocelot\.ts:25-27 ocelotName \[bm25 [\d.]+\]\n {4}export function ocelotName\(\): string \{\n {6}return 'ocelot';\n {4}\}(\n|$)/,
+    );
+
+    for (
+      const [mode, kind] of [["dense", /\[cos \d\.\d{3}\]/], [
+        "hybrid",
+        /\[rrf 0\.\d{4}\]/,
+      ]] as const
+    ) {
+      const found = await call(client, "search", { query: "ocelot", mode });
+      assert.ok(!found.isError, found.content[0].text);
+      const cited = found.content[0].text.split("\n").filter((line) => /^\d+\. /.test(line));
+      assert.ok(cited.length > 0 && cited.every((line) => kind.test(line)), found.content[0].text);
+    }
+    // Prompt context replaces the lines: citations, then the context.
+    const context = await call(client, "search", {
+      query: "ocelot",
+      mode: "lexical",
+      contextChars: 400,
+      expand: true,
+      diverse: true,
+    });
+    assert.ok(!context.isError, context.content[0].text);
+    const [cites, rest] = context.content[0].text.split("\n\n");
+    assert.ok(cites!.split("\n").every((line) => /^(\d+\. |note: )/.test(line)), cites);
+    assert.ok(rest!.startsWith("## "), rest);
+  } finally {
+    await client.close();
+  }
+  // Reranking the best one only: it is labelled by the reranker's score, the rest by cosine.
+  const reranker = join(tree, "..", `${tree.split("/").at(-1)}-reranker.gguf`);
+  await writeTinyReranker(reranker);
+  const reranking = await connect([tree, "--rerank", "1", "--reranker", reranker]);
+  try {
+    const found = await call(reranking, "search", { query: "ocelot", limit: 3 });
+    assert.ok(!found.isError, found.content[0].text);
+    const cited = found.content[0].text.split("\n").filter((line) => /^\d+\. /.test(line));
+    assert.match(cited[0]!, /\[rerank \d\.\d{3}\]$/);
+    assert.ok(cited.slice(1).every((line) => /\[cos -?\d\.\d{3}\]$/.test(line)), cited.join("\n"));
+  } finally {
+    await reranking.close();
   }
 });

@@ -15,7 +15,9 @@ import type { IndexProgress } from "../pipeline/mod.ts";
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
 import { locateBinding, validateProject } from "../okf/mod.ts";
-import { renderSearch } from "./render.ts";
+import { sourceReader } from "../search/mod.ts";
+import { renderSearch, SHOWN_LINES } from "./render.ts";
+import { SEARCH_OUTPUT } from "./search_output.ts";
 import { type Range, readRange } from "./read_range.ts";
 import { readChunk, type StoredPassage } from "./read_chunk.ts";
 import { checkToolArguments, recordingRegistry, type ToolRegistry } from "./tool_arguments.ts";
@@ -185,17 +187,24 @@ function registerSearch(
     title: "Search code and docs",
     description:
       "Semantic search over an indexed source tree or knowledge bundle. Returns the best passages with " +
-      "path:lineStart-lineEnd citations. Use mode 'hybrid' for identifiers, 'dense' for questions; expand " +
-      "shows each hit in its class or section; contextChars returns prompt-ready context of at most that " +
-      "many characters. On a knowledge bundle, the policy arguments choose what is eligible and what " +
+      `path:lineStart-lineEnd citations, each with its first ${SHOWN_LINES} lines (get_chunk with the ` +
+      "hit's id returns the whole passage). Use mode 'hybrid' for identifiers, 'dense' for questions; " +
+      "expand shows each hit in its class or section; contextChars returns prompt-ready context of at " +
+      "most that many characters instead of the lines. Each score is labelled by what ranked the hit, " +
+      "and the kinds do not compare: cos is dense cosine similarity (about 0 to 1), bm25 a lexical " +
+      "match score (unbounded), rrf hybrid's rank fusion (at most about 0.033), rerank the " +
+      "cross-encoder's. On a knowledge bundle, the policy arguments choose what is eligible and what " +
       "context comes with a match.",
     inputSchema: SEARCH_INPUT,
+    outputSchema: SEARCH_OUTPUT,
   }, (args: SearchArgs) =>
     answer(async () => {
       const corpus = roots.pick(args.root);
       const options = searchOptions(args, defaultsOf(corpus));
       const result = await corpus.search(args.query, options);
-      return { text: renderSearch(result, options.policy?.asOf), data: resultJson(result) };
+      const read = sourceReader(corpus.root);
+      const text = renderSearch(result, { asOf: options.policy?.asOf, read });
+      return { text, data: resultJson(result) };
     }));
 }
 
