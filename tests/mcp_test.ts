@@ -3,7 +3,7 @@
  * transport, on a small corpus indexed with the tiny model.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { writeTinyReranker } from "../src/model/mod.ts";
@@ -118,9 +118,29 @@ Deno.test("mcp serves search, read_range, index and status over stdio", async ()
 });
 
 Deno.test("mcp describes every parameter of every tool to the model", async () => {
-  const client = await connect();
+  // A second root of the same folder name: named by its path where the name would not do.
+  const twin = join(await Deno.makeTempDir({ prefix: "wayfinder-mcp-twin-" }), basename(root));
+  await Deno.mkdir(twin);
+  const other = await Deno.makeTempDir({ prefix: "wayfinder-mcp-other-" });
+  const client = await connect([root, twin, other]);
   try {
     const { tools } = await client.listTools();
+    const served = `one of ${basename(root)} (${root}), ${basename(root)} (${twin}), ` +
+      `${basename(other)} (${other})`;
+    for (const tool of tools) {
+      const { root: described } = tool.inputSchema.properties as Record<
+        string,
+        { description?: string }
+      >;
+      assert.equal(
+        described?.description,
+        `Which served root, by folder name or path: ${served}; default: ` +
+          (tool.name === "get_chunk"
+            ? `for an id, any root whose index holds it; for lines, ${root}`
+            : root),
+        tool.name,
+      );
+    }
     const search = tools.find((t: { name: string }) => t.name === "search")!;
     const properties = search.inputSchema.properties as Record<string, { description?: string }>;
     assert.deepEqual(Object.keys(properties).sort(), [

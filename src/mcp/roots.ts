@@ -16,6 +16,13 @@ export class Roots {
     return this.#corpora;
   }
 
+  /** How a tool call can name `corpus` shortest: its folder name, unless another root shares it. */
+  nameOf(corpus: Corpus): string {
+    const name = basename(corpus.root);
+    const shared = this.#corpora.some((c) => c !== corpus && basename(c.root) === name);
+    return shared ? corpus.root : name;
+  }
+
   /** The corpus a tool call names (its root path or folder name), else the first. */
   pick(root?: string): Corpus {
     if (root === undefined || root === "") return this.#corpora[0];

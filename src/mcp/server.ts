@@ -12,7 +12,7 @@ import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sd
 import { z } from "zod";
 import { type Corpus, type CorpusSearchOptions, resultJson } from "../corpus/mod.ts";
 import type { IndexProgress } from "../pipeline/mod.ts";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { WayfinderError } from "../error.ts";
 import { locateBinding, validateProject } from "../okf/mod.ts";
 import { sourceReader } from "../search/mod.ts";
@@ -104,13 +104,15 @@ export interface WayfinderServer {
 export function createServer(roots: Roots, options: ServerOptions): WayfinderServer {
   const server = new McpServer({ name: "wayfinder", version: options.version });
   const { tools, shapes } = recordingRegistry(server);
-  registerSearch(tools, roots, options.searchDefaults ?? (() => ({ options: {} })));
-  registerReadRange(tools, roots);
+  // Each tool's `root` names the roots served, so a model knows them without asking.
+  const root = rootArgument(roots, roots.nameOf(roots.all[0]!));
+  registerSearch(tools, roots, root, options.searchDefaults ?? (() => ({ options: {} })));
+  registerReadRange(tools, roots, root);
   const runs = new IndexRuns(options.indexAnswerMs);
-  registerIndex(tools, roots, runs);
-  registerStatus(tools, roots);
-  registerValidate(tools, roots, options.dataRootAt);
-  registerFitInputs(tools, roots);
+  registerIndex(tools, roots, root, runs);
+  registerStatus(tools, roots, root);
+  registerValidate(tools, roots, root, options.dataRootAt);
+  registerFitInputs(tools, roots, root);
   return {
     async connect(transport) {
       await server.connect(transport);
@@ -126,9 +128,19 @@ export function createServer(roots: Roots, options: ServerOptions): WayfinderSer
   };
 }
 
-const ROOT = z.string().optional().describe(
-  "Which served root (its path or folder name); default the first",
-);
+/** A `root` argument; each registration describes it with the roots served. */
+type RootArgument = z.ZodOptional<z.ZodString>;
+const ROOT: RootArgument = z.string().optional();
+
+/** `root`, described: "one of: app (/src/app), kb (/src/kb); default app". */
+function rootArgument(roots: Roots, defaultWords: string): RootArgument {
+  const served = roots.all.map((c) => `${escapeLine(basename(c.root))} (${escapeLine(c.root)})`);
+  return ROOT.describe(
+    `Which served root, by folder name or path: one of ${served.join(", ")}; default: ${
+      escapeLine(defaultWords)
+    }`,
+  );
+}
 
 const LIST = (what: string) => z.array(z.string()).optional().describe(what);
 const SEARCH_INPUT = {
@@ -165,7 +177,6 @@ const SEARCH_INPUT = {
     "Knowledge bundles: add each match's linked concepts (one hop) as context",
   ),
 };
-const ROOT_INPUT = { root: ROOT };
 const FIT_INPUTS_INPUT = {
   root: ROOT,
   showInputs: z.boolean().optional().describe(
@@ -181,6 +192,7 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 function registerSearch(
   server: ToolRegistry,
   roots: Roots,
+  root: RootArgument,
   defaultsOf: (corpus: Corpus) => SearchDefaults,
 ): void {
   server.registerTool("search", {
@@ -195,7 +207,7 @@ function registerSearch(
       "match score (unbounded), rrf hybrid's rank fusion (at most about 0.033), rerank the " +
       "cross-encoder's. On a knowledge bundle, the policy arguments choose what is eligible and what " +
       "context comes with a match.",
-    inputSchema: SEARCH_INPUT,
+    inputSchema: { ...SEARCH_INPUT, root },
     outputSchema: SEARCH_OUTPUT,
   }, (args: SearchArgs) =>
     answer(async () => {
@@ -257,10 +269,7 @@ const GET_CHUNK_INPUT = {
   path: PATH.optional(),
   lineStart: LINE_START.optional(),
   lineEnd: LINE_END.optional(),
-  root: z.string().optional().describe(
-    "Which served root (its path or folder name); default: for an id, any root whose index " +
-      "holds it; for lines, the first",
-  ),
+  root: ROOT,
 };
 type RangeArgs = { path: string; lineStart: number; lineEnd: number; root?: string };
 type GetChunkArgs = z.infer<z.ZodObject<typeof GET_CHUNK_INPUT>>;
@@ -281,7 +290,11 @@ function rangeAnswer(range: Range | StoredPassage, heading = "") {
   return { text, data: range };
 }
 
-function registerReadRange(server: ToolRegistry, roots: Roots): void {
+function registerReadRange(server: ToolRegistry, roots: Roots, root: RootArgument): void {
+  const idRoot = rootArgument(
+    roots,
+    `for an id, any root whose index holds it; for lines, ${roots.nameOf(roots.all[0]!)}`,
+  );
   server.registerTool(
     "read_range",
     {
@@ -291,7 +304,7 @@ function registerReadRange(server: ToolRegistry, roots: Roots): void {
         "root's index holds, as the file reads now, e.g. to see more around a search hit. When the file " +
         "changed since it was indexed the answer says so (changedSinceIndex: its lines may not match " +
         "search results). Other paths are refused.",
-      inputSchema: { path: PATH, lineStart: LINE_START, lineEnd: LINE_END, root: ROOT },
+      inputSchema: { path: PATH, lineStart: LINE_START, lineEnd: LINE_END, root },
     },
     (args: RangeArgs) =>
       answer(async () => rangeAnswer(await readRange(roots, args, LIMITS.lines))),
@@ -304,7 +317,7 @@ function registerReadRange(server: ToolRegistry, roots: Roots): void {
       "repeating the search; an id lasts until its passage changes or moves and the root is " +
       "indexed again (then search again). Given path, lineStart and lineEnd instead: those lines of the " +
       `file, as read_range reads them (at most ${LIMITS.lines}). Give one form, not both.`,
-    inputSchema: GET_CHUNK_INPUT,
+    inputSchema: { ...GET_CHUNK_INPUT, root: idRoot },
   }, (args: GetChunkArgs) =>
     answer(async () => {
       const asked = getChunkForm(args);
@@ -345,7 +358,12 @@ function getChunkForm(args: GetChunkArgs): { id: string } | RangeArgs {
 }
 
 /** Registers `index`, its runs kept by `runs`. */
-function registerIndex(server: ToolRegistry, roots: Roots, runs: IndexRuns): void {
+function registerIndex(
+  server: ToolRegistry,
+  roots: Roots,
+  root: RootArgument,
+  runs: IndexRuns,
+): void {
   const seconds = Math.round(runs.answerMs / 1000);
   server.registerTool("index", {
     title: "Update the index",
@@ -356,7 +374,7 @@ function registerIndex(server: ToolRegistry, roots: Roots, runs: IndexRuns): voi
       "meanwhile on what the run has published; call status to follow it, or index again to wait for the " +
       "same run (a second call never starts another). Sends progress notifications while the call waits, " +
       "when the request carries a progress token.",
-    inputSchema: ROOT_INPUT,
+    inputSchema: { root },
   }, (args: RootArgs, extra: Extra) =>
     answer(async () => {
       const token = extra._meta?.progressToken;
@@ -414,12 +432,12 @@ function progressTo(extra: Extra, token: string | number): (p: IndexProgress) =>
   };
 }
 
-function registerStatus(server: ToolRegistry, roots: Roots): void {
+function registerStatus(server: ToolRegistry, roots: Roots, root: RootArgument): void {
   server.registerTool("status", {
     title: "Index status",
     description:
       "Whether a root's index exists and what it holds: state, generation, counts, model.",
-    inputSchema: ROOT_INPUT,
+    inputSchema: { root },
   }, (args: RootArgs) =>
     answer(async () => {
       const status = await roots.pick(args.root).status();
@@ -445,6 +463,7 @@ function registerStatus(server: ToolRegistry, roots: Roots): void {
 function registerValidate(
   server: ToolRegistry,
   roots: Roots,
+  root: RootArgument,
   dataRootAt: (dir: string) => string,
 ): void {
   server.registerTool("validate", {
@@ -455,7 +474,7 @@ function registerValidate(
       "with path:line locations.",
     inputSchema: {
       bundle: z.string().describe("The bundle folder, relative to the root or absolute"),
-      root: ROOT,
+      root,
     },
   }, (args: { bundle: string; root?: string }) =>
     answer(async () => {
@@ -471,14 +490,14 @@ function registerValidate(
     }));
 }
 
-function registerFitInputs(server: ToolRegistry, roots: Roots): void {
+function registerFitInputs(server: ToolRegistry, roots: Roots, root: RootArgument): void {
   server.registerTool("fit_inputs", {
     title: "Fit embedding inputs",
     description:
       "Reports how a root's passages fit the embedding model's token budget, as `index` will cut them: " +
       "inputs, split chunks, diagnostics per path, and any passage that cannot fit; showInputs " +
       "adds each input's exact text (embeddingInputs).",
-    inputSchema: FIT_INPUTS_INPUT,
+    inputSchema: { ...FIT_INPUTS_INPUT, root },
   }, (args: FitInputsArgs) =>
     answer(async () => {
       const report = await roots.pick(args.root).fitInputs({ showInputs: args.showInputs });
