@@ -152,7 +152,11 @@ const SEARCH_INPUT = {
   mode: z.enum(["dense", "lexical", "bm25", "hybrid"]).optional().describe(
     "dense (default) for questions, hybrid for identifiers, lexical (BM25) for exact words only",
   ),
-  path: LIST("Only paths matching these globs"),
+  path: LIST(
+    "Only hits whose path, relative to the root, matches one of these: a glob without '/' matches " +
+      "the file name at any depth (*.ts), one with '/' the whole path (src/**/*.ts); a path without " +
+      "glob characters matches itself and everything below it (src/auth)",
+  ),
   type: LIST("Only these chunk types: class, method, heading, …"),
   lang: LIST("Only these languages: ids (typescript) or extensions (ts, py, md)"),
   expand: z.boolean().optional().describe("Show each hit in its class, section or file"),
