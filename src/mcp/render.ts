@@ -1,7 +1,13 @@
 import type { CorpusSearchResult } from "../corpus/mod.ts";
 import { escapeLine, escapeText } from "../escape.ts";
 import { describeConcept } from "../okf/mod.ts";
-import { describeParent, type SearchHit, shownPassage, type SourceReader } from "../search/mod.ts";
+import {
+  describeParent,
+  parentIsWider,
+  type SearchHit,
+  shownPassage,
+  type SourceReader,
+} from "../search/mod.ts";
 
 /** Lines of a passage shown under its citation; the rest is one `get_chunk` away. */
 export const SHOWN_LINES = 8;
@@ -50,7 +56,9 @@ function citation(hit: SearchHit, asOf?: string): string {
   const p = hit.parent;
   const concept = describeConcept(c, asOf);
   const about = concept === undefined ? "" : ` — ${escapeLine(concept)}`;
-  const within = p ? ` ${describeParent(hit)} (${p.lineStart}-${p.lineEnd})` : "";
+  const context = describeParent(hit);
+  const lines = p && parentIsWider(hit) ? ` (${p.lineStart}-${p.lineEnd})` : "";
+  const within = context ? ` ${context}${lines}` : "";
   const score = scoreLabel(hit);
   return `${escapeLine(c.sourcePath)}:${c.lineStart}-${c.lineEnd} ${
     escapeLine(c.symbol ?? c.type)
