@@ -2,6 +2,7 @@ import { resultJson } from "../src/corpus/mod.ts";
 import { describeConcept } from "../src/okf/mod.ts";
 import {
   describeParent,
+  parentIsWider,
   type SearchHit,
   shownPassage,
   type SourceReader,
@@ -73,9 +74,11 @@ function formatHit(hit: SearchHit, read: SourceReader, asOf?: string): string {
   }`;
   const concept = describeConcept(c, asOf);
   const p = hit.parent;
+  const context = describeParent(hit);
+  const lines = p && parentIsWider(hit) ? ` (${path}:${p.lineStart}-${p.lineEnd})` : "";
   const notes = [
     concept === undefined ? "" : `\n  ${escapeLine(concept)}`,
-    p ? `\n  ${describeParent(hit)} (${path}:${p.lineStart}-${p.lineEnd})` : "",
+    context ? `\n  ${context}${lines}` : "",
   ].join("");
   const body = escapeText(shownPassage(c, read).text.replace(/\s+$/, "")).split("\n")
     .map((line) => `    ${line}`).join("\n");

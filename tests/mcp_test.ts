@@ -3,11 +3,15 @@
  * transport, on a small corpus indexed with the tiny model.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { writeTinyReranker } from "../src/model/mod.ts";
 import { exampleProject, profileRepo } from "./_profile_repo.ts";
 import { copyTree, MAIN, REPO, tinyModel, wayfinder } from "./_run.ts";
+
+/** The server built with a short `index` answer wait (see _mcp_server.ts). */
+const QUICK_ANSWER = (ms: number) => [join(REPO, "tests", "_mcp_server.ts"), String(ms)];
 
 const root = await copyTree(join(REPO, "fixtures", "corpus", "services"));
 const env = {
@@ -16,6 +20,8 @@ const env = {
   WAYFINDER_THREADS: "1",
   NO_COLOR: "1",
 };
+
+type Tool = { name: string; description?: string; outputSchema?: Record<string, unknown> };
 
 interface ToolResult {
   content: { type: string; text: string }[];
@@ -27,11 +33,12 @@ async function connect(
   roots: string[] = [root],
   cwd?: string,
   own: Record<string, string> = {},
+  server: string[] = [MAIN, "mcp"],
 ): Promise<Client> {
   const client = new Client({ name: "wayfinder-test", version: "1.0.0" });
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", "-A", "--quiet", MAIN, "mcp", ...roots],
+    args: ["run", "-A", "--quiet", ...server, ...roots],
     cwd,
     env: { ...env, PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "", ...own },
     stderr: "pipe",
@@ -111,9 +118,29 @@ Deno.test("mcp serves search, read_range, index and status over stdio", async ()
 });
 
 Deno.test("mcp describes every parameter of every tool to the model", async () => {
-  const client = await connect();
+  // A second root of the same folder name: named by its path where the name would not do.
+  const twin = join(await Deno.makeTempDir({ prefix: "wayfinder-mcp-twin-" }), basename(root));
+  await Deno.mkdir(twin);
+  const other = await Deno.makeTempDir({ prefix: "wayfinder-mcp-other-" });
+  const client = await connect([root, twin, other]);
   try {
     const { tools } = await client.listTools();
+    const served = `one of ${basename(root)} (${root}), ${basename(root)} (${twin}), ` +
+      `${basename(other)} (${other})`;
+    for (const tool of tools) {
+      const { root: described } = tool.inputSchema.properties as Record<
+        string,
+        { description?: string }
+      >;
+      assert.equal(
+        described?.description,
+        `Which served root, by folder name or path: ${served}; default: ` +
+          (tool.name === "get_chunk"
+            ? `for an id, any root whose index holds it; for lines, ${root}`
+            : root),
+        tool.name,
+      );
+    }
     const search = tools.find((t: { name: string }) => t.name === "search")!;
     const properties = search.inputSchema.properties as Record<string, { description?: string }>;
     assert.deepEqual(Object.keys(properties).sort(), [
@@ -331,6 +358,8 @@ Deno.test("mcp search answers as the CLI does under wayfinder.json's search and 
   // Named on the command line, the bundle alone is served: mcp.roots does not add the other tree.
   const client = await connect([bundle]);
   try {
+    // Listed, the tools' output schemas check every search result below (the client does).
+    assert.ok((await client.listTools()).tools.some((t: Tool) => t.outputSchema));
     assert.equal((await client.listResources()).resources.length, 1);
     const found = await call(client, "search", { query });
     assert.ok(!found.isError, found.content[0].text);
@@ -513,3 +542,223 @@ for (const stop of ["cancelled", "stdin closed", "SIGTERM"] as const) {
     }
   });
 }
+
+/** A tree whose first index outlasts a 50 ms answer wait, by enough to publish partial generations. */
+async function slowTree(prefix: string): Promise<string> {
+  const tree = await Deno.makeTempDir({ prefix });
+  for (let i = 0; i < 600; i++) {
+    await Deno.writeTextFile(
+      join(tree, `note_${i}.md`),
+      `# Note ${i}\n\nTopic ${i % 17} of the walrus.\n`,
+    );
+  }
+  return tree;
+}
+
+Deno.test("mcp index answers within its wait and the run goes on; search works meanwhile", async () => {
+  const tree = await slowTree("wayfinder-mcp-slow-");
+  const own = { WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-mcp-slow-" }) };
+  const client = await connect([tree], undefined, own, QUICK_ANSWER(50));
+  try {
+    const description = (await client.listTools()).tools.find((t: { name: string }) =>
+      t.name === "index"
+    )!
+      .description!;
+    assert.match(description, /can take minutes/);
+    assert.match(description, /Search works meanwhile/);
+    const first = await call(client, "index", {});
+    assert.ok(!first.isError, first.content[0].text);
+    assert.equal(first.structuredContent?.state, "indexing");
+    assert.equal(first.structuredContent?.root, tree);
+    assert.match(
+      first.content[0].text,
+      /^Still indexing .+ \(.+\); search works meanwhile on what is published; poll the status tool/,
+    );
+    while (!(await call(client, "status", {})).structuredContent?.progress) {
+      await new Promise((wait) => setTimeout(wait, 50));
+    }
+    // A second call joins the run: it neither meets the run's lock nor starts another.
+    const second = await call(client, "index", {});
+    assert.ok(!second.isError, second.content[0].text);
+    assert.equal(second.structuredContent?.state, "indexing");
+    assert.notEqual(second.structuredContent?.progress, null, "the run's progress so far");
+
+    let searchedMeanwhile = false;
+    for (let polls = 0;; polls++) {
+      assert.ok(polls < 1200, "the run ends");
+      const status = (await call(client, "status", {})).structuredContent!;
+      if (status.state === "ready") break;
+      assert.equal(status.state, "indexing", JSON.stringify(status));
+      if (!searchedMeanwhile && status.generation !== null) {
+        // A partial generation is live: every passage is searchable lexically already.
+        const found = await call(client, "search", { query: "walrus", mode: "lexical" });
+        assert.ok(!found.isError, found.content[0].text);
+        assert.ok((found.structuredContent!.matches as unknown[]).length > 0);
+        searchedMeanwhile = true;
+      }
+      await new Promise((wait) => setTimeout(wait, 50));
+    }
+    assert.ok(searchedMeanwhile, "a partial generation was published while the run went on");
+    // Even finding the index current outlasts a 50 ms wait: call again until the answer comes.
+    let done: ToolResult;
+    do done = await call(client, "index", {}); while (done.structuredContent?.state === "indexing");
+    assert.equal(done.structuredContent?.current, true, done.content[0].text);
+  } finally {
+    await client.close();
+  }
+});
+
+Deno.test("mcp closed while an answered index run goes on stops it cleanly", async () => {
+  const tree = await slowTree("wayfinder-mcp-bg-");
+  const own = { WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-mcp-bg-" }) };
+  const client = await connect([tree], undefined, own, QUICK_ANSWER(50));
+  const answered = await call(client, "index", {});
+  assert.equal(answered.structuredContent?.state, "indexing", answered.content[0].text);
+  // Closing waits for the server to exit: for the run to stop and release its lock.
+  await client.close();
+  const status = JSON.parse(
+    (await wayfinder(["status", tree, "--output", "json"], { ...env, ...own })).stdout,
+  );
+  assert.notEqual(status.state, "indexing");
+  assert.equal(status.failure, undefined, "an abort is no failure");
+  for (const left of ["lock", "progress.json", "last-failure.json"]) {
+    assert.throws(() => Deno.statSync(join(status.indexDir, left)), Deno.errors.NotFound, left);
+  }
+});
+
+Deno.test("mcp read_range says when a file changed or went since it was indexed", async () => {
+  const tree = await Deno.makeTempDir({ prefix: "wayfinder-mcp-drift-" });
+  await Deno.writeTextFile(
+    join(tree, "kept.md"),
+    "\uFEFF# Kept\n\nUnchanged, with a byte order mark.\n",
+  );
+  await Deno.writeTextFile(join(tree, "edited.md"), "# Edited\n\nThe first words.\n");
+  await Deno.writeTextFile(join(tree, "gone.md"), "# Gone\n\nSoon deleted.\n");
+  assert.equal((await wayfinder(["index", tree], env)).code, 0);
+  await Deno.writeTextFile(join(tree, "edited.md"), "# Edited\n\nOther words.\n");
+  await Deno.remove(join(tree, "gone.md"));
+  const client = await connect([tree]);
+  try {
+    const kept = await call(client, "read_range", { path: "kept.md", lineStart: 1, lineEnd: 1 });
+    assert.ok(!kept.isError, kept.content[0].text);
+    assert.equal(kept.structuredContent?.changedSinceIndex, undefined);
+    assert.equal(kept.content[0].text, "kept.md:1-1\n# Kept", "read as indexed: no mark, no note");
+    for (const tool of ["read_range", "get_chunk"]) {
+      const edited = await call(client, tool, { path: "edited.md", lineStart: 3, lineEnd: 3 });
+      assert.ok(!edited.isError, edited.content[0].text);
+      assert.equal(edited.structuredContent?.changedSinceIndex, true);
+      assert.equal(edited.structuredContent?.content, "Other words.");
+      assert.equal(
+        edited.content[0].text,
+        "note: edited.md changed since it was indexed; lines may not match search results " +
+          "(call the index tool to index it again)\nedited.md:3-3\nOther words.",
+      );
+      for (const path of ["gone.md", join(tree, "gone.md")]) {
+        const gone = await call(client, tool, { path, lineStart: 1, lineEnd: 1 });
+        assert.equal(gone.isError, true);
+        assert.equal(
+          gone.content[0].text,
+          `wayfinder: '${path}' was indexed but no longer exists; the index is behind the tree ` +
+            "(call the index tool to bring it up to date)",
+        );
+      }
+    }
+    // A path the index never held is still refused as before.
+    const never = await call(client, "read_range", { path: "never.md", lineStart: 1, lineEnd: 1 });
+    assert.match(
+      never.content[0].text,
+      /^wayfinder: 'never\.md' is not a file inside a served root$/,
+    );
+    assert.equal((await call(client, "index", {})).isError, undefined);
+    const current = await call(client, "read_range", {
+      path: "edited.md",
+      lineStart: 3,
+      lineEnd: 3,
+    });
+    assert.equal(current.structuredContent?.changedSinceIndex, undefined, "indexed again");
+  } finally {
+    await client.close();
+  }
+});
+
+Deno.test("mcp search text shows each hit's first lines under a citation that names its score's kind", async () => {
+  const tree = await Deno.makeTempDir({ prefix: "wayfinder-mcp-text-" });
+  const body = Array.from({ length: 20 }, (_, i) => `  const ocelot${i} = ${i};`).join("\n");
+  await Deno.writeTextFile(
+    join(tree, "ocelot.ts"),
+    `export function ocelotCount(): number {\n${body}\n  return 20;\n}\n\n` +
+      "export function ocelotName(): string {\n  return 'ocelot';\n}\n",
+  );
+  await Deno.writeTextFile(join(tree, "notes.md"), "# Notes\n\nThe ocelot sleeps by day.\n");
+  assert.equal((await wayfinder(["index", tree], env)).code, 0);
+  const client = await connect([tree]);
+  try {
+    const { tools } = await client.listTools();
+    const search = tools.find((t: Tool) => t.name === "search")!;
+    assert.match(search.description!, /cos is dense cosine similarity/);
+    const output = search.outputSchema as { properties: Record<string, unknown> };
+    assert.deepEqual(
+      Object.keys(output.properties).sort(),
+      ["context", "contextText", "matches", "notices", "query"],
+    );
+
+    const lexical = await call(client, "search", { query: "ocelotCount", mode: "lexical" });
+    assert.ok(!lexical.isError, lexical.content[0].text);
+    const text = lexical.content[0].text;
+    const matches = lexical.structuredContent!.matches as { chunk: { id: string } }[];
+    const long = matches[0]!.chunk;
+    assert.match(text, /^1\. ocelot\.ts:1-23 ocelotCount \[bm25 \d+\.\d\d\]\n/);
+    const lines = text.split("\n");
+    assert.deepEqual(lines.slice(1, 10), [
+      "    export function ocelotCount(): number {",
+      ...Array.from({ length: 7 }, (_, i) => `      const ocelot${i} = ${i};`),
+      `    … 15 more lines (get_chunk id=${long.id})`,
+    ]);
+    const whole = await call(client, "get_chunk", { id: long.id });
+    assert.equal((whole.structuredContent!.content as string).split("\n").length, 8 + 15);
+    // A short passage is shown whole.
+    assert.match(
+      text,
+      /\n\d\. ocelot\.ts:25-27 ocelotName \[bm25 [\d.]+\]\n {4}export function ocelotName\(\): string \{\n {6}return 'ocelot';\n {4}\}(\n|$)/,
+    );
+
+    for (
+      const [mode, kind] of [["dense", /\[cos \d\.\d{3}\]/], [
+        "hybrid",
+        /\[rrf 0\.\d{4}\]/,
+      ]] as const
+    ) {
+      const found = await call(client, "search", { query: "ocelot", mode });
+      assert.ok(!found.isError, found.content[0].text);
+      const cited = found.content[0].text.split("\n").filter((line) => /^\d+\. /.test(line));
+      assert.ok(cited.length > 0 && cited.every((line) => kind.test(line)), found.content[0].text);
+    }
+    // Prompt context replaces the lines: citations, then the context.
+    const context = await call(client, "search", {
+      query: "ocelot",
+      mode: "lexical",
+      contextChars: 400,
+      expand: true,
+      diverse: true,
+    });
+    assert.ok(!context.isError, context.content[0].text);
+    const [cites, rest] = context.content[0].text.split("\n\n");
+    assert.ok(cites!.split("\n").every((line) => /^(\d+\. |note: )/.test(line)), cites);
+    assert.ok(rest!.startsWith("## "), rest);
+  } finally {
+    await client.close();
+  }
+  // Reranking the best one only: it is labelled by the reranker's score, the rest by cosine.
+  const reranker = join(tree, "..", `${tree.split("/").at(-1)}-reranker.gguf`);
+  await writeTinyReranker(reranker);
+  const reranking = await connect([tree, "--rerank", "1", "--reranker", reranker]);
+  try {
+    const found = await call(reranking, "search", { query: "ocelot", limit: 3 });
+    assert.ok(!found.isError, found.content[0].text);
+    const cited = found.content[0].text.split("\n").filter((line) => /^\d+\. /.test(line));
+    assert.match(cited[0]!, /\[rerank \d\.\d{3}\]$/);
+    assert.ok(cited.slice(1).every((line) => /\[cos -?\d\.\d{3}\]$/.test(line)), cited.join("\n"));
+  } finally {
+    await reranking.close();
+  }
+});

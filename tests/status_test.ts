@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Embedder, openCorpus } from "../src/mod.ts";
 import { LlamaEmbedder } from "../src/embed/mod.ts";
+import { acquireIndexLock } from "../src/store/mod.ts";
 import { copyTree, realModel, REPO, tinyModel, wayfinder } from "./_run.ts";
 
 const SERVICES = join(REPO, "fixtures", "corpus", "services");
@@ -451,4 +452,31 @@ Deno.test("a manifest whose chunk count was edited: status says damaged, a plain
   assert.equal((await status()).state, "ready");
   const search = await wayfinder(["search", root, "payment"], env);
   assert.equal(search.code, 0, search.stderr);
+});
+
+Deno.test("status is indexing while a first run holds the lock before it reports progress", async () => {
+  const { root, env } = await setup();
+  const corpus = await openCorpus(root, {
+    dataDir: env.WAYFINDER_DATA_DIR,
+    embedder: { model: tinyModel(), threads: 1 },
+  });
+  try {
+    assert.equal((await corpus.status()).state, "absent");
+    const lock = await acquireIndexLock(corpus.indexDir, root);
+    const starting = await corpus.status();
+    await lock.release();
+    assert.equal(starting.state, "indexing");
+    assert.equal(starting.progress, undefined, "no numbers before the run reports any");
+    assert.equal(starting.lock?.pid, Deno.pid);
+    assert.equal((await corpus.status()).state, "absent", "released: nothing runs");
+    // Over a live index the holder may be a watcher with nothing to do: the index stays ready.
+    await corpus.index();
+    const watching = await acquireIndexLock(corpus.indexDir, root);
+    const held = await corpus.status();
+    await watching.release();
+    assert.equal(held.state, "ready");
+    assert.equal(held.lock?.pid, Deno.pid);
+  } finally {
+    await corpus.close();
+  }
 });

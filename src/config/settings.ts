@@ -289,7 +289,8 @@ export const SETTINGS = {
     type: "list",
     default: [],
     value: "GLOB",
-    help: "Only hits whose path matches this glob (repeatable)",
+    help:
+      "Only hits whose root-relative path matches this glob (repeatable): one without / matches file names at any depth (*.ts); a path without glob characters matches itself and everything below (src/auth)",
   },
   type: {
     flag: "type",

@@ -1,7 +1,7 @@
 /**
  * The state of a corpus's index, read from disk without loading a model or
- * embedding anything: ready, indexing (with the writer's progress), stale
- * (and why), failed (with the error) or absent.
+ * embedding anything: ready, indexing (with the writer's progress once it
+ * reports one), stale (and why), failed (with the error) or absent.
  */
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
@@ -148,6 +148,9 @@ export async function inspectCorpus(
 
 function stateOf(status: CorpusStatus, exists: boolean): CorpusState {
   if (status.progress) return "indexing";
+  // A first run holds the lock a while (a tree's walk, the model's load) before it reports
+  // progress. Over a live index the holder may be a watcher waiting for changes: not there.
+  if (status.lock && !exists) return "indexing";
   if (status.failure) return "failed";
   if (!exists) return "absent";
   return status.stale ? "stale" : "ready";

@@ -4,3 +4,4 @@
  */
 export { createServer, LIMITS, type SearchDefaults, type WayfinderServer } from "./server.ts";
 export { Roots } from "./roots.ts";
+export { INDEX_ANSWER_MS } from "./index_runs.ts";

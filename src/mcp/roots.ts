@@ -16,6 +16,13 @@ export class Roots {
     return this.#corpora;
   }
 
+  /** How a tool call can name `corpus` shortest: its folder name, unless another root shares it. */
+  nameOf(corpus: Corpus): string {
+    const name = basename(corpus.root);
+    const shared = this.#corpora.some((c) => c !== corpus && basename(c.root) === name);
+    return shared ? corpus.root : name;
+  }
+
   /** The corpus a tool call names (its root path or folder name), else the first. */
   pick(root?: string): Corpus {
     if (root === undefined || root === "") return this.#corpora[0];
@@ -67,15 +74,23 @@ export class Roots {
   }
 
   /**
-   * `locate` for a file the live index of its root holds. A file the walker
-   * skips (git-ignored, excluded, too large) stays out of reach, like one
-   * outside the roots: an agent reads only what search could show it.
+   * `locate` for a file the live index of its root holds, with the content
+   * hash the index recorded for it. A file the walker skips (git-ignored,
+   * excluded, too large) stays out of reach, like one outside the roots: an
+   * agent reads only what search could show it.
+   * @throws {WayfinderError} "usage" for a path outside the roots, one the
+   *   index does not hold, or one it holds that is gone from the tree.
    */
   async locateIndexed(
     path: string,
     root?: string,
-  ): Promise<{ corpus: Corpus; relativePath: string }> {
-    const found = this.locate(path, root);
+  ): Promise<{ corpus: Corpus; relativePath: string; indexedHash: string }> {
+    let found;
+    try {
+      found = this.locate(path, root);
+    } catch (error) {
+      throw await this.#goneSinceIndexed(path, root) ?? error;
+    }
     const { manifest } = await found.corpus.open();
     if (!Object.hasOwn(manifest.files, found.relativePath)) {
       throw new WayfinderError(
@@ -83,6 +98,32 @@ export class Roots {
         `'${path}' is not a file the index of ${found.corpus.root} holds (ignored, excluded or not indexed yet)`,
       );
     }
-    return found;
+    return { ...found, indexedHash: manifest.files[found.relativePath]!.hash };
+  }
+
+  /**
+   * The error for a path that cannot be found now but that a root's index
+   * holds: deleted or moved since that root was indexed. Null otherwise.
+   * Only the index is consulted, so nothing outside the roots is touched.
+   */
+  async #goneSinceIndexed(path: string, root?: string): Promise<WayfinderError | null> {
+    const candidates = isAbsolute(path) ? this.#corpora : [this.pick(root)];
+    for (const corpus of candidates) {
+      const inside = relative(corpus.root, resolve(corpus.root, path));
+      if (inside === "" || inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
+        continue;
+      }
+      const there = await Deno.lstat(resolve(corpus.root, inside)).then(() => true, () => false);
+      if (there) continue;
+      const manifest = await corpus.open().then((index) => index.manifest, () => null);
+      if (manifest && Object.hasOwn(manifest.files, inside.split(sep).join("/"))) {
+        return new WayfinderError(
+          "usage",
+          `'${path}' was indexed but no longer exists; the index is behind the tree ` +
+            "(call the index tool to bring it up to date)",
+        );
+      }
+    }
+    return null;
   }
 }

@@ -12,14 +12,17 @@ import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sd
 import { z } from "zod";
 import { type Corpus, type CorpusSearchOptions, resultJson } from "../corpus/mod.ts";
 import type { IndexProgress } from "../pipeline/mod.ts";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { WayfinderError } from "../error.ts";
 import { locateBinding, validateProject } from "../okf/mod.ts";
-import { renderSearch } from "./render.ts";
+import { sourceReader } from "../search/mod.ts";
+import { renderSearch, SHOWN_LINES } from "./render.ts";
+import { SEARCH_OUTPUT } from "./search_output.ts";
 import { type Range, readRange } from "./read_range.ts";
 import { readChunk, type StoredPassage } from "./read_chunk.ts";
 import { checkToolArguments, recordingRegistry, type ToolRegistry } from "./tool_arguments.ts";
 import type { Roots } from "./roots.ts";
+import { IndexRuns } from "./index_runs.ts";
 
 /** Limits that keep one call from flooding an agent's context or the machine. */
 export const LIMITS = { limit: 100, contextChars: 100_000, lines: 2_000 } as const;
@@ -70,6 +73,11 @@ export interface ServerOptions {
    * wayfinder.json).
    */
   searchDefaults?: (corpus: Corpus) => SearchDefaults;
+  /**
+   * How long an `index` call waits for its run before answering that it goes
+   * on in the background. @default INDEX_ANSWER_MS
+   */
+  indexAnswerMs?: number;
 }
 
 /** A root's search settings: the options, and the diversity `diverse: true` asks for. */
@@ -83,9 +91,11 @@ export interface WayfinderServer {
   /** Serves over `transport`; a call with a wrong, missing or unknown argument gets one line. */
   connect(transport: Transport): Promise<void>;
   /**
-   * Settles once every `index` run the server started has ended. Closing the
-   * transport aborts them, so this is what to await before closing the
-   * corpora: a run stopped that way publishes nothing and records no failure.
+   * Settles once every `index` run the server started has ended, those going
+   * on after their call answered included. Closing the transport aborts them, so this is what to await before closing the
+   * corpora. A run stopped that way records no failure; one that was
+   * publishing partial generations publishes what it embedded since its last
+   * one, so that work is kept.
    */
   settled(): Promise<void>;
 }
@@ -94,24 +104,43 @@ export interface WayfinderServer {
 export function createServer(roots: Roots, options: ServerOptions): WayfinderServer {
   const server = new McpServer({ name: "wayfinder", version: options.version });
   const { tools, shapes } = recordingRegistry(server);
-  registerSearch(tools, roots, options.searchDefaults ?? (() => ({ options: {} })));
-  registerReadRange(tools, roots);
-  const settled = registerIndex(tools, roots);
-  registerStatus(tools, roots);
-  registerValidate(tools, roots, options.dataRootAt);
-  registerFitInputs(tools, roots);
+  // Each tool's `root` names the roots served, so a model knows them without asking.
+  const root = rootArgument(roots, roots.nameOf(roots.all[0]!));
+  registerSearch(tools, roots, root, options.searchDefaults ?? (() => ({ options: {} })));
+  registerReadRange(tools, roots, root);
+  const runs = new IndexRuns(options.indexAnswerMs);
+  registerIndex(tools, roots, root, runs);
+  registerStatus(tools, roots, root);
+  registerValidate(tools, roots, root, options.dataRootAt);
+  registerFitInputs(tools, roots, root);
   return {
     async connect(transport) {
       await server.connect(transport);
+      // Runs outlive their calls: the connection closing is what stops them.
+      const closed = server.server.onclose;
+      server.server.onclose = () => {
+        closed?.();
+        runs.stop();
+      };
       checkToolArguments(transport, shapes);
     },
-    settled,
+    settled: () => runs.settled(),
   };
 }
 
-const ROOT = z.string().optional().describe(
-  "Which served root (its path or folder name); default the first",
-);
+/** A `root` argument; each registration describes it with the roots served. */
+type RootArgument = z.ZodOptional<z.ZodString>;
+const ROOT: RootArgument = z.string().optional();
+
+/** `root`, described: "one of: app (/src/app), kb (/src/kb); default app". */
+function rootArgument(roots: Roots, defaultWords: string): RootArgument {
+  const served = roots.all.map((c) => `${escapeLine(basename(c.root))} (${escapeLine(c.root)})`);
+  return ROOT.describe(
+    `Which served root, by folder name or path: one of ${served.join(", ")}; default: ${
+      escapeLine(defaultWords)
+    }`,
+  );
+}
 
 const LIST = (what: string) => z.array(z.string()).optional().describe(what);
 const SEARCH_INPUT = {
@@ -123,7 +152,11 @@ const SEARCH_INPUT = {
   mode: z.enum(["dense", "lexical", "bm25", "hybrid"]).optional().describe(
     "dense (default) for questions, hybrid for identifiers, lexical (BM25) for exact words only",
   ),
-  path: LIST("Only paths matching these globs"),
+  path: LIST(
+    "Only hits whose path, relative to the root, matches one of these: a glob without '/' matches " +
+      "the file name at any depth (*.ts), one with '/' the whole path (src/**/*.ts); a path without " +
+      "glob characters matches itself and everything below it (src/auth)",
+  ),
   type: LIST("Only these chunk types: class, method, heading, …"),
   lang: LIST("Only these languages: ids (typescript) or extensions (ts, py, md)"),
   expand: z.boolean().optional().describe("Show each hit in its class, section or file"),
@@ -148,7 +181,6 @@ const SEARCH_INPUT = {
     "Knowledge bundles: add each match's linked concepts (one hop) as context",
   ),
 };
-const ROOT_INPUT = { root: ROOT };
 const FIT_INPUTS_INPUT = {
   root: ROOT,
   showInputs: z.boolean().optional().describe(
@@ -164,23 +196,31 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 function registerSearch(
   server: ToolRegistry,
   roots: Roots,
+  root: RootArgument,
   defaultsOf: (corpus: Corpus) => SearchDefaults,
 ): void {
   server.registerTool("search", {
     title: "Search code and docs",
     description:
       "Semantic search over an indexed source tree or knowledge bundle. Returns the best passages with " +
-      "path:lineStart-lineEnd citations. Use mode 'hybrid' for identifiers, 'dense' for questions; expand " +
-      "shows each hit in its class or section; contextChars returns prompt-ready context of at most that " +
-      "many characters. On a knowledge bundle, the policy arguments choose what is eligible and what " +
+      `path:lineStart-lineEnd citations, each with its first ${SHOWN_LINES} lines (get_chunk with the ` +
+      "hit's id returns the whole passage). Use mode 'hybrid' for identifiers, 'dense' for questions; " +
+      "expand shows each hit in its class or section; contextChars returns prompt-ready context of at " +
+      "most that many characters instead of the lines. Each score is labelled by what ranked the hit, " +
+      "and the kinds do not compare: cos is dense cosine similarity (about 0 to 1), bm25 a lexical " +
+      "match score (unbounded), rrf hybrid's rank fusion (at most about 0.033), rerank the " +
+      "cross-encoder's. On a knowledge bundle, the policy arguments choose what is eligible and what " +
       "context comes with a match.",
-    inputSchema: SEARCH_INPUT,
+    inputSchema: { ...SEARCH_INPUT, root },
+    outputSchema: SEARCH_OUTPUT,
   }, (args: SearchArgs) =>
     answer(async () => {
       const corpus = roots.pick(args.root);
       const options = searchOptions(args, defaultsOf(corpus));
       const result = await corpus.search(args.query, options);
-      return { text: renderSearch(result, options.policy?.asOf), data: resultJson(result) };
+      const read = sourceReader(corpus.root);
+      const text = renderSearch(result, { asOf: options.policy?.asOf, read });
+      return { text, data: resultJson(result) };
     }));
 }
 
@@ -233,31 +273,42 @@ const GET_CHUNK_INPUT = {
   path: PATH.optional(),
   lineStart: LINE_START.optional(),
   lineEnd: LINE_END.optional(),
-  root: z.string().optional().describe(
-    "Which served root (its path or folder name); default: for an id, any root whose index " +
-      "holds it; for lines, the first",
-  ),
+  root: ROOT,
 };
 type RangeArgs = { path: string; lineStart: number; lineEnd: number; root?: string };
 type GetChunkArgs = z.infer<z.ZodObject<typeof GET_CHUNK_INPUT>>;
 
-/** A range of lines as the tools answer it: its citation, then the text. */
+/**
+ * A range of lines as the tools answer it: its citation, then the text;
+ * first a note when the file is no longer what the index holds.
+ */
 function rangeAnswer(range: Range | StoredPassage, heading = "") {
-  const text = `${escapeLine(range.path)}:${range.lineStart}-${range.lineEnd}${
+  const note = "changedSinceIndex" in range
+    ? `note: ${
+      escapeLine(range.path)
+    } changed since it was indexed; lines may not match search results (call the index tool to index it again)\n`
+    : "";
+  const text = `${note}${escapeLine(range.path)}:${range.lineStart}-${range.lineEnd}${
     escapeLine(heading)
   }\n${escapeText(range.content)}`;
   return { text, data: range };
 }
 
-function registerReadRange(server: ToolRegistry, roots: Roots): void {
+function registerReadRange(server: ToolRegistry, roots: Roots, root: RootArgument): void {
+  const idRoot = rootArgument(
+    roots,
+    `for an id, any root whose index holds it; for lines, ${roots.nameOf(roots.all[0]!)}`,
+  );
   server.registerTool(
     "read_range",
     {
       title: "Read lines of a file",
       description:
         `Reads lines lineStart..lineEnd (1-based, inclusive, at most ${LIMITS.lines}) of a file a served ` +
-        "root's index holds, e.g. to see more around a search hit. Other paths are refused.",
-      inputSchema: { path: PATH, lineStart: LINE_START, lineEnd: LINE_END, root: ROOT },
+        "root's index holds, as the file reads now, e.g. to see more around a search hit. When the file " +
+        "changed since it was indexed the answer says so (changedSinceIndex: its lines may not match " +
+        "search results). Other paths are refused.",
+      inputSchema: { path: PATH, lineStart: LINE_START, lineEnd: LINE_END, root },
     },
     (args: RangeArgs) =>
       answer(async () => rangeAnswer(await readRange(roots, args, LIMITS.lines))),
@@ -270,7 +321,7 @@ function registerReadRange(server: ToolRegistry, roots: Roots): void {
       "repeating the search; an id lasts until its passage changes or moves and the root is " +
       "indexed again (then search again). Given path, lineStart and lineEnd instead: those lines of the " +
       `file, as read_range reads them (at most ${LIMITS.lines}). Give one form, not both.`,
-    inputSchema: GET_CHUNK_INPUT,
+    inputSchema: { ...GET_CHUNK_INPUT, root: idRoot },
   }, (args: GetChunkArgs) =>
     answer(async () => {
       const asked = getChunkForm(args);
@@ -310,39 +361,56 @@ function getChunkForm(args: GetChunkArgs): { id: string } | RangeArgs {
   return { path: path!, lineStart: lineStart!, lineEnd: lineEnd!, root };
 }
 
-/** Registers `index`; returns what settles once the runs queued so far have ended. */
-function registerIndex(server: ToolRegistry, roots: Roots): () => Promise<void> {
-  // One run per corpus at a time: a second call waits for the first rather than meeting its lock.
-  const queue = new Map<Corpus, Promise<unknown>>();
-  const serialized = <T>(corpus: Corpus, run: () => Promise<T>): Promise<T> => {
-    const next = (queue.get(corpus) ?? Promise.resolve()).catch(() => {}).then(run);
-    queue.set(corpus, next);
-    return next;
-  };
+/** Registers `index`, its runs kept by `runs`. */
+function registerIndex(
+  server: ToolRegistry,
+  roots: Roots,
+  root: RootArgument,
+  runs: IndexRuns,
+): void {
+  const seconds = Math.round(runs.answerMs / 1000);
   server.registerTool("index", {
     title: "Update the index",
     description:
-      "Brings a root's index up to date; only changed files are embedded. Sends progress notifications " +
+      "Brings a root's index up to date; only changed files are embedded. A first index of a large tree " +
+      `can take minutes: the call answers within about ${seconds} s, and if the run is not done by then it ` +
+      "answers state 'indexing' with its progress while the run goes on in the background. Search works " +
+      "meanwhile on what the run has published; call status to follow it, or index again to wait for the " +
+      "same run (a second call never starts another). Sends progress notifications while the call waits, " +
       "when the request carries a progress token.",
-    inputSchema: ROOT_INPUT,
+    inputSchema: { root },
   }, (args: RootArgs, extra: Extra) =>
     answer(async () => {
       const token = extra._meta?.progressToken;
       const corpus = roots.pick(args.root);
       // The SDK aborts `extra.signal` when the client cancels the call or the transport closes.
-      const summary = await serialized(corpus, () =>
-        corpus.index({
-          onProgress: token === undefined ? undefined : progressTo(extra, token),
-          signal: extra.signal,
-        }));
+      const outcome = await runs.wait(
+        corpus,
+        extra.signal,
+        token === undefined ? undefined : progressTo(extra, token),
+      );
+      if (!outcome.ended) {
+        const { progress } = outcome;
+        const text = `Still indexing ${corpus.root} (${progressWords(progress)}); search works ` +
+          "meanwhile on what is published; poll the status tool to see when it ends";
+        return { text, data: { root: corpus.root, state: "indexing", progress } };
+      }
+      const { summary } = outcome;
       const { skipped: _skipped, ...data } = summary;
       const text = summary.current
         ? `Index for ${summary.root} is current`
         : `Indexed ${summary.root}: ${summary.embeddedChunks} chunks embedded, ${summary.reusedChunks} reused`;
       return { text, data };
     }));
-  // Each corpus's last queued run ends after every run queued before it.
-  return async () => void await Promise.allSettled(queue.values());
+}
+
+/** Where a run is, in words: "120 of 600 chunks embedded", "chunk: 40 of 90 files". */
+function progressWords(progress: IndexProgress | null): string {
+  if (progress === null) return "starting";
+  const { phase, filesDone, filesTotal, chunksDone, chunksTotal } = progress;
+  if (phase === "embed") return `${chunksDone} of ${chunksTotal} chunks embedded`;
+  if (phase === "write") return "writing the index";
+  return filesTotal > 0 ? `${phase}: ${filesDone} of ${filesTotal} files` : phase;
 }
 
 /**
@@ -368,12 +436,12 @@ function progressTo(extra: Extra, token: string | number): (p: IndexProgress) =>
   };
 }
 
-function registerStatus(server: ToolRegistry, roots: Roots): void {
+function registerStatus(server: ToolRegistry, roots: Roots, root: RootArgument): void {
   server.registerTool("status", {
     title: "Index status",
     description:
       "Whether a root's index exists and what it holds: state, generation, counts, model.",
-    inputSchema: ROOT_INPUT,
+    inputSchema: { root },
   }, (args: RootArgs) =>
     answer(async () => {
       const status = await roots.pick(args.root).status();
@@ -399,6 +467,7 @@ function registerStatus(server: ToolRegistry, roots: Roots): void {
 function registerValidate(
   server: ToolRegistry,
   roots: Roots,
+  root: RootArgument,
   dataRootAt: (dir: string) => string,
 ): void {
   server.registerTool("validate", {
@@ -409,7 +478,7 @@ function registerValidate(
       "with path:line locations.",
     inputSchema: {
       bundle: z.string().describe("The bundle folder, relative to the root or absolute"),
-      root: ROOT,
+      root,
     },
   }, (args: { bundle: string; root?: string }) =>
     answer(async () => {
@@ -425,14 +494,14 @@ function registerValidate(
     }));
 }
 
-function registerFitInputs(server: ToolRegistry, roots: Roots): void {
+function registerFitInputs(server: ToolRegistry, roots: Roots, root: RootArgument): void {
   server.registerTool("fit_inputs", {
     title: "Fit embedding inputs",
     description:
       "Reports how a root's passages fit the embedding model's token budget, as `index` will cut them: " +
       "inputs, split chunks, diagnostics per path, and any passage that cannot fit; showInputs " +
       "adds each input's exact text (embeddingInputs).",
-    inputSchema: FIT_INPUTS_INPUT,
+    inputSchema: { ...FIT_INPUTS_INPUT, root },
   }, (args: FitInputsArgs) =>
     answer(async () => {
       const report = await roots.pick(args.root).fitInputs({ showInputs: args.showInputs });

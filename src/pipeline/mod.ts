@@ -33,5 +33,5 @@ export type {
   StartedEvent,
 } from "./index_events.ts";
 export { PARTIAL_PUBLISHING, type PartialPublishing } from "./partial_publish.ts";
-export { type TreeChanges, treeChanges } from "./tree_changes.ts";
+export { contentHasher, type TreeChanges, treeChanges } from "./tree_changes.ts";
 export { emitSkipped, eventEmitter, publishedEvent } from "./index_events.ts";

@@ -41,6 +41,31 @@ Deno.test("keptRows() agrees with and without columns, and runs accept only on w
   deepEqual([...keptRows({ chunks, columns }, { paths: ["src/auth"] })], [1, 0, 1, 0, 0]);
 });
 
+Deno.test("path globs follow the rules the search help and the MCP path argument state", () => {
+  const paths = [
+    "README.md",
+    "docs/deep/guide.md",
+    "src/auth/login.ts",
+    "src/auth/deep/token.ts",
+    "src/authz.ts",
+    ".github/workflows/ci.yml",
+  ];
+  const kept = (...globs: string[]) => {
+    const keep = matchFilter({ paths: globs })!;
+    return paths.filter((path) => keep(chunk("x", path)));
+  };
+  // Without '/': the file name, at any depth.
+  deepEqual(kept("*.md"), ["README.md", "docs/deep/guide.md"]);
+  // With '/': the whole path from the root.
+  deepEqual(kept("src/**/*.ts"), ["src/auth/login.ts", "src/auth/deep/token.ts", "src/authz.ts"]);
+  deepEqual(kept("auth/*.ts"), []);
+  // No glob characters: the path itself and everything below it, not a longer name.
+  deepEqual(kept("src/auth"), ["src/auth/login.ts", "src/auth/deep/token.ts"]);
+  deepEqual(kept("./src/authz.ts"), ["src/authz.ts"]);
+  // Dotfiles are paths like any other; any one glob is enough.
+  deepEqual(kept("**/*.yml", "README.md"), ["README.md", ".github/workflows/ci.yml"]);
+});
+
 Deno.test("a language filter takes an extension or a common name for the language's id", () => {
   const chunks = [
     chunk("a", "src/a.ts"),

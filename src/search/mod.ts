@@ -35,6 +35,6 @@ export {
   maximalMarginalRelevance,
 } from "./diversify.ts";
 export { expandingSearcher, type FoldedHit, type ParentContext, parentOf } from "./expand.ts";
-export { describeParent } from "./describe_parent.ts";
+export { describeParent, parentIsWider } from "./describe_parent.ts";
 export { shownPassage, type SourceReader, sourceReader } from "./source_text.ts";
 export { buildContext, type ContextOptions } from "./build_context.ts";

@@ -6,7 +6,7 @@ import { chunkFile, chunkMarkdown, type CodeChunker, createCodeChunker } from ".
 import type { Chunk, SourceFile } from "../types.ts";
 import { detectLanguage } from "../walk/mod.ts";
 import { buildContext } from "./build_context.ts";
-import { describeParent } from "./describe_parent.ts";
+import { describeParent, parentIsWider } from "./describe_parent.ts";
 import { diversifyingSearcher } from "./diversify.ts";
 import { expandingSearcher, parentOf } from "./expand.ts";
 import { rerankingSearcher } from "./rerank.ts";
@@ -366,6 +366,40 @@ Deno.test("parentOf() gives a top-level function its file, not an unnamed run of
   assert.equal(matches[0].chunk, fn);
   const text = buildContext(matches, { maxChars: 4000, read: () => SCHEDULE });
   assert.ok(text.includes("export function parseDurationSeconds"), text);
+});
+
+Deno.test("describeParent() names no context for a container that is itself the hit", async () => {
+  // A class too long for one chunk: its methods are chunks of their own.
+  const body = (name: string) =>
+    Array.from(
+      { length: 30 },
+      (_, i) => `    const ${name}${i} = computeSomething(${i}, "${name}");`,
+    )
+      .join("\n");
+  const source = "export interface IndexLock {\n  release(): Promise<void>;\n}\n\n" +
+    `export class Store {\n  open(): void {\n${body("open")}\n  }\n\n` +
+    `  close(): void {\n${body("close")}\n  }\n}\n`;
+  const chunks = await cut("src/lock.ts", source);
+  const lock = chunks.find((c) => c.symbol === "IndexLock")!;
+  const close = chunks.find((c) => c.symbol === "Store.close")!;
+  const index = makeIndex(
+    chunks,
+    chunks.map((c) => c === lock || c === close ? [1, 0, 0] : [0, 1, 0]),
+  );
+  const { matches } = await expandingSearcher(
+    indexSearcher(index, { mode: "dense", embedQuery }),
+    index,
+    () => source,
+  ).search({ query: "q", limit: 2 });
+  const byId = new Map(matches.map((m) => [m.chunk.id, m]));
+  const own = byId.get(lock.id)!;
+  assert.deepEqual([own.parent?.lineStart, own.parent?.lineEnd], [lock.lineStart, lock.lineEnd]);
+  assert.equal(parentIsWider(own), false);
+  assert.equal(describeParent(own), undefined, "not 'IndexLock in interface IndexLock'");
+  // A member is shown in its wider class, and says so.
+  const member = byId.get(close.id)!;
+  assert.equal(parentIsWider(member), true);
+  assert.equal(describeParent(member), "in class Store");
 });
 
 Deno.test("parentOf() gives every chunk of the samples and the peer corpus a context holding it", async () => {
