@@ -1,3 +1,4 @@
+import { plural } from "./_plural.ts";
 import { writeFile } from "node:fs/promises";
 import { WayfinderError } from "../src/error.ts";
 import {
@@ -84,7 +85,9 @@ export const compareEmbeddingsCommand: Command = {
     }
     if (baseline) {
       context.stderr(
-        regressions.length ? `Gate failed: ${regressions.length} regressions\n` : "Gate passed\n",
+        regressions.length
+          ? `Gate failed: ${plural(regressions.length, "regression")}\n`
+          : "Gate passed\n",
       );
     }
     return regressions.length ? 1 : 0;

@@ -1,3 +1,4 @@
+import { plural } from "./_plural.ts";
 import type { FitInput, FitInputsReport } from "../src/pipeline/mod.ts";
 import { type Command, printJsonLine, printResult } from "./_command.ts";
 import { escapeLine, escapeText } from "../src/escape.ts";
@@ -43,10 +44,6 @@ function describeInputs(inputs: readonly FitInput[]): string {
   }).join("");
 }
 
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
-}
-
 function describe(report: FitInputsReport): string {
   const { seen, skipped } = report.files;
   const files = plural(seen, "file") + (skipped > 0 ? ` (${skipped} skipped)` : "");
@@ -64,9 +61,9 @@ function describe(report: FitInputsReport): string {
   }
   for (const u of report.unfit) {
     lines.push(
-      `  ${
-        escapeLine(u.sourcePath)
-      }:${u.lineStart}-${u.lineEnd}  cannot fit: one character needs ${u.tokens} tokens`,
+      `  ${escapeLine(u.sourcePath)}:${u.lineStart}-${u.lineEnd}  cannot fit: one character needs ${
+        plural(u.tokens, "token")
+      }`,
     );
   }
   if (report.unfit.length > 0) {

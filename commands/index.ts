@@ -1,3 +1,4 @@
+import { plural } from "./_plural.ts";
 import type { IndexEvent, IndexSummary } from "../src/pipeline/mod.ts";
 import { type Command, type CommandContext, printResult } from "./_command.ts";
 import { progressLine } from "./_progress.ts";
@@ -62,7 +63,7 @@ function announceSearchable(context: CommandContext): (event: IndexEvent) => voi
     const { covered, total } = event.dense;
     const clear = context.stderrIsTerminal ? "\r\x1b[2K" : "";
     context.stderr(
-      `${clear}Searchable now: ${total} chunks lexically, ${covered} densely; ` +
+      `${clear}Searchable now: ${plural(total, "chunk")} lexically, ${covered} densely; ` +
         `embedding the rest\n`,
     );
   };
@@ -72,8 +73,10 @@ function describe(summary: IndexSummary): string {
   const root = escapeLine(summary.root);
   if (summary.current) return `Index for ${root} is current; nothing to update.\n`;
   const f = summary.files;
-  return `Indexed ${root}: ${f.seen} files (${f.changed} changed, ${f.deleted} deleted), ` +
-    `${summary.embeddedChunks} chunks embedded, ${summary.reusedChunks} reused, ` +
+  return `Indexed ${root}: ${
+    plural(f.seen, "file")
+  } (${f.changed} changed, ${f.deleted} deleted), ` +
+    `${plural(summary.embeddedChunks, "chunk")} embedded, ${summary.reusedChunks} reused, ` +
     `${summary.removedChunks} removed in ${(summary.elapsedMs / 1000).toFixed(1)} s\n`;
 }
 
@@ -84,13 +87,15 @@ function warnings(summary: IndexSummary): string[] {
     const reasons = new Map<string, number>();
     for (const s of summary.skipped) reasons.set(s.reason, (reasons.get(s.reason) ?? 0) + 1);
     const list = [...reasons].map(([reason, n]) => `${n} ${reason.replaceAll("_", " ")}`);
-    lines.push(`Skipped ${summary.files.skipped} files: ${list.join(", ")}`);
+    lines.push(`Skipped ${plural(summary.files.skipped, "file")}: ${list.join(", ")}`);
   }
   if (summary.rebuilt) {
     lines.push(`Rebuilt the index: the live one was unusable (${summary.rebuilt})`);
   }
   if (summary.truncatedChunks > 0) {
-    lines.push(`Truncated ${summary.truncatedChunks} passages to the model's token budget`);
+    lines.push(
+      `Truncated ${plural(summary.truncatedChunks, "passage")} to the model's token budget`,
+    );
   }
   return lines;
 }

@@ -37,7 +37,8 @@ export const mcpCommand: Command = {
     const defaults = new Map<Corpus, SearchDefaults>();
     for (const root of unique) {
       const own = root === config.target ? config : config.forTarget(root);
-      const options = corpusOptions(own, context);
+      // Its errors and notices name tool calls and arguments, not commands and flags.
+      const options = { ...corpusOptions(own, context), hintsFor: "tools" as const };
       // Each root gets its own index folder; --index-dir only makes sense for one.
       const corpus = await openCorpus(
         root,

@@ -69,7 +69,7 @@ export const searchCommand: Command = {
 function formatHit(hit: SearchHit, read: SourceReader, asOf?: string): string {
   const c = hit.chunk;
   const path = escapeLine(c.sourcePath);
-  const head = `${path}:${c.lineStart}-${c.lineEnd}  ${hit.similarity.toFixed(3)}  ${
+  const head = `${path}:${c.lineStart}-${c.lineEnd}  ${hit.score.toFixed(3)}  ${
     escapeLine(c.symbol ?? c.type)
   }`;
   const concept = describeConcept(c, asOf);

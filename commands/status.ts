@@ -1,3 +1,4 @@
+import { plural } from "./_plural.ts";
 import type { CorpusStatus } from "../src/corpus/mod.ts";
 import { type Command, printResult } from "./_command.ts";
 import { escapeLine } from "../src/escape.ts";
@@ -46,9 +47,9 @@ function describe(s: CorpusStatus): string {
   );
   if (s.generation) {
     row("updated", s.updatedAt ?? "?");
-    row("content", `${s.files} files, ${s.chunks} chunks`);
+    row("content", `${plural(s.files, "file")}, ${plural(s.chunks, "chunk")}`);
   }
-  if (s.dense) row("dense", `${s.dense.covered} of ${s.dense.total} chunks embedded`);
+  if (s.dense) row("dense", `${s.dense.covered} of ${plural(s.dense.total, "chunk")} embedded`);
   if (s.model) {
     const m = s.model;
     row("model", `${m.name} (${m.provider}, ${m.dimensions} dims, ${m.sha256.slice(0, 12)})`);

@@ -1,3 +1,4 @@
+import { plural } from "./_plural.ts";
 import { escapeLine, escapeText } from "../src/escape.ts";
 import { relative, resolve } from "node:path";
 import { WayfinderError } from "../src/error.ts";
@@ -73,7 +74,7 @@ function fix(
     if (output === "text") context.stdout(escapeText(diffIndexFixes(changes)));
     else if (output === "jsonl") { for (const c of planned) printJsonLine(context, c); }
     else printJson(context, { changes: planned });
-    context.stderr(`${changes.length} index file(s) would change\n`);
+    context.stderr(`${plural(changes.length, "index file")} would change\n`);
     return changes.length ? 1 : 0;
   }
   applyIndexFixes(root, changes);

@@ -1,3 +1,4 @@
+import { plural } from "./_plural.ts";
 import { openCorpus, watchCorpus, type WatchUpdate } from "../src/corpus/mod.ts";
 import { type Command, type CommandContext, printJsonLine } from "./_command.ts";
 import { escapeLine } from "../src/escape.ts";
@@ -76,9 +77,11 @@ function reporter(
 function counts(update: WatchUpdate): string {
   const s = update.summary!;
   const root = escapeLine(s.root);
-  if (s.current) return `${root} (index current, ${s.files.seen} files)`;
+  if (s.current) return `${root} (index current, ${plural(s.files.seen, "file")})`;
   const what = `${s.files.changed} changed, ${s.files.deleted} deleted, ` +
-    `${s.embeddedChunks} chunks embedded, ${s.removedChunks} removed in ${s.elapsedMs} ms`;
+    `${
+      plural(s.embeddedChunks, "chunk")
+    } embedded, ${s.removedChunks} removed in ${s.elapsedMs} ms`;
   const paths = update.paths.length > 0
     ? ` (${update.paths.slice(0, 3).map(escapeLine).join(", ")}` +
       `${update.paths.length > 3 ? ", …" : ""})`

@@ -44,7 +44,15 @@ export interface Chunk {
 /** A search result. */
 export interface Hit {
   chunk: Chunk;
-  /** Cosine similarity for dense search; the fused or lexical score otherwise. */
+  /**
+   * What the hit was ranked by: cosine similarity for dense search, BM25 for
+   * lexical, the fused score for hybrid, the cross-encoder's when reranked.
+   */
+  score: number;
+  /**
+   * The same number as `score`, under its former name.
+   * @deprecated Read `score`; `similarity` goes with the next JSON format version.
+   */
   similarity: number;
 }
 

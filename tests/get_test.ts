@@ -100,6 +100,7 @@ Deno.test("get caches a parent at the repository root after the child nested in 
   });
   const project = await Deno.makeTempDir();
   Deno.mkdirSync(join(project, "kb"));
+  writeFileSync(join(project, "kb", "note.md"), "---\ntype: Note\n---\n\nA note.\n");
   writeFileSync(
     join(project, "wayfinder.json"),
     JSON.stringify({

@@ -79,7 +79,7 @@ Deno.test("a huge minified line is skipped by size, and with a raised limit is c
   const skipped = await wayfinder(["index", root, "-o", "json"], env);
   assert.equal(skipped.code, 0, skipped.stderr);
   assert.equal(JSON.parse(skipped.stdout).files.skipped, 1);
-  assert.match(skipped.stderr, /Skipped 1 files: 1 too large/);
+  assert.match(skipped.stderr, /Skipped 1 file: 1 too large/);
 
   // Raised: 256 KiB of it here (the 50 MB figures are in the README): the one line is cut into
   // inputs that fit the model, in bounded time, and nothing already indexed is lost.

@@ -298,3 +298,28 @@ Deno.test("--include naming a default exclude adds it back without dropping the 
   assert.equal(cleared.summary.files.deleted, 2);
   assert.equal(cleared.files, 2);
 });
+
+Deno.test("index, status and validate --fix count one thing in the singular", async () => {
+  const root = await Deno.makeTempDir({ prefix: "wayfinder-one-" });
+  writeFileSync(join(root, "one.txt"), "A single short passage.\n");
+  const env = {
+    WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-data-" }),
+    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
+  };
+  const run = await wayfinder(["index", root], env);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(
+    run.stdout,
+    /^Indexed \S+: 1 file \(1 changed, 0 deleted\), 1 chunk embedded, 0 reused, 0 removed in /,
+  );
+  const status = await wayfinder(["status", root], env);
+  assert.match(status.stdout, /^ {2}content {2}1 file, 1 chunk$/m);
+  writeFileSync(join(root, "big.bin"), "x".repeat(64));
+  const skipped = await wayfinder(["index", root, "--max-file-bytes", "32"], env);
+  assert.match(skipped.stderr, /^Skipped 1 file: 1 too large$/m);
+
+  const bundle = await Deno.makeTempDir({ prefix: "wayfinder-one-bundle-" });
+  writeFileSync(join(bundle, "a.md"), "---\ntype: Note\n---\n\nA note.\n");
+  const fix = await wayfinder(["validate", bundle, "--fix", "--dry-run"]);
+  assert.match(fix.stderr, /^1 index file would change$/m);
+});

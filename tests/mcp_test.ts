@@ -441,7 +441,7 @@ Deno.test("mcp get_chunk fetches a search hit again by its id, from any served r
     assert.equal(stored.structuredContent?.content, hit.content);
 
     const refusals: [Record<string, unknown>, RegExp][] = [
-      [{ id: hit.id, root: unindexed }, /^wayfinder: No index for .+; run 'wayfinder index /],
+      [{ id: hit.id, root: unindexed }, /^wayfinder: No index for .+; call the index tool for /],
       [{ id: "f".repeat(40) }, /^wayfinder: No chunk 'f{40}' in any served index; .*search again$/],
       [
         { id: hit.id, path: "pangolin.ts", lineStart: 1, lineEnd: 2 },

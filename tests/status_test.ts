@@ -249,7 +249,7 @@ Deno.test({
       assert.equal(run.code, 0, run.stderr);
       const summary = JSON.parse(run.stdout);
       assert.deepEqual(summary.files, { seen: 4, changed: 1, deleted: 0, skipped: 1 });
-      assert.match(run.stderr, /Skipped 1 files: 1 unreadable/);
+      assert.match(run.stderr, /Skipped 1 file: 1 unreadable/);
       const after = await status();
       assert.equal(after.files, 5);
       assert.deepEqual(after.unreadable, ["payment_service.dart"]);

@@ -58,6 +58,46 @@ Deno.test("validate --output json and jsonl carry every finding with its locatio
   assert.deepEqual(lines.map((l) => JSON.parse(l)), report.findings);
 });
 
+Deno.test("validate fails a folder with no Markdown document: a mistyped path is no bundle", async () => {
+  const empty = await Deno.makeTempDir({ prefix: "wayfinder-no-bundle-" });
+  const code = await Deno.makeTempDir({ prefix: "wayfinder-no-bundle-" });
+  writeFileSync(join(code, "auth.ts"), "export const a = 1;\n");
+  for (const folder of [empty, code]) {
+    const message = `No OKF documents in '${folder}': no Markdown concept, index.md or log.md ` +
+      "was found; is this the bundle's folder?";
+    const text = await wayfinder(["validate", folder]);
+    assert.equal(text.code, 1, text.stderr);
+    assert.ok(text.stdout.includes(`error     ${message}  okf/no-documents\n`), text.stdout);
+    assert.match(text.stdout, /^FAIL: 1 error, 0 advisories, 0 notes in 0 files \(0 concepts\)$/m);
+
+    const json = await wayfinder(["validate", folder, "--output", "json"]);
+    assert.equal(json.code, 1);
+    const report = JSON.parse(json.stdout);
+    assert.equal(report.gate, "FAIL");
+    assert.deepEqual(report.findings.map((f: { id: string }) => f.id), ["okf/no-documents"]);
+    assert.equal(report.findings[0].message, message);
+    assert.match(report.findings[0].helpUri, /SPEC\.md#3-bundle-structure$/);
+
+    const sarif = await wayfinder(["validate", folder, "--output", "sarif"]);
+    assert.equal(sarif.code, 1);
+    const [run] = JSON.parse(sarif.stdout).runs;
+    assert.deepEqual(
+      run.results.map((r: { ruleId: string; level: string }) => [r.ruleId, r.level]),
+      [
+        ["okf/no-documents", "error"],
+      ],
+    );
+    assert.ok(run.tool.driver.rules.some((r: { id: string }) => r.id === "okf/no-documents"));
+  }
+  // A bundle of concepts without index.md is accepted, as OKF allows.
+  const loose = await Deno.makeTempDir({ prefix: "wayfinder-loose-bundle-" });
+  mkdirSync(join(loose, "guides"));
+  writeFileSync(join(loose, "guides", "a.md"), "---\ntype: Guide\n---\n\nRead me.\n");
+  const run = await wayfinder(["validate", loose]);
+  assert.equal(run.code, 0, run.stdout);
+  assert.match(run.stdout, /^PASS: 0 errors, 0 advisories, 0 notes in 1 file \(1 concept\)$/m);
+});
+
 Deno.test("validate --output sarif uses paths relative to the git checkout", async () => {
   // A checkout of its own, so the test holds in a copy of this repository without .git too.
   const repo = await Deno.makeTempDir();

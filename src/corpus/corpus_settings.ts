@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { type Hints, hintsFor } from "../hints.ts";
 import { declaresOkf } from "../okf/mod.ts";
 import { CHUNKER_VERSION, INPUT_FORMAT, KNOWLEDGE_INPUT_FORMAT } from "../pipeline/mod.ts";
 import type { IndexManifest, RecordedSettings } from "../store/mod.ts";
@@ -148,13 +149,14 @@ function formatName(format: number | string): string {
 export function policyIgnoredNotice(
   root: string,
   settings: { declared: boolean; chosen?: boolean },
+  hints: Hints = hintsFor("cli"),
 ): string {
   const why = settings.chosen === false
     ? "knowledge indexing is turned off for it"
     : settings.declared
-    ? `its index.md now declares okf_version but the index predates that; run 'wayfinder index ${root}'`
+    ? `its index.md now declares okf_version but the index predates that; ${hints.index(root)}`
     : settings.chosen
-    ? `it was indexed before knowledge was turned on; run 'wayfinder index ${root}'`
-    : "its index.md declares no okf_version; index it with --knowledge to make it one";
+    ? `it was indexed before knowledge was turned on; ${hints.index(root)}`
+    : `its index.md declares no okf_version; ${hints.indexAsBundle(root)} to make it one`;
   return `the knowledge policy was ignored: ${root} is not indexed as an OKF bundle (${why})`;
 }

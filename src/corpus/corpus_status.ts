@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
+import { type Hints, hintsFor } from "../hints.ts";
 import { rowsIn } from "../row_ranges.ts";
 import { type TreeChanges, treeChanges } from "../pipeline/mod.ts";
 import {
@@ -82,6 +83,8 @@ export interface StatusInput {
   excludeDirs: string[];
   chosen: { embedder: EmbedderSettings; index: IndexSettings };
   locations?: Locations;
+  /** How a reason words its fix. @default the CLI's wording */
+  hints?: Hints;
 }
 
 /** Computes the state of a corpus's index. @throws {WayfinderError} `io` when it cannot be read. */
@@ -96,7 +99,7 @@ export async function corpusStatus(input: StatusInput): Promise<CorpusStatus> {
 export async function inspectCorpus(
   input: StatusInput,
 ): Promise<{ status: CorpusStatus; walked: TreeChanges | null }> {
-  const { root, indexDir } = input;
+  const { root, indexDir, hints = hintsFor("cli") } = input;
   const [progress, failure] = await Promise.all([
     readRunProgress(indexDir),
     readRunFailure(indexDir),
@@ -106,7 +109,7 @@ export async function inspectCorpus(
   let formatProblem: string | undefined;
   const before = await currentGeneration(indexDir).catch(() => null);
   try {
-    manifest = await readManifest(indexDir, root);
+    manifest = await readManifest(indexDir, root, hints);
   } catch (error) {
     if (!(error instanceof WayfinderError && error.code === "stale_index")) throw error;
     formatProblem = error.message;
@@ -132,7 +135,7 @@ export async function inspectCorpus(
   if (damage) {
     status.stale ??= { changed: [], added: [], deleted: [], reasons: [] };
     status.stale.reasons.unshift(
-      `the index is damaged (${damage}); run 'wayfinder index ${root}' to rebuild it`,
+      `the index is damaged (${damage}); ${hints.index(root)} to rebuild it`,
     );
   }
   const waiting = rowsIn(manifest?.pending);

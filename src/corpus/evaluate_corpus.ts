@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { type Embedder, identityFingerprint } from "../embed/mod.ts";
 import { WayfinderError } from "../error.ts";
+import { hintsFor } from "../hints.ts";
 import {
   type EvalRun,
   type EvaluationInput,
@@ -114,8 +115,11 @@ export async function evaluateCorpus(
 ): Promise<CorpusReport> {
   // Opened before the embedder, so a missing cross-encoder fails before any indexing.
   const rerankRun = options.runs.find((run) => run.options.rerank);
-  const reranker = rerankRun ? await openReranker(options.reranker ?? {}, rerankRun.name) : null;
-  const embedder = await openEmbedder(options.embedder, options.corpus.locations)
+  const hints = hintsFor(options.corpus.hintsFor);
+  const reranker = rerankRun
+    ? await openReranker(options.reranker ?? {}, rerankRun.name, hints)
+    : null;
+  const embedder = await openEmbedder(options.embedder, options.corpus.locations, hints)
     .catch(async (error) => {
       await reranker?.close();
       throw error;

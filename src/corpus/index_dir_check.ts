@@ -6,25 +6,31 @@
 import { isInside } from "../_paths.ts";
 import { dirname, join, relative, resolve } from "node:path";
 import { WayfinderError } from "../error.ts";
+import { type Hints, hintsFor } from "../hints.ts";
 import { mayHoldIndex } from "../store/mod.ts";
 
 /**
  * @param root The corpus root, absolute.
  * @param indexDir The index folder, absolute; it need not exist yet.
+ * @param hints How a refusal says to choose another folder. @default the CLI's wording
  * @throws {WayfinderError} `usage` when the index folder holds the tree, is
  *   (or lies under) a file, or is a folder with entries that is not a wayfinder index.
  */
-export async function assertIndexDirUsable(root: string, indexDir: string): Promise<void> {
+export async function assertIndexDirUsable(
+  root: string,
+  indexDir: string,
+  hints: Hints = hintsFor("cli"),
+): Promise<void> {
   const [realRoot, realIndex] = await Promise.all([realPathOf(root), realPathOf(indexDir)]);
   const refuse = (why: string) =>
     new WayfinderError("usage", `Cannot keep the index of ${root} in '${indexDir}': ${why}`);
   if (isInside(realRoot, realIndex)) {
-    throw refuse("it holds the tree itself; choose another --index-dir");
+    throw refuse(`it holds the tree itself; ${hints.otherIndexDir()}`);
   }
   const file = await fileInTheWay(indexDir);
   if (file !== null) {
     const which = file === resolve(indexDir) ? "it" : `'${file}'`;
-    throw refuse(`${which} is a file, not a directory; choose another --index-dir`);
+    throw refuse(`${which} is a file, not a directory; ${hints.otherIndexDir()}`);
   }
   const names = await Array.fromAsync(Deno.readDir(indexDir), (entry) => entry.name)
     .catch(() => null); // Missing: created on first index.

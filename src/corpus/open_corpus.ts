@@ -2,6 +2,7 @@ import { isInside } from "../_paths.ts";
 import { relative, resolve, sep } from "node:path";
 import { dataRootFrom } from "../config/mod.ts";
 import { WayfinderError } from "../error.ts";
+import { type HintAudience, type Hints, hintsFor } from "../hints.ts";
 import { rowsIn } from "../row_ranges.ts";
 import { type Embedder, identityFingerprint, type Reranker } from "../embed/mod.ts";
 import {
@@ -103,6 +104,14 @@ export interface CorpusOptions extends IndexSettings {
    * recorded, else true when the root `index.md` declares `okf_version`
    */
   knowledge?: boolean;
+  /**
+   * Who reads the corpus's errors and notices, so the fix each names is one
+   * that reader can make: "cli" (`run 'wayfinder index …'`, `--mode lexical`),
+   * "tools" for an agent calling the MCP tools (`call the index tool`,
+   * `mode: "lexical"`) or "library" (`call corpus.index()`, `{ mode: "lexical" }`).
+   * @default "cli"
+   */
+  hintsFor?: HintAudience;
 }
 
 /** How one search ranks and what it returns. */
@@ -242,8 +251,9 @@ export async function openCorpus(root: string, options: CorpusOptions = {}): Pro
   projectRoot(absolute);
   const dataDir = corpusDataDir(options);
   const indexDir = resolve(options.indexDir ?? indexDirFor(dataDir, absolute));
-  await assertIndexDirUsable(absolute, indexDir);
-  return new LocalCorpus(absolute, indexDir, dataDir, options);
+  const hints = hintsFor(options.hintsFor);
+  await assertIndexDirUsable(absolute, indexDir, hints);
+  return new LocalCorpus(absolute, indexDir, dataDir, options, hints);
 }
 
 /**
@@ -251,7 +261,7 @@ export async function openCorpus(root: string, options: CorpusOptions = {}): Pro
  * its vector: dense ranking covers only the embedded ones. Knowledge search
  * promises a vector for every eligible passage, so there it is an error.
  */
-async function denseCoverage(index: StoredIndex, mode: SearchMode, root: string) {
+async function denseCoverage(index: StoredIndex, mode: SearchMode, root: string, hints: Hints) {
   const waiting = rowsIn(index.pending);
   if (waiting === 0 || mode === "lexical") return [];
   const total = index.chunks.length;
@@ -261,11 +271,11 @@ async function denseCoverage(index: StoredIndex, mode: SearchMode, root: string)
   const progress = await readRunProgress(index.dir);
   const next = progress && processAlive(progress.pid, progress.startedAt)
     ? "indexing continues"
-    : `run 'wayfinder index ${root}' to embed the rest`;
+    : `${hints.index(root)} to embed the rest`;
   if (index.manifest.settings?.knowledge) {
     throw new WayfinderError(
       "stale_index",
-      `Cannot search ${root} in ${mode} mode: ${covered} (${next}); search with --mode lexical meanwhile`,
+      `Cannot search ${root} in ${mode} mode: ${covered} (${next}); search with ${hints.lexicalMode()} meanwhile`,
     );
   }
   return [`${covered}; ${next}`];
@@ -298,6 +308,7 @@ class LocalCorpus implements Corpus {
     readonly indexDir: string,
     readonly dataDir: string,
     readonly options: CorpusOptions,
+    private readonly hints: Hints,
   ) {}
 
   async index(run: CorpusIndexOptions = {}): Promise<IndexSummary> {
@@ -325,6 +336,7 @@ class LocalCorpus implements Corpus {
       ...walkOptionsOf(settings.index, this.#privateDirs),
       settings: recordOf(settings),
       knowledge,
+      hints: this.hints,
     });
     this.#index = null;
     this.#filter = null;
@@ -338,7 +350,11 @@ class LocalCorpus implements Corpus {
     const counting = this.#embedder === null && !isEmbedder(this.options.embedder) &&
       (settings.embedder.provider ?? "llama") !== "llama";
     const embedder = counting
-      ? await openEmbedder({ ...settings.embedder, dimensions: 0 }, this.options.locations)
+      ? await openEmbedder(
+        { ...settings.embedder, dimensions: 0 },
+        this.options.locations,
+        this.hints,
+      )
       : await this.#embedderFor(settings.embedder);
     try {
       return await fitCorpus({
@@ -365,6 +381,7 @@ class LocalCorpus implements Corpus {
       excludeDirs: this.#privateDirs,
       chosen: this.#chosen(),
       locations: this.options.locations,
+      hints: this.hints,
     };
   }
 
@@ -380,7 +397,7 @@ class LocalCorpus implements Corpus {
       filter: options.filter,
     };
     const index = await this.open();
-    const coverage = await denseCoverage(index, options.mode ?? "dense", this.root);
+    const coverage = await denseCoverage(index, options.mode ?? "dense", this.root, this.hints);
     const knowledge = index.manifest.settings?.knowledge === true;
     const response: CorpusSearchResult = knowledge
       ? {
@@ -399,7 +416,7 @@ class LocalCorpus implements Corpus {
     if (!knowledge && asksAnything(options.policy ?? {})) {
       const declared = await declaresBundle(this.root);
       response.notices.push(
-        policyIgnoredNotice(this.root, { declared, chosen: this.options.knowledge }),
+        policyIgnoredNotice(this.root, { declared, chosen: this.options.knowledge }, this.hints),
       );
     }
     if (options.contextChars !== undefined) {
@@ -436,7 +453,7 @@ class LocalCorpus implements Corpus {
     if (options.expand) searcher = expandingSearcher(searcher, index, sourceReader(this.root));
     if (options.rerank) {
       const candidates = options.rerank === true ? 50 : options.rerank;
-      searcher = rerankingSearcher(searcher, await this.#rerankerFor("--rerank"), {
+      searcher = rerankingSearcher(searcher, await this.#rerankerFor(this.hints.rerankOption()), {
         candidates,
         text: embeddingInput,
       });
@@ -463,11 +480,11 @@ class LocalCorpus implements Corpus {
   async open(): Promise<StoredIndex> {
     const live = await currentGeneration(this.indexDir);
     if (this.#index && this.#index.generation === live) return this.#index;
-    const index = await openIndex(this.indexDir, { root: this.root });
+    const index = await openIndex(this.indexDir, { root: this.root, hints: this.hints });
     if (!index) {
       throw new WayfinderError(
         "no_index",
-        `No index for ${this.root}; run 'wayfinder index ${this.root}' first`,
+        `No index for ${this.root}; ${this.hints.index(this.root)} first`,
       );
     }
     // The generation's folder is collected two publishes later; a caller may hold
@@ -506,7 +523,7 @@ class LocalCorpus implements Corpus {
     const started = performance.now();
     const { status, walked } = await inspectCorpus(this.#statusInput());
     if (status.state !== "ready" || !walked) return null;
-    const manifest = await readManifest(this.indexDir, this.root);
+    const manifest = await readManifest(this.indexDir, this.root, this.hints);
     const { embedder, index } = await this.#settings();
     // Other vector codes asked for mean a new generation, even with nothing to embed.
     if (!manifest || (manifest.quantization ?? "none") !== index.quantization) return null;
@@ -552,13 +569,13 @@ class LocalCorpus implements Corpus {
     const { changed, added, deleted } = changes;
     const notices = changed.length + added.length + deleted.length === 0 ? [] : [
       `the index is behind the tree (${changed.length} changed, ${added.length} added, ` +
-      `${deleted.length} deleted since it was built); run 'wayfinder index ${this.root}'`,
+      `${deleted.length} deleted since it was built); ${this.hints.index(this.root)}`,
     ];
     if (drift.length) {
       notices.push(
-        `the index was built another way (${
-          drift.join(", ")
-        }); run 'wayfinder index ${this.root}' to rebuild it`,
+        `the index was built another way (${drift.join(", ")}); ${
+          this.hints.index(this.root)
+        } to rebuild it`,
       );
     }
     this.#fresh = { generation: index.generation, at: performance.now(), notices };
@@ -580,6 +597,7 @@ class LocalCorpus implements Corpus {
       embedder.identity,
       identityFingerprint(embedder.identity),
       this.root,
+      this.hints.rebuild(this.root),
     );
     return (query) => {
       if (!this.#queries.has(query)) {
@@ -604,7 +622,7 @@ class LocalCorpus implements Corpus {
       if (longInput === "reject") {
         throw new WayfinderError(
           "long_input",
-          `Cannot search: the query is ${tokens} tokens, more than the ${maxTokens} that model '${name}' takes; shorten it or search with --mode lexical`,
+          `Cannot search: the query is ${tokens} tokens, more than the ${maxTokens} that model '${name}' takes; shorten it or search with ${this.hints.lexicalMode()}`,
         );
       }
       return [`The query was cut to its first ${maxTokens} of ${tokens} tokens for the model`];
@@ -629,8 +647,9 @@ class LocalCorpus implements Corpus {
   /** Effective settings against the live index's record (`null`: ignore the record). */
   async #settings(recorded?: null) {
     // An index this version cannot read records nothing it could follow; index rebuilds it.
-    const manifest = recorded === null ? null : await readManifest(this.indexDir, this.root)
-      .catch((error) => {
+    const manifest = recorded === null
+      ? null
+      : await readManifest(this.indexDir, this.root, this.hints).catch((error) => {
         if (error instanceof UnusableIndexError) return null;
         throw error;
       });
@@ -644,7 +663,8 @@ class LocalCorpus implements Corpus {
   #embedderFor(settings: EmbedderSettings): Promise<Embedder> {
     const given = this.options.embedder;
     if (isEmbedder(given)) return Promise.resolve(given);
-    this.#embedder ??= openEmbedder(settings, this.options.locations).then((embedder) => {
+    const { locations } = this.options;
+    this.#embedder ??= openEmbedder(settings, locations, this.hints).then((embedder) => {
       this.#owned.push(embedder);
       return embedder;
     }, (error) => {
@@ -658,7 +678,7 @@ class LocalCorpus implements Corpus {
   #rerankerFor(what: string): Promise<PassageScorer> {
     const given = this.options.reranker;
     if (isScorer(given)) return Promise.resolve(given);
-    this.#reranker ??= openReranker(given ?? {}, what).then((reranker: Reranker) => {
+    this.#reranker ??= openReranker(given ?? {}, what, this.hints).then((reranker: Reranker) => {
       this.#owned.push(reranker);
       return reranker;
     }, (error) => {

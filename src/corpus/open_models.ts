@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultThreads } from "../config/mod.ts";
 import { WayfinderError } from "../error.ts";
+import { type Hints, hintsFor } from "../hints.ts";
 import {
   type Embedder,
   HttpEmbedder,
@@ -68,10 +69,11 @@ export interface Locations {
   projectDir?: string;
 }
 
-/** Opens the embedder `settings` describe. */
+/** Opens the embedder `settings` describe; `hints` words what a missing setting needs. */
 export async function openEmbedder(
   settings: EmbedderSettings,
   locations: Locations = {},
+  hints: Hints = hintsFor("cli"),
 ): Promise<Embedder> {
   const provider = settings.provider ?? "llama";
   const longInput = settings.longInput ?? "reject";
@@ -79,13 +81,13 @@ export async function openEmbedder(
     if (!settings.url) {
       throw new WayfinderError(
         "usage",
-        `The ${provider} embedder needs --embedder-url or embedding.url in wayfinder.json`,
+        `The ${provider} embedder needs ${hints.embedderSetting("url")}`,
       );
     }
     if (!settings.model) {
       throw new WayfinderError(
         "usage",
-        `The ${provider} embedder needs --model NAME or embedding.model in wayfinder.json`,
+        `The ${provider} embedder needs ${hints.embedderSetting("model")}`,
       );
     }
     return await HttpEmbedder.create({
@@ -120,15 +122,22 @@ async function threadsFor(settings: { threads?: number }): Promise<number> {
   return settings.threads ?? await defaultThreads();
 }
 
-/** Opens the cross-encoder `settings` name; `what` (the flag or run that asked) goes into the error. */
-export async function openReranker(settings: RerankerSettings, what: string): Promise<Reranker> {
+/**
+ * Opens the cross-encoder `settings` name; `what` (the flag or run that
+ * asked) goes into the error, and `hints` words how to name one.
+ */
+export async function openReranker(
+  settings: RerankerSettings,
+  what: string,
+  hints: Hints = hintsFor("cli"),
+): Promise<Reranker> {
   if (settings.url) {
     return HttpReranker.create({ url: settings.url, timeoutMs: settings.timeoutMs });
   }
   if (!settings.model) {
     throw new WayfinderError(
       "usage",
-      `${what} needs a cross-encoder: pass --reranker PATH (a GGUF reranker) or --reranker-url URL (a TEI server)`,
+      `${what} needs a cross-encoder: ${hints.crossEncoder()}`,
     );
   }
   return await LlamaReranker.create({

@@ -36,7 +36,7 @@ export interface ResultJson {
  */
 export function hitJson(hit: SearchHit): HitJson {
   const c = hit.chunk;
-  const score = Number(hit.similarity.toFixed(6));
+  const score = Number(hit.score.toFixed(6));
   return {
     chunk: {
       id: c.id,

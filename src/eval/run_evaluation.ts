@@ -95,7 +95,7 @@ function mean(scores: Metrics[]): Metrics {
  * const report = await runEvaluation({
  *   queries: { q1: "find x" },
  *   judgments: { q1: { c1: 2 } },
- *   runs: [{ name: "fixed", search: () => Promise.resolve([{ chunk, similarity: 1 }]) }],
+ *   runs: [{ name: "fixed", search: () => Promise.resolve([{ chunk, score: 1, similarity: 1 }]) }],
  * });
  * assert.deepEqual(report.runs[0].metrics, { recall: 1, ndcg: 1, mrr: 1 });
  * ```

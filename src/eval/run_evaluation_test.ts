@@ -96,7 +96,7 @@ Deno.test("runEvaluation() asks for more chunks in file unit and ranks files", a
         chunk("a2", "src/a.ts", 6, 9),
         chunk("b", "b.md"),
       ];
-      return Promise.resolve(hits.map((c) => ({ chunk: c, similarity: 1 })));
+      return Promise.resolve(hits.map((c) => ({ chunk: c, score: 1, similarity: 1 })));
     },
   };
   const report = await runEvaluation({

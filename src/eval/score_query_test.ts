@@ -21,7 +21,7 @@ function hit(id: string, sourcePath = `${id}.ts`, lineStart = 1, lineEnd = 1): H
     content: "",
     metadata: {},
   };
-  return { chunk, similarity: 0 };
+  return { chunk, score: 0, similarity: 0 };
 }
 
 function close(actual: number, expected: number) {

@@ -1,4 +1,5 @@
 import { WayfinderError } from "../error.ts";
+import { type Hints, hintsFor } from "../hints.ts";
 
 /** A chunk whose body cannot fit: even its smallest piece, without context, is over budget. */
 export interface UnfitPassage {
@@ -17,8 +18,13 @@ const LISTED = 10;
  * Throws when some passage cannot fit the budget even cut between code
  * points, naming each place once; the caller decides whether that is an error
  * (`--long-input reject`) or a passage to embed from its first tokens.
+ * `hints` words the way out. @default the CLI's wording
  */
-export function assertFits(unfit: readonly UnfitPassage[], maxTokens: number): void {
+export function assertFits(
+  unfit: readonly UnfitPassage[],
+  maxTokens: number,
+  hints: Hints = hintsFor("cli"),
+): void {
   if (unfit.length === 0) return;
   const byPlace = new Map<string, number>();
   for (const passage of unfit) {
@@ -35,6 +41,6 @@ export function assertFits(unfit: readonly UnfitPassage[], maxTokens: number): v
     "long_input",
     `Cannot embed ${unfit.length} ${noun} within ${maxTokens} tokens, even one character at a time: ${
       listed.join(", ")
-    }; exclude them (--exclude GLOB) or embed their first tokens (--long-input truncate)`,
+    }; ${hints.unfitPassages()}`,
   );
 }

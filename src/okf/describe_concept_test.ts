@@ -40,7 +40,7 @@ Deno.test("describeEntry() adds why a governing source or a linked concept is th
     reason,
     path: chunk.sourcePath,
     viaPath,
-    passage: { chunk, similarity: 1, scores: {} },
+    passage: { chunk, score: 1, similarity: 1, scores: {} },
   });
   assert.equal(
     describeEntry(entry("governing", "impl/transport.md")),

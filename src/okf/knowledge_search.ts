@@ -233,7 +233,7 @@ function contextPassages(a: Around): (path: string) => Promise<SearchHit | undef
       limit: 1,
       filter: { paths: [path], accept },
     });
-    return ranked.matches[0] ?? { chunk: concept.first, similarity: 0, scores: {} };
+    return ranked.matches[0] ?? { chunk: concept.first, score: 0, similarity: 0, scores: {} };
   };
 }
 

@@ -55,6 +55,11 @@ export const OKF_RULES = {
     summary: "A log is not one title, ISO-date headings newest first, and entries under them",
     helpUri: `${SPEC}#9-log-files`,
   },
+  "okf/no-documents": {
+    severity: "error",
+    summary: "The folder holds no Markdown document at all, so it is no bundle (a mistyped path?)",
+    helpUri: `${SPEC}#3-bundle-structure`,
+  },
   "okf/unsupported-version": {
     severity: "advisory",
     summary: "The root index declares an `okf_version` this validator does not know",

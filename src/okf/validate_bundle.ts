@@ -6,6 +6,7 @@ import { checkLog } from "./check_log.ts";
 import { countFindings, type Finding, type Severity, sortFindings } from "./finding.ts";
 import { fixWrites } from "./fix_indexes.ts";
 import { loadBundle, type LoadedBundle } from "./load_bundle.ts";
+import { ruleFinding } from "./okf_rules.ts";
 
 /** PASS: no errors. FAIL: at least one error. INCOMPLETE: a bound Profile could not be applied. */
 export type Gate = "PASS" | "FAIL" | "INCOMPLETE";
@@ -58,11 +59,11 @@ export function validateBundle(
   return Promise.resolve(reportOf(bundle, findings));
 }
 
-/** The OKF checks of every loaded document. */
+/** The OKF checks of every loaded document, and of the folder holding any. */
 export function okfFindings(bundle: LoadedBundle): Finding[] {
   const existing = new Set([...bundle.files, ...bundle.dirs]);
   const fixable = fixWrites(bundle);
-  const findings: Finding[] = [];
+  const findings: Finding[] = noDocuments(bundle);
   for (const doc of bundle.documents) {
     if (doc.kind === "concept") append(findings, checkConcept(doc));
     else if (doc.kind === "index") {
@@ -71,6 +72,25 @@ export function okfFindings(bundle: LoadedBundle): Finding[] {
     append(findings, checkLinks(doc, existing, fixable));
   }
   return findings;
+}
+
+/**
+ * An error for a folder without a single Markdown document (concept, index
+ * or log), read or not: nothing in it is checked, so it must not pass as a
+ * conformant bundle (a mistyped path, or `src` for `docs`). A bundle without
+ * index.md is fine (§8 makes it optional), and documents that fail to read
+ * have errors of their own.
+ */
+function noDocuments(bundle: LoadedBundle): Finding[] {
+  if (bundle.files.some((path) => path.endsWith(".md")) || bundle.badNames.length > 0) return [];
+  return [
+    ruleFinding(
+      "okf/no-documents",
+      `No OKF documents in '${bundle.root}': no Markdown concept, index.md or log.md was found; ` +
+        "is this the bundle's folder?",
+      ".",
+    ),
+  ];
 }
 
 /** Sorts, counts and gates a set of findings. */

@@ -270,3 +270,16 @@ Deno.test("validateBundle() says how to fix a missing type and a file that is no
     "Not valid UTF-8: the first invalid byte is here; save the file as UTF-8",
   );
 });
+
+Deno.test("validateBundle() fails a folder without Markdown, not one whose Markdown fails to read", async () => {
+  const empty = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${empty}/notes.txt`, "not a concept\n");
+  const report = await validateBundle(empty);
+  assert.equal(report.gate, "FAIL");
+  assert.deepEqual(report.findings.map(where), [".:1 okf/no-documents"]);
+  const latin1 = await Deno.makeTempDir();
+  await Deno.writeFile(`${latin1}/caf.md`, new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+  assert.deepEqual((await validateBundle(latin1)).findings.map(where), [
+    "caf.md:1 okf/invalid-utf8",
+  ]);
+});

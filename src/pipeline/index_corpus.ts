@@ -1,6 +1,7 @@
 import type { Chunk, Quantization, RowRange, SourceFile } from "../types.ts";
 import { inRanges } from "../row_ranges.ts";
 import { WayfinderError } from "../error.ts";
+import type { Hints } from "../hints.ts";
 import type { WalkResult } from "../walk/mod.ts";
 import type { CodeChunker } from "../chunk/mod.ts";
 import { assertFits, type UnfitPassage } from "../fit/mod.ts";
@@ -72,6 +73,8 @@ export interface IndexOptions {
    * or `false` to publish once at the end. @default PARTIAL_PUBLISHING
    */
   partial?: Partial<PartialPublishing> | false;
+  /** How errors word their fix. @default the CLI's wording */
+  hints?: Hints;
 }
 
 export interface IndexProgress {
@@ -186,7 +189,10 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
     // bundle): none of the old vectors fit, so this run rebuilds.
     previous = null;
   }
-  if (previous) assertSameModel(previous.manifest, embedder.identity, fingerprint, root);
+  if (previous) {
+    const fix = options.hints?.rebuild(root);
+    assertSameModel(previous.manifest, embedder.identity, fingerprint, root, fix);
+  }
   // A complete live generation for this model keeps answering until the run ends:
   // a partial one in its place would take dense answers away.
   const live = previous?.manifest ??
@@ -202,7 +208,9 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
       ? Promise.resolve(new Map())
       : readVectorCache(options.indexDir, fingerprint, embedder.identity.dimensions);
   const plan = await planUpdate(options, previous, dropped);
-  if (options.longInput === "reject") assertFits(plan.unfit, embedder.identity.maxTokens);
+  if (options.longInput === "reject") {
+    assertFits(plan.unfit, embedder.identity.maxTokens, options.hints);
+  }
   const summary = (embedded: number, truncated: number, generation: string | null) => ({
     ...summarise(options, plan, { embedded, truncated, generation, started }),
     ...(rebuilt ? { rebuilt } : {}),
@@ -273,7 +281,8 @@ async function openPrevious(
 ): Promise<{ previous: StoredIndex | null; rebuilt?: string }> {
   if (options.rebuild) return { previous: null };
   try {
-    return { previous: await openIndex(options.indexDir, { root: options.root }) };
+    const { root, hints } = options;
+    return { previous: await openIndex(options.indexDir, { root, hints }) };
   } catch (error) {
     if (!(error instanceof UnusableIndexError)) throw error;
     return { previous: null, rebuilt: error.reason };

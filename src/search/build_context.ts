@@ -164,7 +164,8 @@ function renderAll(blocks: Block[]): string {
  *   id: "a", sourcePath: "src/a.ts", lineStart: 3, lineEnd: 4, startOffset: 0, endOffset: 9,
  *   type: "function", language: "typescript", symbol: "login", content: "login()\n", metadata: {},
  * };
- * const text = buildContext([{ chunk, similarity: 0.9, scores: {} }], { maxChars: 200 });
+ * const hit = { chunk, score: 0.9, similarity: 0.9, scores: {} };
+ * const text = buildContext([hit], { maxChars: 200 });
  * assert.ok(text.startsWith("## src/a.ts:3-4 login (function)\n"));
  * assert.ok(text.length <= 200);
  * ```

@@ -18,7 +18,7 @@ function hit(id: string, content: string, extra: Partial<Chunk> = {}): SearchHit
     metadata: {},
     ...extra,
   };
-  return { chunk, similarity: 1, scores: {} };
+  return { chunk, score: 1, similarity: 1, scores: {} };
 }
 
 Deno.test("buildContext() lays out hits as fenced blocks cited path:lines", () => {

@@ -28,10 +28,10 @@ export function maximalMarginalRelevance(
   lambda: number,
 ): SearchHit[] {
   if (pool.length === 0) return [];
-  const top = Math.max(...pool.map((h) => h.similarity));
-  const bottom = Math.min(...pool.map((h) => h.similarity));
+  const top = Math.max(...pool.map((h) => h.score));
+  const bottom = Math.min(...pool.map((h) => h.score));
   const relevance = (h: SearchHit) =>
-    top > 0 ? h.similarity / top : top > bottom ? (h.similarity - bottom) / (top - bottom) : 1;
+    top > 0 ? h.score / top : top > bottom ? (h.score - bottom) / (top - bottom) : 1;
   const { vectors, dimensions } = index;
   const rest = pool.map((hit) => ({ hit, row: rowOf(index, hit), closest: -Infinity }));
   const chosen: SearchHit[] = [];

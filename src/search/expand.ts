@@ -325,7 +325,7 @@ function collapse(
   return matches;
 }
 
-function foldedHit({ chunk, similarity }: SearchHit): FoldedHit {
+function foldedHit({ chunk, score }: SearchHit): FoldedHit {
   const { id, symbol, type, lineStart, lineEnd } = chunk;
   return {
     id,
@@ -333,6 +333,6 @@ function foldedHit({ chunk, similarity }: SearchHit): FoldedHit {
     type,
     lineStart,
     lineEnd,
-    score: similarity,
+    score,
   };
 }

@@ -20,9 +20,10 @@ export interface RerankOptions {
 /**
  * Reorders the first `top` hits by a cross-encoder's scores, best first
  * (ties keep their retrieval order); the remaining hits follow in their
- * original order. A reranked hit's `similarity` becomes the reranker's score
- * and `scores.rerank` records it; the retrieval scores stay in `scores`.
- * Hits past `top` keep their retrieval similarity, on its own scale.
+ * original order. A reranked hit's `score` (and `similarity`, its former
+ * name) becomes the reranker's score and `scores.rerank` records it; the
+ * retrieval scores stay in `scores`. Hits past `top` keep their retrieval
+ * score, on its own scale.
  *
  * @throws {WayfinderError} "usage" when `top` is not a positive integer;
  * "model" when the reranker returns the wrong number of scores or a non-finite one.
@@ -31,10 +32,10 @@ export interface RerankOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { rerankHits } from "./mod.ts";
- * const hit = (id: string, similarity: number) => ({
+ * const hit = (id: string, score: number) => ({
  *   chunk: { id, sourcePath: `${id}.ts`, lineStart: 1, lineEnd: 1, startOffset: 0, endOffset: 1,
  *     type: "function", language: "typescript", content: id, metadata: {} },
- *   similarity, scores: { dense: similarity },
+ *   score, similarity: score, scores: { dense: score },
  * });
  * const byLength = { rank: (_q: string, docs: string[]) => Promise.resolve(docs.map((d) => d.length)) };
  * const hits = await rerankHits([hit("a", 0.9), hit("bbb", 0.8)], "q", byLength, { top: 2 });
@@ -64,6 +65,7 @@ export async function rerankHits<T extends SearchHit>(
   const order = head.map((_, i) => i).sort((a, b) => scores[b] - scores[a] || a - b);
   const reranked = order.map((i) => ({
     ...head[i],
+    score: scores[i],
     similarity: scores[i],
     scores: { ...head[i].scores, rerank: scores[i] },
   }));

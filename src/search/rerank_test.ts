@@ -17,7 +17,7 @@ function hit(id: string, similarity: number): SearchHit {
     content: `content of ${id}`,
     metadata: {},
   };
-  return { chunk, similarity, scores: { dense: similarity } };
+  return { chunk, score: similarity, similarity, scores: { dense: similarity } };
 }
 
 /** A scorer reading scores from a table by passage text, recording what it was asked. */

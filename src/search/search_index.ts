@@ -50,7 +50,7 @@ export interface SearchOptions {
   rrfK?: number;
 }
 
-/** The scores behind a hit's rank; `similarity` is the one it was ranked by. */
+/** The scores behind a hit's rank; `score` is the one it was ranked by. */
 export interface SearchScores {
   /** Cosine similarity with the query, when a query vector was given. */
   dense?: number;
@@ -312,6 +312,7 @@ export function searchIndex(
   return {
     matches: survivors.slice(0, limit).map((c) => ({
       chunk: index.chunks[c.row],
+      score: c.similarity,
       similarity: c.similarity,
       scores: c.scores,
     })),

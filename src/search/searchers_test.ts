@@ -237,7 +237,7 @@ Deno.test("expandingSearcher() never returns overlapping contexts", async () => 
     search: (request: { limit: number }) =>
       Promise.resolve({
         matches: chunks.filter((c) => rank(c) >= 0).sort((a, b) => rank(a) - rank(b))
-          .slice(0, request.limit).map((c) => ({ chunk: c, similarity: 1, scores: {} })),
+          .slice(0, request.limit).map((c) => ({ chunk: c, score: 1, similarity: 1, scores: {} })),
         notices: [],
         examined: 0,
       }),

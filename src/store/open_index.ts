@@ -1,6 +1,7 @@
 import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { WayfinderError } from "../error.ts";
+import { type Hints, hintsFor } from "../hints.ts";
 import type { Chunk, QuantizedVectors, RowColumns, RowRange } from "../types.ts";
 import { _float32FromLE } from "./_durable.ts";
 import { _readHashed, _xxh64File } from "./_xxh64.ts";
@@ -63,6 +64,8 @@ export interface OpenOptions {
    * @default the manifest's record, when it is readable
    */
   root?: string;
+  /** How that fix is worded. @default the CLI's wording */
+  hints?: Hints;
 }
 
 /**
@@ -72,18 +75,27 @@ export interface OpenOptions {
  * the fix, and an index run does it unasked.
  */
 export class UnusableIndexError extends WayfinderError {
-  constructor(dir: string, readonly reason: string, root: string | undefined) {
+  constructor(
+    dir: string,
+    readonly reason: string,
+    root: string | undefined,
+    hints: Hints = hintsFor("cli"),
+  ) {
     super(
       "stale_index",
-      `Cannot use index at ${dir}: ${reason}; run 'wayfinder index ${
-        root ?? "<root>"
-      }' to rebuild it`,
+      `Cannot use index at ${dir}: ${reason}; ${hints.index(root ?? "<root>")} to rebuild it`,
     );
   }
 }
 
-function stale(dir: string, reason: string, root: string | undefined): UnusableIndexError {
-  return new UnusableIndexError(dir, reason, root);
+/** Who a stale-index error names and how it words the fix. */
+interface Fix {
+  root?: string;
+  hints?: Hints;
+}
+
+function stale(dir: string, reason: string, fix: Fix): UnusableIndexError {
+  return new UnusableIndexError(dir, reason, fix.root, fix.hints);
 }
 
 async function readCurrent(dir: string): Promise<string | null> {
@@ -97,27 +109,29 @@ async function readCurrent(dir: string): Promise<string | null> {
   }
 }
 
-function parseManifest(dir: string, text: string, root: string | undefined): IndexManifest {
+function parseManifest(dir: string, text: string, fix: Fix): IndexManifest {
+  const { root, hints = hintsFor("cli") } = fix;
   let manifest: IndexManifest;
   try {
     manifest = JSON.parse(text) as IndexManifest;
   } catch {
-    throw stale(dir, "its manifest is not JSON", root);
+    throw stale(dir, "its manifest is not JSON", fix);
   }
   if (manifest?.formatVersion !== FORMAT_VERSION) {
     const recorded = typeof manifest?.root === "string" ? manifest.root : undefined;
     throw stale(
       dir,
       `built by format ${manifest?.formatVersion}, this wayfinder reads ${FORMAT_VERSION}`,
-      root ?? recorded,
+      { root: root ?? recorded, hints },
     );
   }
   if (root !== undefined && !sameTree(manifest.root, root)) {
     // Another tree's index (an --index-dir given twice): neither built on nor replaced unasked.
     throw new WayfinderError(
       "stale_index",
-      `Cannot use index at ${dir}: it indexes ${manifest.root}, not ${root}; choose another ` +
-        `--index-dir, or run 'wayfinder index ${root} --rebuild' to replace it`,
+      `Cannot use index at ${dir}: it indexes ${manifest.root}, not ${root}; ${
+        hints.replaceIndex(root)
+      }`,
     );
   }
   return manifest;
@@ -213,9 +227,9 @@ async function load(
 ): Promise<StoredIndex> {
   const genDir = join(dir, generation);
   const text = await Deno.readTextFile(join(genDir, FILES.manifest));
-  const manifest = parseManifest(dir, text, options.root);
+  const manifest = parseManifest(dir, text, options);
   const fail = (reason: string) =>
-    new UnusableIndexError(dir, reason, options.root ?? manifest.root);
+    new UnusableIndexError(dir, reason, options.root ?? manifest.root, options.hints);
   const c: Checked = { genDir, manifest, fail, verify: options.verifyChecksums ?? true };
   const { dimensions, chunkCount } = manifest;
   const vectorBytes = fixedSizes(chunkCount, dimensions)[FILES.vectors];
@@ -258,16 +272,19 @@ async function load(
  * need an index's settings or identity before loading it.
  *
  * @param root The corpus root, named in a stale-index error's fix.
+ * @param hints How that fix is worded. @default the CLI's wording
  * @returns The manifest, or null when nothing was ever published there.
  * @throws {WayfinderError} `stale_index` for another format version; `io` when unreadable.
  */
 export function readManifest(
   indexDir: string,
   root?: string,
+  hints?: Hints,
 ): Promise<IndexManifest | null> {
-  return withLiveGeneration(indexDir, root, async (generation) => {
+  const fix = { root, hints };
+  return withLiveGeneration(indexDir, fix, async (generation) => {
     const text = await Deno.readTextFile(join(indexDir, generation, FILES.manifest));
-    return parseManifest(indexDir, text, root);
+    return parseManifest(indexDir, text, fix);
   });
 }
 
@@ -278,14 +295,14 @@ export function readManifest(
  */
 async function withLiveGeneration<T>(
   indexDir: string,
-  root: string | undefined,
+  fix: Fix,
   read: (generation: string) => Promise<T>,
 ): Promise<T | null> {
   for (let attempt = 0;; attempt++) {
     const generation = await readCurrent(indexDir);
     if (generation === null) return null;
     if (!GENERATION_NAME.test(generation)) {
-      throw stale(indexDir, `'current' names no generation`, root);
+      throw stale(indexDir, `'current' names no generation`, fix);
     }
     try {
       return await read(generation);
@@ -296,7 +313,7 @@ async function withLiveGeneration<T>(
         throw new WayfinderError("io", message, { cause: error });
       }
       if (attempt >= 2) {
-        throw new UnusableIndexError(indexDir, `generation ${generation} is missing files`, root);
+        throw stale(indexDir, `generation ${generation} is missing files`, fix);
       }
     }
   }
@@ -322,7 +339,7 @@ export function openIndex(
 ): Promise<StoredIndex | null> {
   return withLiveGeneration(
     indexDir,
-    options.root,
+    options,
     (generation) => load(indexDir, generation, options),
   );
 }

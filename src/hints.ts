@@ -1,0 +1,121 @@
+/**
+ * How a message names the fix it suggests, worded for whoever reads it: the
+ * CLI's user runs commands and passes flags; an agent calling the MCP tools
+ * calls a tool with arguments, and asks its user for what only the server's
+ * own settings change; a library caller calls methods with options. Every
+ * hint a corpus and the stages below it give is worded here, so no reader is
+ * told to do what it cannot.
+ */
+import { WayfinderError } from "./error.ts";
+
+/** Who reads a corpus's messages: the CLI's user, an agent calling the MCP tools, or library code. */
+export type HintAudience = "cli" | "tools" | "library";
+
+/** The fixes messages suggest, each a clause that ends or continues a message. */
+export interface Hints {
+  /** Bring the index of `root` up to date (a run also rebuilds an unusable index unasked). */
+  index(root: string): string;
+  /**
+   * Rebuild the index of `root` from scratch; `command` is the CLI's, with
+   * any flags the rebuild needs. The tools cannot rebuild: their user can.
+   */
+  rebuild(root: string, command?: string): string;
+  /** Keep the index elsewhere, or replace the index of another tree that is there. */
+  replaceIndex(root: string): string;
+  /** Keep the index in another folder (read when the corpus is opened). */
+  otherIndexDir(): string;
+  /** Search lexically: the mode that embeds nothing. */
+  lexicalMode(): string;
+  /** What asked for reranking, as the caller asked for it. */
+  rerankOption(): string;
+  /** Name a cross-encoder to rerank with. */
+  crossEncoder(): string;
+  /** Index the folder as an OKF bundle though its index.md does not declare one. */
+  indexAsBundle(root: string): string;
+  /** The setting an HTTP embedder lacks: its server's URL or its model's name. */
+  embedderSetting(setting: "url" | "model"): string;
+  /** Passages that cannot fit the model even cut to one character: leave them out or cut them. */
+  unfitPassages(): string;
+}
+
+/** The CLI's user: commands and flags (the wording tests and scripts pin). */
+const CLI: Hints = {
+  index: (root) => `run 'wayfinder index ${root}'`,
+  rebuild: (root, command = rebuildCommand(root)) => `run '${command}'`,
+  replaceIndex: (root) =>
+    `choose another --index-dir, or run '${rebuildCommand(root)}' to replace it`,
+  otherIndexDir: () => "choose another --index-dir",
+  lexicalMode: () => "--mode lexical",
+  rerankOption: () => "--rerank",
+  crossEncoder: () => "pass --reranker PATH (a GGUF reranker) or --reranker-url URL (a TEI server)",
+  indexAsBundle: () => "index it with --knowledge",
+  embedderSetting: (setting) =>
+    setting === "url"
+      ? "--embedder-url or embedding.url in wayfinder.json"
+      : "--model NAME or embedding.model in wayfinder.json",
+  unfitPassages: () =>
+    "exclude them (--exclude GLOB) or embed their first tokens (--long-input truncate)",
+};
+
+/** An MCP agent: tool calls and their arguments; the server's command line is its user's. */
+const TOOLS: Hints = {
+  index: (root) => `call the index tool for ${root}`,
+  rebuild: (root, command = rebuildCommand(root)) => `ask the user to run '${command}'`,
+  replaceIndex: (root) =>
+    `ask the user to serve it with another --index-dir, or to run '${
+      rebuildCommand(root)
+    }' to replace it`,
+  // Read when the server starts, by whoever starts it.
+  otherIndexDir: CLI.otherIndexDir,
+  lexicalMode: () => `mode: "lexical"`,
+  rerankOption: CLI.rerankOption,
+  crossEncoder: () =>
+    "ask the user to serve it with --reranker PATH (a GGUF reranker) or --reranker-url URL (a TEI server)",
+  indexAsBundle: (root) =>
+    `ask the user to serve it with --knowledge, then call the index tool for ${root}`,
+  embedderSetting: (setting) => `${CLI.embedderSetting(setting)}; ask the user to set it`,
+  unfitPassages: () =>
+    "ask the user to exclude them (--exclude GLOB) or to embed their first tokens (--long-input truncate)",
+};
+
+/** Library code: the corpus's methods and the options of `openCorpus` and `search`. */
+const LIBRARY: Hints = {
+  index: () => "call corpus.index()",
+  rebuild: () => "call corpus.index({ rebuild: true })",
+  replaceIndex: () =>
+    "choose another indexDir, or call corpus.index({ rebuild: true }) to replace it",
+  otherIndexDir: () => "choose another indexDir",
+  lexicalMode: () => `{ mode: "lexical" }`,
+  rerankOption: () => "rerank",
+  crossEncoder: () =>
+    "pass reranker: { model: PATH } (a GGUF reranker) or reranker: { url: URL } (a TEI server) to openCorpus",
+  indexAsBundle: () => "open it with { knowledge: true } and call corpus.index()",
+  embedderSetting: (setting) =>
+    setting === "url" ? "embedder: { url: URL }" : "embedder: { model: NAME }",
+  unfitPassages: () =>
+    `exclude them (exclude: [GLOB]) or embed their first tokens (embedder: { longInput: "truncate" })`,
+};
+
+const BY_AUDIENCE: Readonly<Record<HintAudience, Hints>> = {
+  cli: CLI,
+  tools: TOOLS,
+  library: LIBRARY,
+};
+
+/**
+ * The hints worded for `audience`.
+ * @throws {WayfinderError} "usage" for an audience that is none of cli, tools, library.
+ */
+export function hintsFor(audience: HintAudience = "cli"): Hints {
+  if (!Object.hasOwn(BY_AUDIENCE, audience)) {
+    throw new WayfinderError(
+      "usage",
+      `Unknown hints audience '${audience}'; expected cli, tools or library`,
+    );
+  }
+  return BY_AUDIENCE[audience];
+}
+
+function rebuildCommand(root: string): string {
+  return `wayfinder index ${root} --rebuild`;
+}

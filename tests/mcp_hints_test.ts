@@ -1,0 +1,60 @@
+/**
+ * `wayfinder mcp` words its errors and notices for the agent calling its
+ * tools: the fix is a tool call, not a command line. Driven by the SDK's own
+ * client over a real stdio transport, with the tiny model.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { copyTree, MAIN, REPO, tinyModel } from "./_run.ts";
+
+interface ToolResult {
+  content: { type: string; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+Deno.test("mcp: a search of an unindexed root says to call the index tool, and then works", async () => {
+  const root = await copyTree(join(REPO, "fixtures", "corpus", "services"));
+  const client = new Client({ name: "wayfinder-hints-test", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({
+      command: Deno.execPath(),
+      args: ["run", "-A", "--quiet", MAIN, "mcp", root],
+      env: {
+        WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-mcp-hints-" }),
+        WAYFINDER_EMBEDDING_MODEL: tinyModel(),
+        WAYFINDER_THREADS: "1",
+        NO_COLOR: "1",
+        PATH: Deno.env.get("PATH") ?? "",
+        HOME: Deno.env.get("HOME") ?? "",
+      },
+      stderr: "pipe",
+    }),
+  );
+  const call = async (name: string, args: Record<string, unknown>) =>
+    await client.callTool({ name, arguments: args }) as ToolResult;
+  try {
+    const unindexed = await call("search", { query: "verify the jwt token" });
+    assert.equal(unindexed.isError, true);
+    assert.equal(
+      unindexed.content[0]!.text,
+      `wayfinder: No index for ${root}; call the index tool for ${root} first`,
+    );
+
+    const indexed = await call("index", {});
+    assert.ok(!indexed.isError, indexed.content[0]!.text);
+    await Deno.writeTextFile(join(root, "notes.md"), "# Notes\n\nRotate the jwt keys.\n");
+    const found = await call("search", { query: "verify the jwt token" });
+    assert.ok(!found.isError, found.content[0]!.text);
+    assert.ok((found.structuredContent!.matches as unknown[]).length > 0);
+    assert.deepEqual(found.structuredContent!.notices, [
+      "the index is behind the tree (0 changed, 1 added, 0 deleted since it was built); " +
+      `call the index tool for ${root}`,
+    ]);
+    assert.doesNotMatch(JSON.stringify(found), /run 'wayfinder|--mode/);
+  } finally {
+    await client.close();
+  }
+});
