@@ -12,6 +12,7 @@ export {
   openCorpus,
 } from "./open_corpus.ts";
 export { effectiveSettings, type IndexSettings } from "./corpus_settings.ts";
+export { type BuildSettingName } from "./rebuild_command.ts";
 export {
   type CorpusReport,
   evaluateCorpus,

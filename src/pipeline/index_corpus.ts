@@ -52,6 +52,11 @@ export interface IndexOptions {
   longInput: "reject" | "truncate";
   /** Ignore the previous index (e.g. after a model change). */
   rebuild?: boolean;
+  /**
+   * The command an error about another model names as the fix, from the
+   * previous index's recorded settings. @default `wayfinder index <root> --rebuild`
+   */
+  rebuildCommand?: (recorded: RecordedSettings | undefined) => Promise<string>;
   onProgress?: (progress: IndexProgress) => void;
   /** Written into the manifest, for `search` and later runs to read back. */
   settings?: RecordedSettings;
@@ -186,7 +191,10 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
     // bundle): none of the old vectors fit, so this run rebuilds.
     previous = null;
   }
-  if (previous) assertSameModel(previous.manifest, embedder.identity, fingerprint, root);
+  if (previous && previous.manifest.fingerprint !== fingerprint) {
+    const fix = await options.rebuildCommand?.(previous.manifest.settings);
+    assertSameModel(previous.manifest, embedder.identity, fingerprint, root, fix);
+  }
   // A complete live generation for this model keeps answering until the run ends:
   // a partial one in its place would take dense answers away.
   const live = previous?.manifest ??

@@ -97,6 +97,8 @@ export function identityChanges(
  * @param current The identity of the model this run uses.
  * @param fingerprint Fingerprint of `current`.
  * @param root The corpus root, for the message.
+ * @param rebuild The command the message names as the fix (default:
+ *   `wayfinder index <root> --rebuild`).
  * @throws {WayfinderError} `stale_index` when the fingerprints differ, naming what differs.
  */
 export function assertSameModel(
@@ -104,6 +106,7 @@ export function assertSameModel(
   current: ModelIdentity,
   fingerprint: string,
   root: string,
+  rebuild = `wayfinder index ${root} --rebuild`,
 ): void {
   if (manifest.fingerprint === fingerprint) return;
   const built = manifest.identity;
@@ -116,8 +119,8 @@ export function assertSameModel(
     "stale_index",
     built.name === current.name
       ? `Cannot use index for ${root}: model '${built.name}' was set up another way when it was built ` +
-        `(${differs.join(", ") || "another identity"}); run 'wayfinder index ${root} --rebuild'`
+        `(${differs.join(", ") || "another identity"}); run '${rebuild}'`
       : `Cannot use index for ${root}: it was built with model '${built.name}', this run uses '${current.name}' ` +
-        `(${differs.join(", ")}); run 'wayfinder index ${root} --rebuild'`,
+        `(${differs.join(", ")}); run '${rebuild}'`,
   );
 }
