@@ -62,7 +62,7 @@ export interface IndexOptions {
   settings?: RecordedSettings;
   /** An OKF bundle: concepts become passages with their metadata; reserved files are skipped. */
   knowledge?: boolean;
-  /** One JSON-ready event per step: started, file, batch, published, failed. */
+  /** One JSON-ready event per step: started, file, batch, partial, published, failed. */
   onEvent?: (event: IndexEvent) => void;
   /** The corpus lock, when the caller holds it already (a watcher holds it while it runs). */
   lock?: IndexLock;
