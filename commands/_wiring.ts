@@ -5,6 +5,7 @@
 import { resolve } from "node:path";
 import { chosen, type Config, originOf, type SettingKey } from "../src/config/mod.ts";
 import {
+  type BuildSettingName,
   type Corpus,
   type CorpusOptions,
   type CorpusSearchOptions,
@@ -157,7 +158,29 @@ export function corpusOptions(config: Config, context: CommandContext): CorpusOp
     quantization: chosen(config, "vectorQuantization"),
     knowledge: s.knowledge,
     locations: locationsOf(context),
+    fromConfig: fromConfig(config),
   };
+}
+
+/** Each build setting's option name, by its setting key. */
+const BUILD_OPTIONS: Partial<Record<SettingKey, BuildSettingName>> = {
+  embedder: "provider",
+  embedderUrl: "url",
+  model: "model",
+  longInput: "longInput",
+  include: "include",
+  exclude: "exclude",
+  maxFileBytes: "maxFileBytes",
+  maxChunkChars: "maxChunkChars",
+  vectorQuantization: "quantization",
+  knowledge: "knowledge",
+};
+
+/** The build settings an environment variable or wayfinder.json chose: a rebuild reads them again. */
+function fromConfig(config: Config): BuildSettingName[] {
+  return Object.entries(BUILD_OPTIONS)
+    .filter(([key]) => ["env", "file"].includes(config.sources[key as SettingKey] ?? ""))
+    .map(([, name]) => name);
 }
 
 /** The search options the flags ask for. */

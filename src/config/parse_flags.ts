@@ -7,7 +7,10 @@ export interface CommandSpec {
   /** As typed: "search", "model import". */
   name: string;
   summary: string;
-  /** Positional arguments, e.g. ["root", "query"]; a trailing "?" marks one optional. */
+  /**
+   * Positional arguments, e.g. ["root", "query"]; a trailing "?" marks one
+   * optional, a trailing "..." zero or more.
+   */
   positionals: string[];
   settings: readonly SettingKey[];
 }
@@ -126,7 +129,8 @@ function checkPositionals(spec: CommandSpec, positionals: string[]): void {
 /** Help text for a command, generated from the settings table. */
 export function helpText(spec: CommandSpec): string {
   const args = spec.positionals.map((p) =>
-    p.endsWith("?") ? `[${p.slice(0, -1)}]` : p.endsWith("...") ? `<${p}>` : `<${p}>`
+    // Optional and repeated ones may be left out: `[root...]` is zero or more.
+    p.endsWith("?") ? `[${p.slice(0, -1)}]` : p.endsWith("...") ? `[${p}]` : `<${p}>`
   ).join(" ");
   const lines = [`Usage: wayfinder ${spec.name} ${args} [flags]`, "", spec.summary, "", "Flags:"];
   const rows = spec.settings.map((key) => {

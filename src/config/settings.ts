@@ -231,7 +231,7 @@ export const SETTINGS = {
     type: "bool",
     default: false,
     help:
-      "Write one JSON event per line to stderr: started, file, batch, published, failed (for scripts)",
+      "Write one JSON event per line to stderr: started, file, batch, partial, published, failed (for scripts)",
   },
   debounceMs: {
     flag: "debounce-ms",
@@ -381,7 +381,8 @@ export const SETTINGS = {
     type: "list",
     default: [],
     value: "LANG",
-    help: "Only hits in this language: an id or an extension, e.g. typescript or ts (repeatable)",
+    help:
+      "Only hits in this language: an id, an extension or a common name, e.g. typescript, ts, py, golang or csharp, any case (repeatable)",
   },
   offline: {
     flag: "offline",

@@ -13,6 +13,7 @@ export {
 } from "./open_corpus.ts";
 export { effectiveSettings, type IndexSettings } from "./corpus_settings.ts";
 export type { HintAudience } from "../hints.ts";
+export { type BuildSettingName } from "./rebuild_command.ts";
 export {
   type CorpusReport,
   evaluateCorpus,

@@ -37,6 +37,7 @@ import {
   processAlive,
   readManifest,
   readRunProgress,
+  type RecordedSettings,
   retainLexical,
   type StoredIndex,
   UnusableIndexError,
@@ -67,6 +68,7 @@ import {
   walkOptionsOf,
 } from "./corpus_settings.ts";
 import { sameEmbedder } from "./model_difference.ts";
+import { type BuildSettingName, rebuildCommand } from "./rebuild_command.ts";
 import { checkSearchOptions } from "./check_search_options.ts";
 import { checkedQuerySearcher, searchableQuery } from "./checked_query.ts";
 import { bundleFiles } from "./bundle_files.ts";
@@ -99,6 +101,13 @@ export interface CorpusOptions extends IndexSettings {
   reranker?: PassageScorer | RerankerSettings;
   /** Where default models and grammars are looked for. */
   locations?: Locations;
+  /**
+   * The settings above that came from an environment variable or
+   * wayfinder.json rather than from the caller: a rebuild run in the same
+   * place reads them again, so the `index --rebuild` command a stale-index
+   * error names repeats only the others (and what the index recorded).
+   */
+  fromConfig?: readonly BuildSettingName[];
   /**
    * Index the tree as an OKF knowledge bundle. @default what the index
    * recorded, else true when the root `index.md` declares `okf_version`
@@ -328,6 +337,7 @@ class LocalCorpus implements Corpus {
       ...settings.index,
       longInput: settings.embedder.longInput ?? "reject",
       rebuild: run.rebuild,
+      rebuildCommand: (recorded) => this.#rebuildCommand(recorded),
       onProgress: run.onProgress,
       onEvent: run.onEvent,
       lock: run.lock,
@@ -592,13 +602,12 @@ class LocalCorpus implements Corpus {
   /** The embedder, checked against the index's model, as a memoised query embedding function. */
   async #queryEmbedder(index: StoredIndex): Promise<(query: string) => Promise<Float32Array>> {
     const embedder = await this.#embedderOf(index);
-    assertSameModel(
-      index.manifest,
-      embedder.identity,
-      identityFingerprint(embedder.identity),
-      this.root,
-      this.hints.rebuild(this.root),
-    );
+    const { manifest } = index;
+    const fingerprint = identityFingerprint(embedder.identity);
+    if (manifest.fingerprint !== fingerprint) {
+      const fix = this.hints.rebuild(this.root, await this.#rebuildCommand(manifest.settings));
+      assertSameModel(manifest, embedder.identity, fingerprint, this.root, fix);
+    }
     return (query) => {
       if (!this.#queries.has(query)) {
         if (this.#queries.size >= 1024) this.#queries.clear();
@@ -632,6 +641,17 @@ class LocalCorpus implements Corpus {
   /** The data and index folders: never walked, even when they lie inside the root. */
   get #privateDirs(): string[] {
     return [this.dataDir, this.indexDir];
+  }
+
+  /** The `index --rebuild` command that builds what this corpus's settings ask for. */
+  async #rebuildCommand(recorded: RecordedSettings | undefined): Promise<string> {
+    return rebuildCommand({
+      root: this.root,
+      chosen: this.#chosen(),
+      fromConfig: this.options.fromConfig,
+      recorded,
+      looksLikeBundle: await declaresBundle(this.root),
+    });
   }
 
   /** The caller's explicit settings. */

@@ -1,7 +1,7 @@
 import type { Chunk, Quantization, RowRange, SourceFile } from "../types.ts";
 import { inRanges } from "../row_ranges.ts";
 import { WayfinderError } from "../error.ts";
-import type { Hints } from "../hints.ts";
+import { type Hints, hintsFor } from "../hints.ts";
 import type { WalkResult } from "../walk/mod.ts";
 import type { CodeChunker } from "../chunk/mod.ts";
 import { assertFits, type UnfitPassage } from "../fit/mod.ts";
@@ -53,12 +53,17 @@ export interface IndexOptions {
   longInput: "reject" | "truncate";
   /** Ignore the previous index (e.g. after a model change). */
   rebuild?: boolean;
+  /**
+   * The command an error about another model names as the fix, from the
+   * previous index's recorded settings. @default `wayfinder index <root> --rebuild`
+   */
+  rebuildCommand?: (recorded: RecordedSettings | undefined) => Promise<string>;
   onProgress?: (progress: IndexProgress) => void;
   /** Written into the manifest, for `search` and later runs to read back. */
   settings?: RecordedSettings;
   /** An OKF bundle: concepts become passages with their metadata; reserved files are skipped. */
   knowledge?: boolean;
-  /** One JSON-ready event per step: started, file, batch, published, failed. */
+  /** One JSON-ready event per step: started, file, batch, partial, published, failed. */
   onEvent?: (event: IndexEvent) => void;
   /** The corpus lock, when the caller holds it already (a watcher holds it while it runs). */
   lock?: IndexLock;
@@ -189,8 +194,9 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
     // bundle): none of the old vectors fit, so this run rebuilds.
     previous = null;
   }
-  if (previous) {
-    const fix = options.hints?.rebuild(root);
+  if (previous && previous.manifest.fingerprint !== fingerprint) {
+    const command = await options.rebuildCommand?.(previous.manifest.settings);
+    const fix = (options.hints ?? hintsFor("cli")).rebuild(root, command);
     assertSameModel(previous.manifest, embedder.identity, fingerprint, root, fix);
   }
   // A complete live generation for this model keeps answering until the run ends:

@@ -31,3 +31,14 @@ Deno.test("assertSameModel() refuses another model, names what differs and the f
           `run 'wayfinder index /corpus --rebuild'`,
   );
 });
+
+Deno.test("assertSameModel() names the rebuild command it is given as the fix", () => {
+  const other = { ...testIdentity(4), longInput: "truncate" as const };
+  const fix = "wayfinder index /corpus --long-input truncate --rebuild";
+  throws(
+    () => assertSameModel(manifest, other, "bbbbbbbbbbbbbbbb", "/corpus", fix),
+    (error: unknown) =>
+      error instanceof WayfinderError &&
+      error.message.endsWith(`(longInput "reject" → "truncate"); run '${fix}'`),
+  );
+});
