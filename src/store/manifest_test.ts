@@ -32,13 +32,13 @@ Deno.test("assertSameModel() refuses another model, names what differs and the f
   );
 });
 
-Deno.test("assertSameModel() names the rebuild command it is given as the fix", () => {
+Deno.test("assertSameModel() ends with the fix it is given", () => {
   const other = { ...testIdentity(4), longInput: "truncate" as const };
-  const fix = "wayfinder index /corpus --long-input truncate --rebuild";
+  const fix = "run 'wayfinder index /corpus --long-input truncate --rebuild'";
   throws(
     () => assertSameModel(manifest, other, "bbbbbbbbbbbbbbbb", "/corpus", fix),
     (error: unknown) =>
       error instanceof WayfinderError &&
-      error.message.endsWith(`(longInput "reject" → "truncate"); run '${fix}'`),
+      error.message.endsWith(`(longInput "reject" → "truncate"); ${fix}`),
   );
 });
