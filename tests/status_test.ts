@@ -369,6 +369,34 @@ Deno.test("status tells a GGUF without a manifest by hashing it and reading its 
   assert.match(current.stdout, /is current; nothing to update/);
 });
 
+Deno.test("status and index tell the same weights under an edited manifest, as search does", async () => {
+  const { root, env, status } = await setup();
+  assert.equal((await wayfinder(["index", root], env)).code, 0);
+  const dir = await Deno.makeTempDir();
+  const model = join(dir, "edited.gguf");
+  await Deno.copyFile(tinyModel(), model);
+  const manifest = JSON.parse(
+    await Deno.readTextFile(tinyModel().replace(/\.gguf$/, ".manifest.json")),
+  );
+  // Same weights and size, so the manifest is trusted; only the query prefix differs.
+  await Deno.writeTextFile(
+    join(dir, "edited.manifest.json"),
+    JSON.stringify({ ...manifest, queryPrefix: "search: " }),
+  );
+  const edited = await status("--model", model);
+  assert.equal(edited.state, "stale");
+  assert.match(
+    edited.stale.reasons[0],
+    /^model wayfinder-tiny-test with the manifest beside .*edited\.gguf loads another way \(queryPrefix "query: " → "search: "\)$/,
+  );
+  for (const command of ["index", "search"]) {
+    const args = command === "search" ? ["search", root, "hello"] : ["index", root];
+    const refused = await wayfinder([...args, "--model", model], env);
+    assert.equal(refused.code, 2, `${command} refuses too`);
+    assert.match(refused.stderr, /--rebuild/);
+  }
+});
+
 Deno.test("an unreadable manifest, a 'current' naming no generation or an older format: named with the real root, rebuilt by a plain index", async () => {
   const { root, env, status } = await setup();
   assert.equal((await wayfinder(["index", root], env)).code, 0);

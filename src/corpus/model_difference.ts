@@ -3,8 +3,8 @@
  * index holds, decided without loading the model: the provider, the
  * long-input policy, and the weights' SHA-256 — from the manifest beside the
  * GGUF (trusted only when its recorded size matches the file), else hashed
- * from the file, whose header then also tells the query prefix, pooling and
- * token budget it would load with.
+ * from the file; and the query prefix, pooling and token budget it would load
+ * with, from that manifest or the GGUF's header.
  */
 import { basename } from "node:path";
 import { type ModelIdentity, readLlamaSetup } from "../embed/mod.ts";
@@ -33,7 +33,7 @@ export async function modelDifference(
   if (typeof weights === "string") reasons.push(weights);
   else if (weights.sha256 !== built.sha256) {
     reasons.push(`model ${built.name} → ${weights.name} (other weights)`);
-  } else if (!weights.manifest) reasons.push(...await setupDifference(built, weights.path));
+  } else reasons.push(...await setupDifference(built, weights.path, weights.manifest));
   return reasons;
 }
 
@@ -67,25 +67,28 @@ async function configuredWeights(
 }
 
 /**
- * Without a manifest, the same weights may still load another way than the
- * index's model did (its manifest gave another prefix or budget): the
- * GGUF header says how they would load. Worded as `assertSameModel` words it.
+ * The same weights may still load another way than the index's model did: a
+ * manifest edited or dropped since gives another prefix or budget. The
+ * manifest, else the GGUF header, says how they would load now. Worded as
+ * `assertSameModel` words it.
  */
-async function setupDifference(built: ModelIdentity, path: string): Promise<string[]> {
+async function setupDifference(
+  built: ModelIdentity,
+  path: string,
+  manifest: ModelManifest | null,
+): Promise<string[]> {
   let setup;
   try {
-    setup = await readLlamaSetup(path, null);
+    setup = await readLlamaSetup(path, manifest);
   } catch (error) {
     return [`model unreadable: '${path}': ${(error as Error).message}`];
   }
   const changed = (["name", "queryPrefix", "pooling", "maxTokens"] as const)
     .filter((key) => setup[key] !== built[key])
     .map((key) => `${key} ${JSON.stringify(built[key])} → ${JSON.stringify(setup[key])}`);
-  return changed.length === 0 ? [] : [
-    `model ${built.name} without a manifest beside ${path} loads another way (${
-      changed.join(", ")
-    })`,
-  ];
+  if (changed.length === 0) return [];
+  const how = manifest ? `with the manifest beside ${path}` : `without a manifest beside ${path}`;
+  return [`model ${built.name} ${how} loads another way (${changed.join(", ")})`];
 }
 
 /** SHA-256s of manifest-less GGUFs already hashed, by path, size and modification time. */
@@ -104,7 +107,7 @@ async function hashOf(path: string, info: Deno.FileInfo): Promise<string> {
 /**
  * Whether the configured embedder is known, without loading it, to be the
  * one the index was built with: the same provider and policy, and for a GGUF
- * the same weights (and, without a manifest, the same setup in its header).
+ * the same weights loading the same way (its manifest, else its header).
  */
 export async function sameEmbedder(
   built: ModelIdentity,
