@@ -23,6 +23,7 @@ import { readChunk, type StoredPassage } from "./read_chunk.ts";
 import { checkToolArguments, recordingRegistry, type ToolRegistry } from "./tool_arguments.ts";
 import type { Roots } from "./roots.ts";
 import { IndexRuns } from "./index_runs.ts";
+import { plural } from "../plural.ts";
 
 /** Limits that keep one call from flooding an agent's context or the machine. */
 export const LIMITS = { limit: 100, contextChars: 100_000, lines: 2_000 } as const;
@@ -399,7 +400,9 @@ function registerIndex(
       const { skipped: _skipped, ...data } = summary;
       const text = summary.current
         ? `Index for ${summary.root} is current`
-        : `Indexed ${summary.root}: ${summary.embeddedChunks} chunks embedded, ${summary.reusedChunks} reused`;
+        : `Indexed ${summary.root}: ${
+          plural(summary.embeddedChunks, "chunk")
+        } embedded, ${summary.reusedChunks} reused`;
       return { text, data };
     }));
 }
@@ -408,9 +411,9 @@ function registerIndex(
 function progressWords(progress: IndexProgress | null): string {
   if (progress === null) return "starting";
   const { phase, filesDone, filesTotal, chunksDone, chunksTotal } = progress;
-  if (phase === "embed") return `${chunksDone} of ${chunksTotal} chunks embedded`;
+  if (phase === "embed") return `${chunksDone} of ${plural(chunksTotal, "chunk")} embedded`;
   if (phase === "write") return "writing the index";
-  return filesTotal > 0 ? `${phase}: ${filesDone} of ${filesTotal} files` : phase;
+  return filesTotal > 0 ? `${phase}: ${filesDone} of ${plural(filesTotal, "file")}` : phase;
 }
 
 /**
@@ -505,9 +508,11 @@ function registerFitInputs(server: ToolRegistry, roots: Roots, root: RootArgumen
   }, (args: FitInputsArgs) =>
     answer(async () => {
       const report = await roots.pick(args.root).fitInputs({ showInputs: args.showInputs });
-      const text =
-        `${report.chunks} chunks → ${report.inputs} inputs within ${report.maxTokens} tokens; ` +
-        `${report.diagnostics.length} diagnostics, ${report.unfit.length} that cannot fit`;
+      const text = `${plural(report.chunks, "chunk")} → ${plural(report.inputs, "input")} within ${
+        plural(report.maxTokens, "token")
+      }; ${
+        plural(report.diagnostics.length, "diagnostic")
+      }, ${report.unfit.length} that cannot fit`;
       return { text, data: report };
     }));
 }
