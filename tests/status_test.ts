@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { type Embedder, openCorpus } from "../src/mod.ts";
 import { LlamaEmbedder } from "../src/embed/mod.ts";
 import { acquireIndexLock } from "../src/store/mod.ts";
-import { copyTree, realModel, REPO, tinyModel, wayfinder } from "./_run.ts";
+import { copyTree, realModel, REPO, tinyModel, tinyModelWithBudget, wayfinder } from "./_run.ts";
 
 const SERVICES = join(REPO, "fixtures", "corpus", "services");
 /** One line over the tiny model's 512 tokens that no split can shorten. */
@@ -103,6 +103,15 @@ Deno.test("status names another model from its manifest without loading it", asy
   const broken = join(dir, "missing.gguf");
   const missing = await status("--model", broken);
   assert.match(missing.stale.reasons[0], /^model missing: .*missing\.gguf/);
+
+  // The same weights under a manifest with another token budget load another way.
+  const budget = await tinyModelWithBudget(64);
+  const setUp = await status("--model", budget);
+  assert.deepEqual(setUp.stale.reasons, [
+    `model wayfinder-tiny-test with the manifest beside ${budget} loads another way (maxTokens 512 → 64)`,
+  ]);
+  const refused = await wayfinder(["index", root, "--model", budget], env);
+  assert.match(refused.stderr, /was set up another way when it was built \(maxTokens 512 → 64\)/);
 });
 
 Deno.test("status reports a failed run until a later run succeeds, and a damaged format as stale", async () => {

@@ -3,11 +3,11 @@
  * index holds, decided without loading the model: the provider, the
  * long-input policy, and the weights' SHA-256 — from the manifest beside the
  * GGUF (trusted only when its recorded size matches the file), else hashed
- * from the file, whose header then also tells the query prefix, pooling and
- * token budget it would load with.
+ * from the file; then the name, query prefix, pooling and token budget it
+ * would load with, from that manifest, else from the GGUF's header.
  */
 import { basename } from "node:path";
-import { type ModelIdentity, readLlamaSetup } from "../embed/mod.ts";
+import { llamaSetup, type ModelIdentity, readLlamaSetup } from "../embed/mod.ts";
 import { WayfinderError } from "../error.ts";
 import { type ModelManifest, readManifest, resolveModelPath, sha256File } from "../model/mod.ts";
 import { type EmbedderSettings, type Locations, REPOSITORY } from "./open_models.ts";
@@ -33,7 +33,7 @@ export async function modelDifference(
   if (typeof weights === "string") reasons.push(weights);
   else if (weights.sha256 !== built.sha256) {
     reasons.push(`model ${built.name} → ${weights.name} (other weights)`);
-  } else if (!weights.manifest) reasons.push(...await setupDifference(built, weights.path));
+  } else reasons.push(...await setupDifference(built, weights.path, weights.manifest));
   return reasons;
 }
 
@@ -67,25 +67,33 @@ async function configuredWeights(
 }
 
 /**
- * Without a manifest, the same weights may still load another way than the
- * index's model did (its manifest gave another prefix or budget): the
- * GGUF header says how they would load. Worded as `assertSameModel` words it.
+ * The same weights may still load another way than the index's model did:
+ * a manifest beside them that gives another name, prefix, pooling or
+ * budget, or none, when the index's had one. A complete manifest says how
+ * they load; the GGUF header tells the rest. Worded as `assertSameModel`
+ * words it.
  */
-async function setupDifference(built: ModelIdentity, path: string): Promise<string[]> {
+async function setupDifference(
+  built: ModelIdentity,
+  path: string,
+  manifest: ModelManifest | null,
+): Promise<string[]> {
   let setup;
   try {
-    setup = await readLlamaSetup(path, null);
+    // A manifest that gives the pooling and budget needs no header: the no-op `index` reads none.
+    setup = typeof manifest?.pooling === "string" && typeof manifest.maxTokens === "number"
+      ? llamaSetup(path, manifest, {})
+      : await readLlamaSetup(path, manifest);
   } catch (error) {
     return [`model unreadable: '${path}': ${(error as Error).message}`];
   }
   const changed = (["name", "queryPrefix", "pooling", "maxTokens"] as const)
     .filter((key) => setup[key] !== built[key])
     .map((key) => `${key} ${JSON.stringify(built[key])} → ${JSON.stringify(setup[key])}`);
-  return changed.length === 0 ? [] : [
-    `model ${built.name} without a manifest beside ${path} loads another way (${
-      changed.join(", ")
-    })`,
-  ];
+  const how = manifest ? `with the manifest beside ${path}` : `without a manifest beside ${path}`;
+  return changed.length === 0
+    ? []
+    : [`model ${built.name} ${how} loads another way (${changed.join(", ")})`];
 }
 
 /** SHA-256s of manifest-less GGUFs already hashed, by path, size and modification time. */
