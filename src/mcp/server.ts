@@ -362,6 +362,15 @@ function getChunkForm(args: GetChunkArgs): { id: string } | RangeArgs {
   return { path: path!, lineStart: lineStart!, lineEnd: lineEnd!, root };
 }
 
+const INDEX_INPUT = {
+  root: ROOT,
+  rebuild: z.boolean().optional().describe(
+    "Discard the index and embed everything again with the server's settings (default false); " +
+      "minutes on a large tree, so only when an error names it",
+  ),
+};
+type IndexArgs = z.infer<z.ZodObject<typeof INDEX_INPUT>>;
+
 /** Registers `index`, its runs kept by `runs`. */
 function registerIndex(
   server: ToolRegistry,
@@ -378,29 +387,39 @@ function registerIndex(
       "answers state 'indexing' with its progress while the run goes on in the background. Search works " +
       "meanwhile on what the run has published; call status to follow it, or index again to wait for the " +
       "same run (a second call never starts another). Sends progress notifications while the call waits, " +
-      "when the request carries a progress token.",
-    inputSchema: { root },
-  }, (args: RootArgs, extra: Extra) =>
+      "when the request carries a progress token. rebuild: true discards the index and embeds every " +
+      "passage again with the server's settings, which takes as long as a first index (minutes on a large " +
+      "tree): the fix an error names for an index built another way, such as with another model. " +
+      "Settings only the old index recorded (a model, globs or chunk size the server does not set) are " +
+      "not kept; the error says when there are any. A rebuild asked while a plain run goes starts when " +
+      "that run ends, and calls made meanwhile wait for the rebuild.",
+    inputSchema: { ...INDEX_INPUT, root },
+  }, (args: IndexArgs, extra: Extra) =>
     answer(async () => {
       const token = extra._meta?.progressToken;
       const corpus = roots.pick(args.root);
+      const rebuild = args.rebuild ?? false;
       // The SDK aborts `extra.signal` when the client cancels the call or the transport closes.
       const outcome = await runs.wait(
         corpus,
         extra.signal,
         token === undefined ? undefined : progressTo(extra, token),
+        rebuild,
       );
       if (!outcome.ended) {
-        const { progress } = outcome;
-        const text = `Still indexing ${corpus.root} (${progressWords(progress)}); search works ` +
-          "meanwhile on what is published; poll the status tool to see when it ends";
+        const { progress, queued } = outcome;
+        const where = queued
+          ? "waiting for the index run going on to end first"
+          : progressWords(progress);
+        const text = `Still ${rebuild ? "rebuilding" : "indexing"} ${corpus.root} (${where}); ` +
+          "search works meanwhile on what is published; poll the status tool to see when it ends";
         return { text, data: { root: corpus.root, state: "indexing", progress } };
       }
       const { summary } = outcome;
       const { skipped: _skipped, ...data } = summary;
       const text = summary.current
         ? `Index for ${summary.root} is current`
-        : `Indexed ${summary.root}: ${
+        : `${rebuild ? "Rebuilt" : "Indexed"} ${summary.root}: ${
           plural(summary.embeddedChunks, "chunk")
         } embedded, ${summary.reusedChunks} reused`;
       return { text, data };
