@@ -147,6 +147,10 @@ Deno.test("hints: an index built with another model or unusable, worded per read
       code: "stale_index",
       message: new RegExp(`^${escaped(built)}; run ${command}$`),
     });
+    // status names the same fix as its hint, in each reader's words.
+    assert.equal((await library.status()).hint, "call corpus.index({ rebuild: true })");
+    assert.equal((await tools.status()).hint, toolsFix);
+    assert.match((await cli.status()).hint ?? "", new RegExp(`^run ${command}$`));
     await library.index({ rebuild: true });
     assert.ok((await library.search("session token")).matches.length > 0, "rebuilt as told");
 

@@ -62,7 +62,8 @@ Deno.test("mcp: an index built with another model setup names the index tool wit
     assert.equal(search.isError, true);
     assert.equal(search.content[0]!.text, refused);
     const stale = await call("status");
-    assert.equal(stale.content[0]!.text, `${root}: stale`);
+    assert.equal(stale.content[0]!.text, `${root}: stale; ${fix}`);
+    assert.equal(stale.structuredContent!.hint, fix);
     assert.match(
       (stale.structuredContent!.stale as { reasons: string[] }).reasons[0]!,
       /^model wayfinder-tiny-test with the manifest beside .*tiny-64\.gguf loads another way \(maxTokens 512 → 64\)$/,
@@ -70,6 +71,8 @@ Deno.test("mcp: an index built with another model setup names the index tool wit
     const plain = await call("index");
     assert.equal(plain.isError, true, "a plain run refuses it too");
     assert.equal(plain.content[0]!.text, refused);
+    const failed = await call("status");
+    assert.equal(failed.content[0]!.text, `${root}: failed; ${fix}`);
 
     const rebuilt = await call("index", { rebuild: true });
     assert.ok(!rebuilt.isError, rebuilt.content[0]!.text);
@@ -80,6 +83,7 @@ Deno.test("mcp: an index built with another model setup names the index tool wit
     assert.equal((found.structuredContent!.matches as unknown[]).length, 1);
     const ready = await call("status");
     assert.equal(ready.content[0]!.text, `${root}: ready`);
+    assert.equal(ready.structuredContent!.hint, undefined);
 
     const current = await call("index");
     assert.equal(current.content[0]!.text, `Index for ${root} is current`);

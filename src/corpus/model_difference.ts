@@ -12,29 +12,42 @@ import { WayfinderError } from "../error.ts";
 import { type ModelManifest, readManifest, resolveModelPath, sha256File } from "../model/mod.ts";
 import { type EmbedderSettings, type Locations, REPOSITORY } from "./open_models.ts";
 
-/** Differences worth a re-index, worded for the user; empty when none is known. */
+/** Differences worth a re-index, worded for the user, and whether a rebuild mends them. */
+export interface ModelDifference {
+  /** Empty when none is known. */
+  reasons: string[];
+  /** False when the configured model cannot be read: a rebuild would fail to load it. */
+  rebuildMends: boolean;
+}
+
+/** How the configured embedder differs from the one an index was built with. */
 export async function modelDifference(
   built: ModelIdentity,
   embedder: EmbedderSettings,
   locations: Locations = {},
-): Promise<string[]> {
+): Promise<ModelDifference> {
   const reasons: string[] = [];
   const provider = embedder.provider ?? "llama";
   if (provider !== built.provider) reasons.push(`embedder ${built.provider} → ${provider}`);
   const longInput = embedder.longInput ?? "reject";
   if (longInput !== built.longInput) reasons.push(`longInput ${built.longInput} → ${longInput}`);
-  if (reasons.length > 0) return reasons;
+  if (reasons.length > 0) return mended(reasons);
   if (provider !== "llama") {
     const name = embedder.model;
     if (name && name !== built.name) reasons.push(`model ${built.name} → ${name}`);
-    return reasons;
+    return mended(reasons);
   }
   const weights = await configuredWeights(embedder, locations);
-  if (typeof weights === "string") reasons.push(weights);
-  else if (weights.sha256 !== built.sha256) {
-    reasons.push(`model ${built.name} → ${weights.name} (other weights)`);
-  } else reasons.push(...await setupDifference(built, weights.path, weights.manifest));
-  return reasons;
+  if (typeof weights === "string") return { reasons: [weights], rebuildMends: false };
+  if (weights.sha256 !== built.sha256) {
+    return mended([`model ${built.name} → ${weights.name} (other weights)`]);
+  }
+  return await setupDifference(built, weights.path, weights.manifest);
+}
+
+/** Differences a rebuild with the configured model mends. */
+function mended(reasons: string[]): ModelDifference {
+  return { reasons, rebuildMends: reasons.length > 0 };
 }
 
 /** The configured GGUF: its path, name and SHA-256, and its manifest when one describes it; a reason when missing. */
@@ -77,7 +90,7 @@ async function setupDifference(
   built: ModelIdentity,
   path: string,
   manifest: ModelManifest | null,
-): Promise<string[]> {
+): Promise<ModelDifference> {
   let setup;
   try {
     // A manifest that gives the pooling and budget needs no header: the no-op `index` reads none.
@@ -85,15 +98,20 @@ async function setupDifference(
       ? llamaSetup(path, manifest, {})
       : await readLlamaSetup(path, manifest);
   } catch (error) {
-    return [`model unreadable: '${path}': ${(error as Error).message}`];
+    return {
+      reasons: [`model unreadable: '${path}': ${(error as Error).message}`],
+      rebuildMends: false,
+    };
   }
   const changed = (["name", "queryPrefix", "pooling", "maxTokens"] as const)
     .filter((key) => setup[key] !== built[key])
     .map((key) => `${key} ${JSON.stringify(built[key])} → ${JSON.stringify(setup[key])}`);
   const how = manifest ? `with the manifest beside ${path}` : `without a manifest beside ${path}`;
-  return changed.length === 0
-    ? []
-    : [`model ${built.name} ${how} loads another way (${changed.join(", ")})`];
+  return mended(
+    changed.length === 0
+      ? []
+      : [`model ${built.name} ${how} loads another way (${changed.join(", ")})`],
+  );
 }
 
 /** SHA-256s of manifest-less GGUFs already hashed, by path, size and modification time. */
@@ -119,7 +137,7 @@ export async function sameEmbedder(
   embedder: EmbedderSettings,
   locations: Locations = {},
 ): Promise<boolean> {
-  if ((await modelDifference(built, embedder, locations)).length > 0) return false;
+  if ((await modelDifference(built, embedder, locations)).reasons.length > 0) return false;
   const provider = embedder.provider ?? "llama";
   if (provider !== "llama") return built.sha256 === `${provider}:${embedder.model}`;
   const weights = await configuredWeights(embedder, locations);

@@ -392,6 +392,7 @@ class LocalCorpus implements Corpus {
       chosen: this.#chosen(),
       locations: this.options.locations,
       hints: this.hints,
+      rebuildFix: (recorded) => this.#rebuildFix(recorded),
     };
   }
 

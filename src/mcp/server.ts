@@ -462,12 +462,14 @@ function registerStatus(server: ToolRegistry, roots: Roots, root: RootArgument):
   server.registerTool("status", {
     title: "Index status",
     description:
-      "Whether a root's index exists and what it holds: state, generation, counts, model.",
+      "Whether a root's index exists and what it holds: state, generation, counts, model, and a hint " +
+      "when it needs a first index or a rebuild.",
     inputSchema: { root },
   }, (args: RootArgs) =>
     answer(async () => {
       const status = await roots.pick(args.root).status();
-      return { text: `${status.root}: ${status.state}`, data: status };
+      const hint = status.hint ? `; ${status.hint}` : "";
+      return { text: `${status.root}: ${status.state}${hint}`, data: status };
     }));
   for (const corpus of roots.all) {
     const uri = `wayfinder://status/${encodeURIComponent(corpus.root)}`;
