@@ -1,4 +1,4 @@
-import { plural } from "./_plural.ts";
+import { plural } from "../src/plural.ts";
 import { writeFile } from "node:fs/promises";
 import { WayfinderError } from "../src/error.ts";
 import {

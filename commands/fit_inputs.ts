@@ -1,4 +1,4 @@
-import { plural } from "./_plural.ts";
+import { plural } from "../src/plural.ts";
 import type { FitInput, FitInputsReport } from "../src/pipeline/mod.ts";
 import { type Command, printJsonLine, printResult } from "./_command.ts";
 import { escapeLine, escapeText } from "../src/escape.ts";

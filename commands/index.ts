@@ -1,4 +1,4 @@
-import { plural } from "./_plural.ts";
+import { plural } from "../src/plural.ts";
 import type { IndexEvent, IndexSummary } from "../src/pipeline/mod.ts";
 import { type Command, type CommandContext, printResult } from "./_command.ts";
 import { progressLine } from "./_progress.ts";

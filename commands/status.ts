@@ -1,4 +1,4 @@
-import { plural } from "./_plural.ts";
+import { plural } from "../src/plural.ts";
 import type { CorpusStatus } from "../src/corpus/mod.ts";
 import { type Command, printResult } from "./_command.ts";
 import { escapeLine } from "../src/escape.ts";
@@ -71,6 +71,6 @@ function describe(s: CorpusStatus): string {
   }
   if (s.unreadable) row("skipped", `${list(s.unreadable)} unreadable now; their chunks are kept`);
   if (s.lock && !s.progress) row("lock", `held by pid ${s.lock.pid} since ${s.lock.since}`);
-  if (s.state === "absent") row("hint", `run 'wayfinder index ${escapeLine(s.root)}'`);
+  if (s.hint) row("hint", escapeLine(s.hint));
   return lines.join("\n") + "\n";
 }

@@ -1,4 +1,4 @@
-import { plural } from "./_plural.ts";
+import { plural } from "../src/plural.ts";
 import { escapeLine, escapeText } from "../src/escape.ts";
 import { relative, resolve } from "node:path";
 import { WayfinderError } from "../src/error.ts";

@@ -1,4 +1,4 @@
-import { plural } from "./_plural.ts";
+import { plural } from "../src/plural.ts";
 import { openCorpus, watchCorpus, type WatchUpdate } from "../src/corpus/mod.ts";
 import { type Command, type CommandContext, printJsonLine } from "./_command.ts";
 import { escapeLine } from "../src/escape.ts";

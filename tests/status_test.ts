@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { type Embedder, openCorpus } from "../src/mod.ts";
 import { LlamaEmbedder } from "../src/embed/mod.ts";
 import { acquireIndexLock } from "../src/store/mod.ts";
-import { copyTree, realModel, REPO, tinyModel, wayfinder } from "./_run.ts";
+import { copyTree, realModel, REPO, tinyModel, tinyModelWithBudget, wayfinder } from "./_run.ts";
 
 const SERVICES = join(REPO, "fixtures", "corpus", "services");
 /** One line over the tiny model's 512 tokens that no split can shorten. */
@@ -49,6 +49,8 @@ Deno.test("status reports absent, ready and stale with what changed, exit 0 each
   const absent = await wayfinder(["status", root], env);
   assert.equal(absent.code, 0);
   assert.match(absent.stdout, /^absent {2}/);
+  assert.match(absent.stdout, new RegExp(`\n  hint {5}run 'wayfinder index ${root}'\n$`));
+  assert.equal((await status()).hint, `run 'wayfinder index ${root}'`);
 
   assert.equal((await wayfinder(["index", root], env)).code, 0);
   const ready = await status();
@@ -69,6 +71,7 @@ Deno.test("status reports absent, ready and stale with what changed, exit 0 each
   assert.deepEqual(stale.stale.added, ["notes.txt"]);
   assert.deepEqual(stale.stale.deleted, ["payment_service.dart"]);
   assert.deepEqual(stale.stale.reasons, []);
+  assert.equal(stale.hint, undefined, "a plain index run is the fix: no hint");
 
   const missing = await wayfinder(["status", join(root, "no-such-folder")], env);
   assert.equal(missing.code, 2);
@@ -95,14 +98,36 @@ Deno.test("status names another model from its manifest without loading it", asy
   assert.deepEqual(other.stale.reasons, [
     "model wayfinder-tiny-test → other-model (other weights)",
   ]);
+  // Only a rebuild mends another model: the hint is the one search and index name.
+  assert.equal(other.hint, `run 'wayfinder index ${root} --model ${model} --rebuild'`);
   const policy = await status("--long-input", "truncate", "--max-chunk-chars", "700");
   assert.deepEqual(policy.stale.reasons, [
     "maxChunkChars 1500 → 700",
     "longInput reject → truncate",
   ]);
+  assert.equal(
+    policy.hint,
+    `run 'wayfinder index ${root} --long-input truncate --max-chunk-chars 700 --rebuild'`,
+  );
+  const rebuild = `run 'wayfinder index ${root} --long-input truncate --rebuild'`;
+  const search = await wayfinder(["search", root, "token", "--long-input", "truncate"], env);
+  assert.ok(search.stderr.trimEnd().endsWith(`; ${rebuild}`), search.stderr);
+  const text = await wayfinder(["status", root, "--long-input", "truncate"], env);
+  assert.ok(text.stdout.endsWith(`\n  hint     ${rebuild}\n`), text.stdout);
   const broken = join(dir, "missing.gguf");
   const missing = await status("--model", broken);
   assert.match(missing.stale.reasons[0], /^model missing: .*missing\.gguf/);
+  assert.equal(missing.hint, undefined, "a rebuild cannot load a missing model");
+
+  // The same weights under a manifest with another token budget load another way.
+  const budget = await tinyModelWithBudget(64);
+  const setUp = await status("--model", budget);
+  assert.deepEqual(setUp.stale.reasons, [
+    `model wayfinder-tiny-test with the manifest beside ${budget} loads another way (maxTokens 512 → 64)`,
+  ]);
+  assert.equal(setUp.hint, `run 'wayfinder index ${root} --model ${budget} --rebuild'`);
+  const refused = await wayfinder(["index", root, "--model", budget], env);
+  assert.match(refused.stderr, /was set up another way when it was built \(maxTokens 512 → 64\)/);
 });
 
 Deno.test("status reports a failed run until a later run succeeds, and a damaged format as stale", async () => {

@@ -416,7 +416,9 @@ export const SETTINGS = {
     choices: ["f16", "q8_0", "f32"],
     default: "q8_0",
     help:
-      "Tensor type of the converted weights (q8_0: 1.6× faster than f16 here, same retrieval scores)",
+      "Tensor type of the converted weights (q8_0: 1.6× faster than f16 here, nearly the same " +
+      "retrieval scores: dense recall@10 equal, nDCG@10 .905 and MRR .956 against f16's .907 and .964 " +
+      "in the README's benchmark)",
   },
   corpus: {
     flag: "corpus",

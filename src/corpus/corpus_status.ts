@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
-import { type Hints, hintsFor } from "../hints.ts";
+import { type Hints, hintsFor, type RebuildFix } from "../hints.ts";
 import { rowsIn } from "../row_ranges.ts";
 import { type TreeChanges, treeChanges } from "../pipeline/mod.ts";
 import {
@@ -16,6 +16,7 @@ import {
   readManifest,
   readRunFailure,
   readRunProgress,
+  type RecordedSettings,
   type RunFailure,
   type RunProgress,
   verifyGeneration,
@@ -74,6 +75,12 @@ export interface CorpusStatus {
   failure?: RunFailure;
   /** The process holding the index lock (an index run or a watcher). */
   lock?: { pid: number; since: string };
+  /**
+   * What to do next, worded for the caller, when a plain index run is not
+   * it or there is no index: build one, or rebuild one built with another
+   * model or model setup.
+   */
+  hint?: string;
 }
 
 /** What the status is computed from: the corpus and the caller's explicit settings. */
@@ -85,6 +92,8 @@ export interface StatusInput {
   locations?: Locations;
   /** How a reason words its fix. @default the CLI's wording */
   hints?: Hints;
+  /** The rebuild the hint names, from the index's recorded settings. @default the plain `index --rebuild` */
+  rebuildFix?: (recorded: RecordedSettings | undefined) => Promise<RebuildFix>;
 }
 
 /** Computes the state of a corpus's index. @throws {WayfinderError} `io` when it cannot be read. */
@@ -128,9 +137,12 @@ export async function inspectCorpus(
   if (progress && processAlive(progress.pid, progress.startedAt)) status.progress = progress;
   if (failure) status.failure = failure;
   let walked: TreeChanges | null = null;
+  let rebuild = false;
   if (formatProblem) {
     status.stale = { changed: [], added: [], deleted: [], reasons: [formatProblem] };
-  } else if (manifest) ({ stale: status.stale, walked } = await staleness(input, manifest));
+  } else if (manifest) {
+    ({ stale: status.stale, walked, rebuild } = await staleness(input, manifest));
+  }
   if (walked?.unreadable.length) status.unreadable = walked.unreadable;
   if (damage) {
     status.stale ??= { changed: [], added: [], deleted: [], reasons: [] };
@@ -146,6 +158,11 @@ export async function inspectCorpus(
     status.stale.reasons.push(reason);
   }
   status.state = stateOf(status, manifest !== null || formatProblem !== undefined);
+  if (status.state === "absent") status.hint = hints.index(root);
+  // While a run goes, it may be the rebuild: the hint waits for it to end.
+  else if (rebuild && manifest && status.state !== "indexing") {
+    status.hint = hints.rebuild(root, await input.rebuildFix?.(manifest.settings));
+  }
   return { status, walked };
 }
 
@@ -184,11 +201,15 @@ function describe(
   };
 }
 
-/** The staleness of a live index (undefined when it matches its tree and settings), and the walk. */
+/**
+ * The staleness of a live index (undefined when it matches its tree and
+ * settings), the walk, and whether only a rebuild mends it: a plain run
+ * refuses an index built with another model.
+ */
 async function staleness(
   input: StatusInput,
   manifest: IndexManifest,
-): Promise<{ stale?: Staleness; walked: TreeChanges }> {
+): Promise<{ stale?: Staleness; walked: TreeChanges; rebuild: boolean }> {
   const settings = effectiveSettings(
     input.chosen,
     manifest.settings,
@@ -203,7 +224,8 @@ async function staleness(
   if (codes !== settings.index.quantization) {
     reasons.push(`quantization ${codes} → ${settings.index.quantization}`);
   }
-  reasons.push(...await modelDifference(manifest.identity, settings.embedder, input.locations));
+  const model = await modelDifference(manifest.identity, settings.embedder, input.locations);
+  reasons.push(...model.reasons);
   const changes = await treeChanges(
     input.root,
     manifest.files,
@@ -214,7 +236,7 @@ async function staleness(
   const stale = moved === 0 && reasons.length === 0
     ? undefined
     : { changed, added, deleted, reasons };
-  return { stale, walked: changes };
+  return { stale, walked: changes, rebuild: model.rebuildMends };
 }
 
 /** Total size of the files under a folder; 0 when it does not exist. */

@@ -3,38 +3,51 @@
  * index holds, decided without loading the model: the provider, the
  * long-input policy, and the weights' SHA-256 — from the manifest beside the
  * GGUF (trusted only when its recorded size matches the file), else hashed
- * from the file; and the query prefix, pooling and token budget it would load
- * with, from that manifest or the GGUF's header.
+ * from the file; then the name, query prefix, pooling and token budget it
+ * would load with, from that manifest, else from the GGUF's header.
  */
 import { basename } from "node:path";
-import { type ModelIdentity, readLlamaSetup } from "../embed/mod.ts";
+import { llamaSetup, type ModelIdentity, readLlamaSetup } from "../embed/mod.ts";
 import { WayfinderError } from "../error.ts";
 import { type ModelManifest, readManifest, resolveModelPath, sha256File } from "../model/mod.ts";
 import { type EmbedderSettings, type Locations, REPOSITORY } from "./open_models.ts";
 
-/** Differences worth a re-index, worded for the user; empty when none is known. */
+/** Differences worth a re-index, worded for the user, and whether a rebuild mends them. */
+export interface ModelDifference {
+  /** Empty when none is known. */
+  reasons: string[];
+  /** False when the configured model cannot be read: a rebuild would fail to load it. */
+  rebuildMends: boolean;
+}
+
+/** How the configured embedder differs from the one an index was built with. */
 export async function modelDifference(
   built: ModelIdentity,
   embedder: EmbedderSettings,
   locations: Locations = {},
-): Promise<string[]> {
+): Promise<ModelDifference> {
   const reasons: string[] = [];
   const provider = embedder.provider ?? "llama";
   if (provider !== built.provider) reasons.push(`embedder ${built.provider} → ${provider}`);
   const longInput = embedder.longInput ?? "reject";
   if (longInput !== built.longInput) reasons.push(`longInput ${built.longInput} → ${longInput}`);
-  if (reasons.length > 0) return reasons;
+  if (reasons.length > 0) return mended(reasons);
   if (provider !== "llama") {
     const name = embedder.model;
     if (name && name !== built.name) reasons.push(`model ${built.name} → ${name}`);
-    return reasons;
+    return mended(reasons);
   }
   const weights = await configuredWeights(embedder, locations);
-  if (typeof weights === "string") reasons.push(weights);
-  else if (weights.sha256 !== built.sha256) {
-    reasons.push(`model ${built.name} → ${weights.name} (other weights)`);
-  } else reasons.push(...await setupDifference(built, weights.path, weights.manifest));
-  return reasons;
+  if (typeof weights === "string") return { reasons: [weights], rebuildMends: false };
+  if (weights.sha256 !== built.sha256) {
+    return mended([`model ${built.name} → ${weights.name} (other weights)`]);
+  }
+  return await setupDifference(built, weights.path, weights.manifest);
+}
+
+/** Differences a rebuild with the configured model mends. */
+function mended(reasons: string[]): ModelDifference {
+  return { reasons, rebuildMends: reasons.length > 0 };
 }
 
 /** The configured GGUF: its path, name and SHA-256, and its manifest when one describes it; a reason when missing. */
@@ -67,28 +80,38 @@ async function configuredWeights(
 }
 
 /**
- * The same weights may still load another way than the index's model did: a
- * manifest edited or dropped since gives another prefix or budget. The
- * manifest, else the GGUF header, says how they would load now. Worded as
- * `assertSameModel` words it.
+ * The same weights may still load another way than the index's model did:
+ * a manifest beside them that gives another name, prefix, pooling or
+ * budget, or none, when the index's had one. A complete manifest says how
+ * they load; the GGUF header tells the rest. Worded as `assertSameModel`
+ * words it.
  */
 async function setupDifference(
   built: ModelIdentity,
   path: string,
   manifest: ModelManifest | null,
-): Promise<string[]> {
+): Promise<ModelDifference> {
   let setup;
   try {
-    setup = await readLlamaSetup(path, manifest);
+    // A manifest that gives the pooling and budget needs no header: the no-op `index` reads none.
+    setup = typeof manifest?.pooling === "string" && typeof manifest.maxTokens === "number"
+      ? llamaSetup(path, manifest, {})
+      : await readLlamaSetup(path, manifest);
   } catch (error) {
-    return [`model unreadable: '${path}': ${(error as Error).message}`];
+    return {
+      reasons: [`model unreadable: '${path}': ${(error as Error).message}`],
+      rebuildMends: false,
+    };
   }
   const changed = (["name", "queryPrefix", "pooling", "maxTokens"] as const)
     .filter((key) => setup[key] !== built[key])
     .map((key) => `${key} ${JSON.stringify(built[key])} → ${JSON.stringify(setup[key])}`);
-  if (changed.length === 0) return [];
   const how = manifest ? `with the manifest beside ${path}` : `without a manifest beside ${path}`;
-  return [`model ${built.name} ${how} loads another way (${changed.join(", ")})`];
+  return mended(
+    changed.length === 0
+      ? []
+      : [`model ${built.name} ${how} loads another way (${changed.join(", ")})`],
+  );
 }
 
 /** SHA-256s of manifest-less GGUFs already hashed, by path, size and modification time. */
@@ -107,14 +130,14 @@ async function hashOf(path: string, info: Deno.FileInfo): Promise<string> {
 /**
  * Whether the configured embedder is known, without loading it, to be the
  * one the index was built with: the same provider and policy, and for a GGUF
- * the same weights loading the same way (its manifest, else its header).
+ * the same weights (and, without a manifest, the same setup in its header).
  */
 export async function sameEmbedder(
   built: ModelIdentity,
   embedder: EmbedderSettings,
   locations: Locations = {},
 ): Promise<boolean> {
-  if ((await modelDifference(built, embedder, locations)).length > 0) return false;
+  if ((await modelDifference(built, embedder, locations)).reasons.length > 0) return false;
   const provider = embedder.provider ?? "llama";
   if (provider !== "llama") return built.sha256 === `${provider}:${embedder.model}`;
   const weights = await configuredWeights(embedder, locations);

@@ -2,7 +2,7 @@ import { isInside } from "../_paths.ts";
 import { relative, resolve, sep } from "node:path";
 import { dataRootFrom } from "../config/mod.ts";
 import { WayfinderError } from "../error.ts";
-import { type HintAudience, type Hints, hintsFor } from "../hints.ts";
+import { type HintAudience, type Hints, hintsFor, type RebuildFix } from "../hints.ts";
 import { rowsIn } from "../row_ranges.ts";
 import { type Embedder, identityFingerprint, type Reranker } from "../embed/mod.ts";
 import {
@@ -68,7 +68,7 @@ import {
   walkOptionsOf,
 } from "./corpus_settings.ts";
 import { sameEmbedder } from "./model_difference.ts";
-import { type BuildSettingName, rebuildCommand } from "./rebuild_command.ts";
+import { type BuildSettingName, rebuildFix } from "./rebuild_command.ts";
 import { checkSearchOptions } from "./check_search_options.ts";
 import { checkedQuerySearcher, searchableQuery } from "./checked_query.ts";
 import { bundleFiles } from "./bundle_files.ts";
@@ -337,7 +337,7 @@ class LocalCorpus implements Corpus {
       ...settings.index,
       longInput: settings.embedder.longInput ?? "reject",
       rebuild: run.rebuild,
-      rebuildCommand: (recorded) => this.#rebuildCommand(recorded),
+      rebuildFix: (recorded) => this.#rebuildFix(recorded),
       onProgress: run.onProgress,
       onEvent: run.onEvent,
       lock: run.lock,
@@ -392,6 +392,7 @@ class LocalCorpus implements Corpus {
       chosen: this.#chosen(),
       locations: this.options.locations,
       hints: this.hints,
+      rebuildFix: (recorded) => this.#rebuildFix(recorded),
     };
   }
 
@@ -605,7 +606,7 @@ class LocalCorpus implements Corpus {
     const { manifest } = index;
     const fingerprint = identityFingerprint(embedder.identity);
     if (manifest.fingerprint !== fingerprint) {
-      const fix = this.hints.rebuild(this.root, await this.#rebuildCommand(manifest.settings));
+      const fix = this.hints.rebuild(this.root, await this.#rebuildFix(manifest.settings));
       assertSameModel(manifest, embedder.identity, fingerprint, this.root, fix);
     }
     return (query) => {
@@ -644,8 +645,8 @@ class LocalCorpus implements Corpus {
   }
 
   /** The `index --rebuild` command that builds what this corpus's settings ask for. */
-  async #rebuildCommand(recorded: RecordedSettings | undefined): Promise<string> {
-    return rebuildCommand({
+  async #rebuildFix(recorded: RecordedSettings | undefined): Promise<RebuildFix> {
+    return rebuildFix({
       root: this.root,
       chosen: this.#chosen(),
       fromConfig: this.options.fromConfig,

@@ -6,6 +6,7 @@
  * what came only from the record; what an environment variable or
  * wayfinder.json chose is read again by the rebuild and not repeated.
  */
+import type { RebuildFix } from "../hints.ts";
 import type { RecordedSettings } from "../store/mod.ts";
 import type { IndexSettings } from "./corpus_settings.ts";
 import type { EmbedderSettings } from "./open_models.ts";
@@ -49,16 +50,28 @@ export interface RebuildInput {
 
 /** `wayfinder index <root> [flags] --rebuild`, one line, values quoted where a shell needs it. */
 export function rebuildCommand(input: RebuildInput): string {
-  const words = ["wayfinder", "index", shellWord(input.root)];
-  for (const [flag, value] of rebuildFlags(input)) {
-    words.push(flag);
-    if (value !== undefined) words.push(shellWord(value));
-  }
-  return [...words, "--rebuild"].join(" ");
+  return rebuildFix(input).command;
 }
 
-/** The flags, each with its value (none for a switch). */
-function rebuildFlags(input: RebuildInput): [string, string?][] {
+/**
+ * The rebuild command, and its flags that only the record gave: what a
+ * rebuild from the caller's own settings alone (the MCP `index` tool's, a
+ * library's `index({ rebuild: true })`) does not keep.
+ */
+export function rebuildFix(input: RebuildInput): RebuildFix {
+  const flags = rebuildFlags(input);
+  const words = (chosen: Flag[]) =>
+    chosen.flatMap(([flag, value]) => value === undefined ? [flag] : [flag, shellWord(value)]);
+  return {
+    command: ["wayfinder", "index", shellWord(input.root), ...words(flags), "--rebuild"].join(" "),
+    recorded: words(flags.filter(([, , recorded]) => recorded)).join(" "),
+  };
+}
+
+/** A flag, its value (none for a switch), and whether only the record gave it. */
+type Flag = [flag: string, value: string | undefined, recorded: boolean];
+
+function rebuildFlags(input: RebuildInput): Flag[] {
   const { chosen, recorded } = input;
   const fromConfig = new Set(input.fromConfig ?? []);
   const e = chosen.embedder;
@@ -77,36 +90,45 @@ function rebuildFlags(input: RebuildInput): [string, string?][] {
     url: sameProvider ? recorded?.embedder.url : undefined,
     model: sameProvider ? recorded?.embedder.model : undefined,
   };
-  const flags: [string, string?][] = [];
-  const push = (flag: string, value: unknown) => {
-    if (!Array.isArray(value)) flags.push([flag, String(value)]);
+  const flags: Flag[] = [];
+  const push = (flag: string, value: unknown, fromRecord: boolean) => {
+    if (!Array.isArray(value)) flags.push([flag, String(value), fromRecord]);
     // An empty list chosen on purpose (`--include ''`) clears one wayfinder.json gives.
-    else if (value.length === 0) flags.push([flag, ""]);
-    else for (const item of value) flags.push([flag, String(item)]);
+    else if (value.length === 0) flags.push([flag, "", fromRecord]);
+    else for (const item of value) flags.push([flag, String(item), fromRecord]);
   };
   for (const [name, { flag, default: fallback }] of Object.entries(FLAGS)) {
     if (mine[name] !== undefined) {
       // The caller's own choice is repeated, even a default: it may override the environment.
-      if (!fromConfig.has(name as BuildSettingName)) push(flag, mine[name]);
+      if (!fromConfig.has(name as BuildSettingName)) push(flag, mine[name], false);
       continue;
     }
     const value = theirs[name];
     if (value !== undefined && JSON.stringify(value) !== JSON.stringify(fallback)) {
-      push(flag, value);
+      push(flag, value, true);
     }
   }
   const knowledge = knowledgeFlag(input, fromConfig.has("knowledge"));
-  if (knowledge) flags.push([knowledge]);
+  if (knowledge) flags.push([knowledge.flag, undefined, knowledge.recorded]);
   return flags;
 }
 
 /** `--knowledge` or `--no-knowledge` when a rebuild would otherwise decide otherwise. */
-function knowledgeFlag(input: RebuildInput, fromConfig: boolean): string | undefined {
+function knowledgeFlag(
+  input: RebuildInput,
+  fromConfig: boolean,
+): { flag: string; recorded: boolean } | undefined {
   const { recorded, looksLikeBundle } = input;
   const mine = input.chosen.index.knowledge;
-  if (mine !== undefined) return fromConfig ? undefined : mine ? "--knowledge" : "--no-knowledge";
-  if (recorded?.knowledgeOff && looksLikeBundle) return "--no-knowledge";
-  if (!recorded?.knowledgeOff && recorded?.knowledge && !looksLikeBundle) return "--knowledge";
+  if (mine !== undefined) {
+    return fromConfig
+      ? undefined
+      : { flag: mine ? "--knowledge" : "--no-knowledge", recorded: false };
+  }
+  if (recorded?.knowledgeOff && looksLikeBundle) return { flag: "--no-knowledge", recorded: true };
+  if (!recorded?.knowledgeOff && recorded?.knowledge && !looksLikeBundle) {
+    return { flag: "--knowledge", recorded: true };
+  }
   return undefined;
 }
 

@@ -1,6 +1,6 @@
 import { equal } from "node:assert/strict";
 import type { RecordedSettings } from "../store/mod.ts";
-import { rebuildCommand, type RebuildInput } from "./rebuild_command.ts";
+import { rebuildCommand, rebuildFix, type RebuildInput } from "./rebuild_command.ts";
 
 const DEFAULTS: RecordedSettings = {
   embedder: { provider: "llama" },
@@ -104,4 +104,32 @@ Deno.test("rebuildCommand() names --knowledge or --no-knowledge only when a rebu
     command({ chosen: { embedder: {}, index: { knowledge: false } } }),
     "wayfinder index /corpus --no-knowledge --rebuild",
   );
+});
+
+Deno.test("rebuildFix() tells which flags only the record gave: a rebuild from the caller's settings drops them", () => {
+  const input = (recorded: RecordedSettings, looksLikeBundle = false): RebuildInput => ({
+    root: "/corpus",
+    chosen: { embedder: { model: "/m.gguf", longInput: "truncate" }, index: {} },
+    fromConfig: ["longInput"],
+    recorded,
+    looksLikeBundle,
+  });
+  const recorded: RecordedSettings = {
+    ...DEFAULTS,
+    embedder: { provider: "llama", model: "/models/tiny.gguf" },
+    exclude: ["vendor/**"],
+    maxChunkChars: 800,
+    knowledge: true,
+  };
+  const fix = rebuildFix(input(recorded));
+  equal(
+    fix.command,
+    'wayfinder index /corpus --model /m.gguf --exclude "vendor/**" --max-chunk-chars 800 ' +
+      "--knowledge --rebuild",
+  );
+  equal(fix.command, rebuildCommand(input(recorded)));
+  // The caller's own --model is no loss; the record's globs, budget and bundle choice are.
+  equal(fix.recorded, '--exclude "vendor/**" --max-chunk-chars 800 --knowledge');
+  equal(rebuildFix(input(DEFAULTS)).recorded, "");
+  equal(rebuildFix(input({ ...DEFAULTS, knowledge: true }, true)).recorded, "");
 });

@@ -52,15 +52,11 @@ export function llamaSetup(
   };
 }
 
-/**
- * The setup a GGUF would load with, without llama.cpp: a manifest decides
- * every field, so only a GGUF without one has its header read (no weights).
- */
+/** The setup a GGUF would load with, reading only its header (no weights, no llama.cpp). */
 export async function readLlamaSetup(
   modelPath: string,
   manifest: ModelManifest | null,
 ): Promise<LlamaSetup> {
-  if (manifest) return llamaSetup(modelPath, manifest, {});
   const info = await readGgufFileInfo(modelPath, { readTensorInfo: false, logWarnings: false });
   return llamaSetup(modelPath, manifest, info.metadata as unknown as GgufMetadata);
 }

@@ -8,7 +8,7 @@
 
 export type { Embedder, ModelIdentity } from "./embedder.ts";
 export type { LlamaEmbedderOptions } from "./llama.ts";
-export { type LlamaSetup, readLlamaSetup } from "./llama_setup.ts";
+export { type LlamaSetup, llamaSetup, readLlamaSetup } from "./llama_setup.ts";
 export type { LlamaRerankerOptions } from "./llama_reranker.ts";
 export type { HttpEmbedderOptions, HttpProtocol } from "./http.ts";
 export type { FakeEmbedderOptions } from "./fake.ts";

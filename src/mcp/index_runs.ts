@@ -4,6 +4,12 @@
  * up after 60 s, progress or not), and a client that gives up cancels the
  * call. So a call waits a bounded time: the run's summary if it ended, else
  * where it is, and the run goes on without a request until the server stops.
+ *
+ * A rebuild is a run of its own: a call asking for one never joins a plain
+ * run, whose result would not be rebuilt. Asked while a plain run goes, the
+ * rebuild starts once that run ends (it holds the index lock; its callers
+ * still get its result) and every call made meanwhile, plain or rebuild,
+ * joins the rebuild: a rebuilt index is an up-to-date one too.
  */
 import type { Corpus } from "../corpus/mod.ts";
 import type { IndexProgress, IndexSummary } from "../pipeline/mod.ts";
@@ -14,13 +20,16 @@ export const INDEX_ANSWER_MS = 20_000;
 /** What an `index` call answers: the run's summary, or where the run is when it goes on. */
 export type IndexOutcome =
   | { ended: true; summary: IndexSummary }
-  | { ended: false; progress: IndexProgress | null };
+  | { ended: false; progress: IndexProgress | null; queued: boolean };
 
-/** One corpus's running index run and who waits for it. */
+/** One corpus's running (or, a rebuild, queued) index run and who waits for it. */
 interface Run {
+  rebuild: boolean;
   done: Promise<IndexSummary>;
   stop: AbortController;
   progress: IndexProgress | null;
+  /** Waiting for the run before it to end (a plain run a rebuild follows, or a cancelled one). */
+  queued: boolean;
   /** Progress listeners of the calls waiting now. */
   listeners: Set<(progress: IndexProgress) => void>;
   /** Calls waiting that have not answered. */
@@ -39,7 +48,8 @@ export class IndexRuns {
 
   /**
    * Waits up to `answerMs` for the corpus's run, started unless one runs
-   * already (a second call joins it rather than meeting its lock).
+   * already (a second call joins it rather than meeting its lock; a rebuild
+   * joins only a rebuild, see above).
    * `signal` is the call's: aborted before the answer, it stops the run
    * unless another call waits for it too or an earlier call already
    * answered that it goes on.
@@ -49,9 +59,13 @@ export class IndexRuns {
     corpus: Corpus,
     signal: AbortSignal,
     onProgress?: (progress: IndexProgress) => void,
+    rebuild = false,
   ): Promise<IndexOutcome> {
     signal.throwIfAborted();
-    const run = this.#runs.get(corpus) ?? this.#start(corpus);
+    const running = this.#runs.get(corpus);
+    // A run its only caller cancelled is ending: a new call queues behind it, not into its abort.
+    const joins = running && !running.stop.signal.aborted && (running.rebuild || !rebuild);
+    const run = joins ? running : this.#start(corpus, rebuild, running?.done);
     run.waiting++;
     if (onProgress) run.listeners.add(onProgress);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -62,7 +76,7 @@ export class IndexRuns {
         new Promise<IndexOutcome>((answer) => {
           timer = setTimeout(() => {
             run.detached = true;
-            answer({ ended: false, progress: run.progress });
+            answer({ ended: false, progress: run.progress, queued: run.queued });
           }, this.answerMs);
         }),
         new Promise<never>((_, reject) => {
@@ -91,22 +105,32 @@ export class IndexRuns {
     await Promise.allSettled([...this.#ends]);
   }
 
-  #start(corpus: Corpus): Run {
+  /** Starts a run, or queues it behind `after`, the corpus's run that goes on and holds its lock. */
+  #start(corpus: Corpus, rebuild: boolean, after?: Promise<unknown>): Run {
     const stop = new AbortController();
     const state: Omit<Run, "done"> = {
+      rebuild,
       stop,
       progress: null,
+      queued: after !== undefined,
       listeners: new Set(),
       waiting: 0,
       detached: false,
     };
-    const done = corpus.index({
-      onProgress: (progress) => {
-        state.progress = progress;
-        for (const listener of state.listeners) listener(progress);
-      },
-      signal: AbortSignal.any([stop.signal, this.#shutdown.signal]),
-    });
+    const signal = AbortSignal.any([stop.signal, this.#shutdown.signal]);
+    const index = () => {
+      state.queued = false;
+      signal.throwIfAborted();
+      return corpus.index({
+        rebuild,
+        onProgress: (progress) => {
+          state.progress = progress;
+          for (const listener of state.listeners) listener(progress);
+        },
+        signal,
+      });
+    };
+    const done = (after ?? Promise.resolve()).then(index, index);
     const run: Run = Object.assign(state, { done });
     this.#runs.set(corpus, run);
     const ended: Promise<void> = done.then(() => {}, () => {}).finally(() => {

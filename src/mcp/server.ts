@@ -23,6 +23,7 @@ import { readChunk, type StoredPassage } from "./read_chunk.ts";
 import { checkToolArguments, recordingRegistry, type ToolRegistry } from "./tool_arguments.ts";
 import type { Roots } from "./roots.ts";
 import { IndexRuns } from "./index_runs.ts";
+import { plural } from "../plural.ts";
 
 /** Limits that keep one call from flooding an agent's context or the machine. */
 export const LIMITS = { limit: 100, contextChars: 100_000, lines: 2_000 } as const;
@@ -361,6 +362,15 @@ function getChunkForm(args: GetChunkArgs): { id: string } | RangeArgs {
   return { path: path!, lineStart: lineStart!, lineEnd: lineEnd!, root };
 }
 
+const INDEX_INPUT = {
+  root: ROOT,
+  rebuild: z.boolean().optional().describe(
+    "Discard the index and embed everything again with the server's settings (default false); " +
+      "minutes on a large tree, so only when an error names it",
+  ),
+};
+type IndexArgs = z.infer<z.ZodObject<typeof INDEX_INPUT>>;
+
 /** Registers `index`, its runs kept by `runs`. */
 function registerIndex(
   server: ToolRegistry,
@@ -377,29 +387,41 @@ function registerIndex(
       "answers state 'indexing' with its progress while the run goes on in the background. Search works " +
       "meanwhile on what the run has published; call status to follow it, or index again to wait for the " +
       "same run (a second call never starts another). Sends progress notifications while the call waits, " +
-      "when the request carries a progress token.",
-    inputSchema: { root },
-  }, (args: RootArgs, extra: Extra) =>
+      "when the request carries a progress token. rebuild: true discards the index and embeds every " +
+      "passage again with the server's settings, which takes as long as a first index (minutes on a large " +
+      "tree): the fix an error names for an index built another way, such as with another model. " +
+      "Settings only the old index recorded (a model, globs or chunk size the server does not set) are " +
+      "not kept; the error says when there are any. A rebuild asked while a plain run goes starts when " +
+      "that run ends, and calls made meanwhile wait for the rebuild.",
+    inputSchema: { ...INDEX_INPUT, root },
+  }, (args: IndexArgs, extra: Extra) =>
     answer(async () => {
       const token = extra._meta?.progressToken;
       const corpus = roots.pick(args.root);
+      const rebuild = args.rebuild ?? false;
       // The SDK aborts `extra.signal` when the client cancels the call or the transport closes.
       const outcome = await runs.wait(
         corpus,
         extra.signal,
         token === undefined ? undefined : progressTo(extra, token),
+        rebuild,
       );
       if (!outcome.ended) {
-        const { progress } = outcome;
-        const text = `Still indexing ${corpus.root} (${progressWords(progress)}); search works ` +
-          "meanwhile on what is published; poll the status tool to see when it ends";
+        const { progress, queued } = outcome;
+        const where = queued
+          ? "waiting for the index run going on to end first"
+          : progressWords(progress);
+        const text = `Still ${rebuild ? "rebuilding" : "indexing"} ${corpus.root} (${where}); ` +
+          "search works meanwhile on what is published; poll the status tool to see when it ends";
         return { text, data: { root: corpus.root, state: "indexing", progress } };
       }
       const { summary } = outcome;
       const { skipped: _skipped, ...data } = summary;
       const text = summary.current
         ? `Index for ${summary.root} is current`
-        : `Indexed ${summary.root}: ${summary.embeddedChunks} chunks embedded, ${summary.reusedChunks} reused`;
+        : `${rebuild ? "Rebuilt" : "Indexed"} ${summary.root}: ${
+          plural(summary.embeddedChunks, "chunk")
+        } embedded, ${summary.reusedChunks} reused`;
       return { text, data };
     }));
 }
@@ -408,9 +430,9 @@ function registerIndex(
 function progressWords(progress: IndexProgress | null): string {
   if (progress === null) return "starting";
   const { phase, filesDone, filesTotal, chunksDone, chunksTotal } = progress;
-  if (phase === "embed") return `${chunksDone} of ${chunksTotal} chunks embedded`;
+  if (phase === "embed") return `${chunksDone} of ${plural(chunksTotal, "chunk")} embedded`;
   if (phase === "write") return "writing the index";
-  return filesTotal > 0 ? `${phase}: ${filesDone} of ${filesTotal} files` : phase;
+  return filesTotal > 0 ? `${phase}: ${filesDone} of ${plural(filesTotal, "file")}` : phase;
 }
 
 /**
@@ -440,12 +462,14 @@ function registerStatus(server: ToolRegistry, roots: Roots, root: RootArgument):
   server.registerTool("status", {
     title: "Index status",
     description:
-      "Whether a root's index exists and what it holds: state, generation, counts, model.",
+      "Whether a root's index exists and what it holds: state, generation, counts, model, and a hint " +
+      "when it needs a first index or a rebuild.",
     inputSchema: { root },
   }, (args: RootArgs) =>
     answer(async () => {
       const status = await roots.pick(args.root).status();
-      return { text: `${status.root}: ${status.state}`, data: status };
+      const hint = status.hint ? `; ${status.hint}` : "";
+      return { text: `${status.root}: ${status.state}${hint}`, data: status };
     }));
   for (const corpus of roots.all) {
     const uri = `wayfinder://status/${encodeURIComponent(corpus.root)}`;
@@ -505,9 +529,11 @@ function registerFitInputs(server: ToolRegistry, roots: Roots, root: RootArgumen
   }, (args: FitInputsArgs) =>
     answer(async () => {
       const report = await roots.pick(args.root).fitInputs({ showInputs: args.showInputs });
-      const text =
-        `${report.chunks} chunks → ${report.inputs} inputs within ${report.maxTokens} tokens; ` +
-        `${report.diagnostics.length} diagnostics, ${report.unfit.length} that cannot fit`;
+      const text = `${plural(report.chunks, "chunk")} → ${plural(report.inputs, "input")} within ${
+        plural(report.maxTokens, "token")
+      }; ${
+        plural(report.diagnostics.length, "diagnostic")
+      }, ${report.unfit.length} that cannot fit`;
       return { text, data: report };
     }));
 }

@@ -1,7 +1,7 @@
 import type { Chunk, Quantization, RowRange, SourceFile } from "../types.ts";
 import { inRanges } from "../row_ranges.ts";
 import { WayfinderError } from "../error.ts";
-import { type Hints, hintsFor } from "../hints.ts";
+import { type Hints, hintsFor, type RebuildFix } from "../hints.ts";
 import type { WalkResult } from "../walk/mod.ts";
 import type { CodeChunker } from "../chunk/mod.ts";
 import { assertFits, type UnfitPassage } from "../fit/mod.ts";
@@ -54,10 +54,10 @@ export interface IndexOptions {
   /** Ignore the previous index (e.g. after a model change). */
   rebuild?: boolean;
   /**
-   * The command an error about another model names as the fix, from the
+   * The rebuild an error about another model names as the fix, from the
    * previous index's recorded settings. @default `wayfinder index <root> --rebuild`
    */
-  rebuildCommand?: (recorded: RecordedSettings | undefined) => Promise<string>;
+  rebuildFix?: (recorded: RecordedSettings | undefined) => Promise<RebuildFix>;
   onProgress?: (progress: IndexProgress) => void;
   /** Written into the manifest, for `search` and later runs to read back. */
   settings?: RecordedSettings;
@@ -195,8 +195,8 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
     previous = null;
   }
   if (previous && previous.manifest.fingerprint !== fingerprint) {
-    const command = await options.rebuildCommand?.(previous.manifest.settings);
-    const fix = (options.hints ?? hintsFor("cli")).rebuild(root, command);
+    const rebuild = await options.rebuildFix?.(previous.manifest.settings);
+    const fix = (options.hints ?? hintsFor("cli")).rebuild(root, rebuild);
     assertSameModel(previous.manifest, embedder.identity, fingerprint, root, fix);
   }
   // A complete live generation for this model keeps answering until the run ends:

@@ -1,5 +1,6 @@
 import { equal, throws } from "node:assert/strict";
 import { WayfinderError } from "../error.ts";
+import { hintsFor } from "../hints.ts";
 import { assertSameModel, FORMAT_VERSION, type IndexManifest } from "./manifest.ts";
 import { testIdentity } from "./testdata/synthetic.ts";
 
@@ -32,13 +33,14 @@ Deno.test("assertSameModel() refuses another model, names what differs and the f
   );
 });
 
-Deno.test("assertSameModel() ends with the fix it is given", () => {
+Deno.test("assertSameModel() names the fix it is given", () => {
   const other = { ...testIdentity(4), longInput: "truncate" as const };
-  const fix = "run 'wayfinder index /corpus --long-input truncate --rebuild'";
+  const command = "wayfinder index /corpus --long-input truncate --rebuild";
+  const fix = hintsFor("cli").rebuild("/corpus", { command, recorded: "" });
   throws(
     () => assertSameModel(manifest, other, "bbbbbbbbbbbbbbbb", "/corpus", fix),
     (error: unknown) =>
       error instanceof WayfinderError &&
-      error.message.endsWith(`(longInput "reject" → "truncate"); ${fix}`),
+      error.message.endsWith(`(longInput "reject" → "truncate"); run '${command}'`),
   );
 });
