@@ -1,10 +1,11 @@
 /**
  * A process that keeps a corpus open (a server, an agent, a watcher) keeps
- * searching after newer generations are published and older ones collected.
+ * searching after newer generations are published and older ones collected,
+ * and while its own index run embeds.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { openCorpus } from "../src/mod.ts";
+import { type CorpusSearchResult, openCorpus } from "../src/mod.ts";
 import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
 
 const SERVICES = join(REPO, "fixtures", "corpus", "services");
@@ -44,6 +45,60 @@ Deno.test("a long-lived Corpus keeps lexical and dense search across two newer g
     const dense = await corpus.search("zephyrquartz rotates", { limit: live.chunks.length });
     assert.equal(dense.matches.length, live.chunks.length);
     assert.ok(dense.matches.some((m) => m.chunk.sourcePath === "zephyrquartz.md"));
+  } finally {
+    await corpus.close();
+  }
+});
+
+/** Notes `from` to `to`, of passages up to about 400 tokens long: each batch of a run takes a while. */
+async function writeLongPassages(root: string, from: number, to: number): Promise<void> {
+  const words = "index search query server memory cache table column request response".split(" ");
+  for (let f = from; f < to; f++) {
+    const sections = Array.from({ length: 4 }, (_, s) => {
+      const text = Array.from({ length: 400 }, (_, w) => words[(f * 7 + s * 3 + w * w) % 10]);
+      return `## section ${s}\n\n${text.join(" ")}\n`;
+    });
+    await Deno.writeTextFile(join(root, `notes${f}.md`), `# notes ${f}\n\n${sections.join("\n")}`);
+  }
+}
+
+Deno.test("a dense search during the same corpus's index run waits for one passage, not the batch", async () => {
+  const root = await Deno.makeTempDir({ prefix: "wayfinder-test-" });
+  const dataDir = await Deno.makeTempDir();
+  const corpus = await openCorpus(root, {
+    dataDir,
+    embedder: { model: tinyModel(), threads: 1 },
+    maxChunkChars: 2400,
+  });
+  try {
+    await writeLongPassages(root, 0, 3);
+    await corpus.index();
+    // Many new files: the run embeds them in batches while the complete generation serves.
+    await writeLongPassages(root, 3, 30);
+    let batches = 0;
+    let finished = false;
+    let searched:
+      | Promise<{ result: CorpusSearchResult; sent: number; answered: number; during: boolean }>
+      | undefined;
+    const summary = await corpus.index({
+      onEvent(event) {
+        if (event.event !== "batch") return;
+        batches++;
+        if (searched) return;
+        // The run hands its next batch to the embedder as this returns.
+        const sent = batches;
+        searched = corpus.search("search the index cache", { mode: "dense", limit: 5 })
+          .then((result) => ({ result, sent, answered: batches, during: !finished }));
+      },
+    });
+    finished = true;
+    assert.ok(searched, "the run embedded in batches");
+    const { result, sent, answered, during } = await searched;
+    assert.ok(during, "answered before the run ended");
+    assert.equal(answered, sent, "answered before the batch in progress was embedded");
+    assert.equal(result.matches.length, 5);
+    assert.ok(result.matches.every((match) => match.scores.dense !== undefined));
+    assert.ok(summary.embeddedChunks > 32 * 3, `${summary.embeddedChunks} passages embedded`);
   } finally {
     await corpus.close();
   }

@@ -179,7 +179,7 @@ export const SETTINGS = {
     file: "embedding.batchSize",
     default: 32,
     value: "N",
-    help: "Passages per embedding batch",
+    help: "Passages per request to an HTTP embedder (in process: one at a time)",
   },
   longInput: {
     flag: "long-input",

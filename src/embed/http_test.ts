@@ -95,6 +95,34 @@ Deno.test("HttpEmbedder.embedQuery() adds the query prefix and sends the API key
   assert.equal(await embedder.countTokens("find", "document"), 1);
 });
 
+Deno.test("HttpEmbedder.embedQuery() is its own request, answered while a batch is in flight", async () => {
+  // The server holds batch requests until the query has been answered.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => release = resolve);
+  await using server = serve(async (body) => {
+    const texts = textsOf("ollama", body);
+    if (texts.length > 1) await released;
+    return reply("ollama", texts);
+  });
+  const embedder = await HttpEmbedder.create({
+    protocol: "ollama",
+    url: server.url,
+    model: "m",
+    dimensions: 3,
+    // Were the query queued behind the batch, the batch would time out instead.
+    timeoutMs: 5000,
+    retries: 0,
+  });
+  const batch = embedder.embedDocuments(["first passage", "second passage"]);
+  assertUnit(await embedder.embedQuery("find"));
+  release();
+  assert.equal((await batch).length, 2);
+  assert.deepEqual(server.bodies.map((body) => body.input), [
+    ["first passage", "second passage"],
+    ["find"],
+  ]);
+});
+
 Deno.test("HttpEmbedder retries a 500 and then succeeds", async () => {
   await using server = serve((body, _request, count) =>
     count === 1 ? new Response("overloaded", { status: 500 }) : reply("tei", textsOf("tei", body))

@@ -14,6 +14,7 @@ import { normalizeVector } from "./normalize_vector.ts";
 import { openLlamaModel } from "./llama_open_model.ts";
 import { type GgufMetadata, type LlamaSetup, llamaSetup } from "./llama_setup.ts";
 import type { LlamaSession } from "./llama_session.ts";
+import { QueryFirstTurns } from "./query_first.ts";
 
 /** Options for {@linkcode LlamaEmbedder.create}. */
 export interface LlamaEmbedderOptions {
@@ -21,7 +22,11 @@ export interface LlamaEmbedderOptions {
   modelPath: string;
   /** CPU threads for llama.cpp; required because its default oversubscribes shared machines. */
   threads: number;
-  /** Texts queued together per step of `embedDocuments`. @default {32} */
+  /**
+   * Has no effect here (it sizes an HTTP embedder's requests): llama.cpp
+   * embeds one input at a time, and each passage is its own turn so that a
+   * query waits for one passage, not a batch.
+   */
   batchSize?: number;
   /** Token budget cap; the budget is the smaller of this and the model's. @default {the model's} */
   contextSize?: number;
@@ -36,7 +41,6 @@ export interface LlamaEmbedderOptions {
 interface Parts {
   session: LlamaSession<LlamaEmbeddingContext>;
   identity: ModelIdentity;
-  batchSize: number;
   begin: Token | null;
   end: Token | null;
 }
@@ -45,14 +49,16 @@ interface Parts {
  * Embeds in process with llama.cpp (through node-llama-cpp) on the CPU.
  *
  * An embedding context holds a single sequence and evaluates one input at a
- * time under a lock, so "batches" are queued calls rather than one packed
- * llama.cpp batch; the native side only reads pooled output for sequence 0.
+ * time (the native side only reads pooled output for sequence 0), so inputs
+ * take turns on it, a query before any passage still waiting: a search
+ * during an index run waits for one passage rather than the run's batch.
  */
 export class LlamaEmbedder implements Embedder {
   readonly identity: ModelIdentity;
   /** Inputs shortened under the "truncate" policy since creation. */
   readonly stats: { truncated: number } = { truncated: 0 };
   readonly #parts: Parts;
+  readonly #turns = new QueryFirstTurns();
 
   private constructor(parts: Parts) {
     this.#parts = parts;
@@ -102,7 +108,6 @@ export class LlamaEmbedder implements Embedder {
     return new LlamaEmbedder({
       session,
       identity,
-      batchSize: Math.max(1, options.batchSize ?? 32),
       begin,
       end,
     });
@@ -118,10 +123,9 @@ export class LlamaEmbedder implements Embedder {
     return this.#parts.session.use(async () => {
       const inputs = this.#fit(texts.map((text) => this.#tokenize(text)));
       const vectors: Float32Array[] = [];
-      for (let i = 0; i < inputs.length; i += this.#parts.batchSize) {
-        // Queue the whole batch: the context's lock runs them back to back.
-        const batch = inputs.slice(i, i + this.#parts.batchSize);
-        vectors.push(...await Promise.all(batch.map((tokens) => this.#embed(tokens))));
+      // One turn per passage, each asked for when the last ends: a failure leaves nothing queued.
+      for (const tokens of inputs) {
+        vectors.push(await this.#turns.run("passage", () => this.#embed(tokens)));
       }
       return vectors;
     });
@@ -131,7 +135,7 @@ export class LlamaEmbedder implements Embedder {
   embedQuery(text: string): Promise<Float32Array> {
     return this.#parts.session.use(async () => {
       const [tokens] = this.#fit([this.#tokenize(this.identity.queryPrefix + text)]);
-      return await this.#embed(tokens);
+      return await this.#turns.run("query", () => this.#embed(tokens));
     });
   }
 

@@ -85,6 +85,28 @@ Deno.test("LlamaEmbedder.embedDocuments() gives the same vectors in batches as o
   }
 });
 
+Deno.test("LlamaEmbedder.embedQuery() goes ahead of the passages of a batch in progress", async () => {
+  await using t = await tiny();
+  // An index run's batch: 32 long passages, all handed over before the query.
+  const passages = Array.from(
+    { length: 32 },
+    (_, i) => `passage ${i} ` + "search the index for a query ".repeat(40),
+  );
+  let batchDone = false;
+  const batch = t.embedder.embedDocuments(passages).then((vectors) => {
+    batchDone = true;
+    return vectors;
+  });
+  const query = await t.embedder.embedQuery("hello world");
+  assert.equal(batchDone, false, "the query waited for the whole batch");
+  // Taking turns leaves every vector as it is when embedded alone.
+  const vectors = await batch;
+  assert.deepEqual(query, await t.embedder.embedQuery("hello world"));
+  for (const i of [0, 1, 31]) {
+    assert.deepEqual(vectors[i], (await t.embedder.embedDocuments([passages[i]!]))[0]);
+  }
+});
+
 Deno.test("LlamaEmbedder.countTokens() counts CLS and SEP, and the query prefix for queries", async () => {
   await using t = await tiny();
   // "hello" and "world" are whole words in the tiny vocabulary.
