@@ -97,7 +97,11 @@ const TOOLS: Hints = {
 /** Library code: the corpus's methods and the options of `openCorpus` and `search`. */
 const LIBRARY: Hints = {
   index: () => "call corpus.index()",
-  rebuild: () => "call corpus.index({ rebuild: true })",
+  // A rebuild builds with this corpus's options: what only the record held is lost, as for the tools.
+  rebuild: (_root, fix) =>
+    fix?.recorded
+      ? `call corpus.index({ rebuild: true }), which builds with this corpus's options and drops the index's own ${fix.recorded}`
+      : "call corpus.index({ rebuild: true })",
   replaceIndex: () =>
     "choose another indexDir, or call corpus.index({ rebuild: true }) to replace it",
   otherIndexDir: () => "choose another indexDir",

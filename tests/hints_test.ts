@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Corpus, type CorpusOptions, openCorpus } from "../src/mod.ts";
 import { copyTree, REPO, tinyModel, tinyModelWithBudget } from "./_run.ts";
+import { hintsFor } from "../src/hints.ts";
 
 const SERVICES = join(REPO, "fixtures", "corpus", "services");
 
@@ -249,4 +250,16 @@ Deno.test("hints: another tree's index in the folder is the tools' to replace on
   } finally {
     await closeAll([...corpora, tools]);
   }
+});
+
+Deno.test("a library rebuild hint names what only the index recorded, as the tools' does", () => {
+  const fix = {
+    command: "wayfinder index /r --model m.gguf --rebuild",
+    recorded: "--model m.gguf",
+  };
+  for (const audience of ["library", "tools"] as const) {
+    assert.match(hintsFor(audience).rebuild("/r", fix), /drops the index's own --model m\.gguf/);
+    assert.doesNotMatch(hintsFor(audience).rebuild("/r"), /drops/);
+  }
+  assert.equal(hintsFor("cli").rebuild("/r", fix), `run '${fix.command}'`);
 });
