@@ -54,9 +54,9 @@ export interface Hints {
 /** The CLI's user: commands and flags (the wording tests and scripts pin). */
 const CLI: Hints = {
   index: (root) => `run 'wayfinder index ${root}'`,
-  rebuild: (root, fix) => `run '${fix?.command ?? rebuildCommand(root)}'`,
+  rebuild: (root, fix) => `run '${fix?.command ?? plainRebuild(root)}'`,
   replaceIndex: (root) =>
-    `choose another --index-dir, or run '${rebuildCommand(root)}' to replace it`,
+    `choose another --index-dir, or run '${plainRebuild(root)}' to replace it`,
   otherIndexDir: () => "choose another --index-dir",
   lexicalMode: () => "--mode lexical",
   rerankOption: () => "--rerank",
@@ -136,6 +136,6 @@ export function hintsFor(audience: HintAudience = "cli"): Hints {
   return BY_AUDIENCE[audience];
 }
 
-function rebuildCommand(root: string): string {
+function plainRebuild(root: string): string {
   return `wayfinder index ${root} --rebuild`;
 }

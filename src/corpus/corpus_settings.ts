@@ -29,7 +29,24 @@ export interface IndexSettings {
   quantization?: Quantization;
 }
 
-const INDEX_DEFAULTS = { include: [], exclude: [], maxFileBytes: 1_048_576, maxChunkChars: 1500 };
+/** What a build takes when neither the caller nor the index's record chooses. */
+export const BUILD_DEFAULTS: Readonly<{
+  provider: "llama";
+  longInput: "reject";
+  include: readonly string[];
+  exclude: readonly string[];
+  maxFileBytes: number;
+  maxChunkChars: number;
+  quantization: Quantization;
+}> = {
+  provider: "llama",
+  longInput: "reject",
+  include: [],
+  exclude: [],
+  maxFileBytes: 1_048_576,
+  maxChunkChars: 1500,
+  quantization: "none",
+};
 
 /** The settings a run goes by. */
 export interface EffectiveSettings {
@@ -60,24 +77,28 @@ export function effectiveSettings(
   const sameProvider = e.provider === undefined || e.provider === r?.provider;
   const embedder: EmbedderSettings = {
     ...e,
-    provider: pick(e.provider, r?.provider as EmbedderSettings["provider"], "llama"),
+    provider: pick(
+      e.provider,
+      r?.provider as EmbedderSettings["provider"],
+      BUILD_DEFAULTS.provider,
+    ),
     model: e.model ?? (sameProvider ? r?.model : undefined),
     modelOrigin: e.model ? e.modelOrigin : "the index's settings",
     url: e.url ?? (sameProvider ? r?.url : undefined),
-    longInput: pick(e.longInput, recorded?.longInput, "reject"),
+    longInput: pick(e.longInput, recorded?.longInput, BUILD_DEFAULTS.longInput),
   };
   const i = chosen.index;
   const knowledgeOff = i.knowledge === false ||
     (i.knowledge === undefined && recorded?.knowledgeOff === true);
   const index = {
-    include: pick(i.include, recorded?.include, INDEX_DEFAULTS.include),
-    exclude: pick(i.exclude, recorded?.exclude, INDEX_DEFAULTS.exclude),
-    maxFileBytes: pick(i.maxFileBytes, recorded?.maxFileBytes, INDEX_DEFAULTS.maxFileBytes),
-    maxChunkChars: pick(i.maxChunkChars, recorded?.maxChunkChars, INDEX_DEFAULTS.maxChunkChars),
+    include: pick(i.include, recorded?.include, [...BUILD_DEFAULTS.include]),
+    exclude: pick(i.exclude, recorded?.exclude, [...BUILD_DEFAULTS.exclude]),
+    maxFileBytes: pick(i.maxFileBytes, recorded?.maxFileBytes, BUILD_DEFAULTS.maxFileBytes),
+    maxChunkChars: pick(i.maxChunkChars, recorded?.maxChunkChars, BUILD_DEFAULTS.maxChunkChars),
     // A folder that came to declare okf_version is a bundle from then on, unless turned off.
     knowledge: !knowledgeOff &&
       (i.knowledge ?? (looksLikeBundle || (recorded?.knowledge ?? false))),
-    quantization: pick(i.quantization, recorded?.quantization, "none" as Quantization),
+    quantization: pick(i.quantization, recorded?.quantization, BUILD_DEFAULTS.quantization),
   };
   return { embedder, index, knowledgeOff };
 }

@@ -8,7 +8,7 @@
  */
 import type { RebuildFix } from "../hints.ts";
 import type { RecordedSettings } from "../store/mod.ts";
-import type { IndexSettings } from "./corpus_settings.ts";
+import { BUILD_DEFAULTS, type IndexSettings } from "./corpus_settings.ts";
 import type { EmbedderSettings } from "./open_models.ts";
 
 /** The build settings a caller can choose, by their option names. */
@@ -26,15 +26,15 @@ export type BuildSettingName =
 
 /** Each build setting's `index` flag and the value a rebuild takes when nothing chooses it. */
 const FLAGS: Record<Exclude<BuildSettingName, "knowledge">, { flag: string; default?: unknown }> = {
-  provider: { flag: "--embedder", default: "llama" },
+  provider: { flag: "--embedder", default: BUILD_DEFAULTS.provider },
   url: { flag: "--embedder-url" },
   model: { flag: "--model" },
-  longInput: { flag: "--long-input", default: "reject" },
-  include: { flag: "--include", default: [] },
-  exclude: { flag: "--exclude", default: [] },
-  maxFileBytes: { flag: "--max-file-bytes", default: 1_048_576 },
-  maxChunkChars: { flag: "--max-chunk-chars", default: 1500 },
-  quantization: { flag: "--quantization", default: "none" },
+  longInput: { flag: "--long-input", default: BUILD_DEFAULTS.longInput },
+  include: { flag: "--include", default: BUILD_DEFAULTS.include },
+  exclude: { flag: "--exclude", default: BUILD_DEFAULTS.exclude },
+  maxFileBytes: { flag: "--max-file-bytes", default: BUILD_DEFAULTS.maxFileBytes },
+  maxChunkChars: { flag: "--max-chunk-chars", default: BUILD_DEFAULTS.maxChunkChars },
+  quantization: { flag: "--quantization", default: BUILD_DEFAULTS.quantization },
 };
 
 /** What the failing run was given and what the index recorded. */
@@ -48,13 +48,9 @@ export interface RebuildInput {
   looksLikeBundle: boolean;
 }
 
-/** `wayfinder index <root> [flags] --rebuild`, one line, values quoted where a shell needs it. */
-export function rebuildCommand(input: RebuildInput): string {
-  return rebuildFix(input).command;
-}
-
 /**
- * The rebuild command, and its flags that only the record gave: what a
+ * `wayfinder index <root> [flags] --rebuild` (one line, values quoted where a
+ * shell needs it), and its flags that only the record gave: what a
  * rebuild from the caller's own settings alone (the MCP `index` tool's, a
  * library's `index({ rebuild: true })`) does not keep.
  */

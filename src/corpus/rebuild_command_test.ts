@@ -1,6 +1,6 @@
 import { equal } from "node:assert/strict";
 import type { RecordedSettings } from "../store/mod.ts";
-import { rebuildCommand, rebuildFix, type RebuildInput } from "./rebuild_command.ts";
+import { rebuildFix, type RebuildInput } from "./rebuild_command.ts";
 
 const DEFAULTS: RecordedSettings = {
   embedder: { provider: "llama" },
@@ -13,20 +13,20 @@ const DEFAULTS: RecordedSettings = {
 };
 
 const command = (input: Partial<RebuildInput>) =>
-  rebuildCommand({
+  rebuildFix({
     root: "/corpus",
     chosen: { embedder: {}, index: {} },
     recorded: DEFAULTS,
     looksLikeBundle: false,
     ...input,
-  });
+  }).command;
 
-Deno.test("rebuildCommand() is the plain rebuild when nothing was chosen and the record holds defaults", () => {
+Deno.test("rebuildFix().command is the plain rebuild when nothing was chosen and the record holds defaults", () => {
   equal(command({}), "wayfinder index /corpus --rebuild");
   equal(command({ recorded: undefined }), "wayfinder index /corpus --rebuild");
 });
 
-Deno.test("rebuildCommand() repeats the caller's own choices, quoted where a shell needs it", () => {
+Deno.test("rebuildFix().command repeats the caller's own choices, quoted where a shell needs it", () => {
   equal(
     command({ chosen: { embedder: { longInput: "truncate" }, index: {} } }),
     "wayfinder index /corpus --long-input truncate --rebuild",
@@ -45,7 +45,7 @@ Deno.test("rebuildCommand() repeats the caller's own choices, quoted where a she
   );
 });
 
-Deno.test("rebuildCommand() leaves out what the environment or wayfinder.json chose: the rebuild reads it again", () => {
+Deno.test("rebuildFix().command leaves out what the environment or wayfinder.json chose: the rebuild reads it again", () => {
   equal(
     command({
       chosen: { embedder: { longInput: "truncate", model: "/m.gguf" }, index: { knowledge: true } },
@@ -55,7 +55,7 @@ Deno.test("rebuildCommand() leaves out what the environment or wayfinder.json ch
   );
 });
 
-Deno.test("rebuildCommand() repeats what only the record held: a rebuild discards it", () => {
+Deno.test("rebuildFix().command repeats what only the record held: a rebuild discards it", () => {
   const recorded: RecordedSettings = {
     ...DEFAULTS,
     embedder: { provider: "llama", model: "/models/tiny.gguf" },
@@ -87,7 +87,7 @@ Deno.test("rebuildCommand() repeats what only the record held: a rebuild discard
   );
 });
 
-Deno.test("rebuildCommand() names --knowledge or --no-knowledge only when a rebuild would decide otherwise", () => {
+Deno.test("rebuildFix().command names --knowledge or --no-knowledge only when a rebuild would decide otherwise", () => {
   const bundle = { ...DEFAULTS, knowledge: true };
   equal(command({ recorded: bundle, looksLikeBundle: true }), "wayfinder index /corpus --rebuild");
   equal(
@@ -127,7 +127,6 @@ Deno.test("rebuildFix() tells which flags only the record gave: a rebuild from t
     'wayfinder index /corpus --model /m.gguf --exclude "vendor/**" --max-chunk-chars 800 ' +
       "--knowledge --rebuild",
   );
-  equal(fix.command, rebuildCommand(input(recorded)));
   // The caller's own --model is no loss; the record's globs, budget and bundle choice are.
   equal(fix.recorded, '--exclude "vendor/**" --max-chunk-chars 800 --knowledge');
   equal(rebuildFix(input(DEFAULTS)).recorded, "");

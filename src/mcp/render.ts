@@ -1,6 +1,7 @@
 import type { CorpusSearchResult } from "../corpus/mod.ts";
 import { escapeLine, escapeText } from "../escape.ts";
 import { describeConcept } from "../okf/mod.ts";
+import { plural } from "../plural.ts";
 import {
   describeParent,
   parentIsWider,
@@ -71,8 +72,8 @@ function citation(hit: SearchHit, asOf?: string): string {
  * for a passage no ranking scored (a knowledge bundle's governing source
  * that the query does not match).
  */
-export function scoreLabel(hit: Pick<SearchHit, "similarity" | "scores">): string {
-  const { similarity: score, scores } = hit;
+export function scoreLabel(hit: Pick<SearchHit, "score" | "scores">): string {
+  const { score, scores } = hit;
   if (scores.rerank === score) return `rerank ${score.toFixed(3)}`;
   if (scores.fused === score) return `rrf ${score.toFixed(4)}`;
   if (scores.lexical === score) return `bm25 ${score.toFixed(2)}`;
@@ -91,7 +92,7 @@ function passageLines(hit: SearchHit, read?: SourceReader): string[] {
   const more = lines.length - SHOWN_LINES;
   if (more > 0) {
     shown.push(
-      `    … ${more} more line${more === 1 ? "" : "s"} (get_chunk id=${escapeLine(hit.chunk.id)})`,
+      `    … ${plural(more, "more line", "more lines")} (get_chunk id=${escapeLine(hit.chunk.id)})`,
     );
   }
   return shown;

@@ -62,11 +62,9 @@ export class Roots {
       } catch {
         continue;
       }
-      const inside = relative(realpathSync(corpus.root), real);
-      // `..notes.txt` is a file inside; `..` and `../x` are outside.
-      const within = inside !== ".." && !inside.startsWith(`..${sep}`) && !isAbsolute(inside);
-      if (within && (inside !== "" || options.directory)) {
-        return { corpus, relativePath: inside.split(sep).join("/") };
+      const inside = relativeInside(realpathSync(corpus.root), real);
+      if (inside !== null && (inside !== "" || options.directory)) {
+        return { corpus, relativePath: inside };
       }
     }
     const what = options.directory ? "a folder" : "a file";
@@ -109,14 +107,12 @@ export class Roots {
   async #goneSinceIndexed(path: string, root?: string): Promise<WayfinderError | null> {
     const candidates = isAbsolute(path) ? this.#corpora : [this.pick(root)];
     for (const corpus of candidates) {
-      const inside = relative(corpus.root, resolve(corpus.root, path));
-      if (inside === "" || inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
-        continue;
-      }
+      const inside = relativeInside(corpus.root, resolve(corpus.root, path));
+      if (!inside) continue;
       const there = await Deno.lstat(resolve(corpus.root, inside)).then(() => true, () => false);
       if (there) continue;
       const manifest = await corpus.open().then((index) => index.manifest, () => null);
-      if (manifest && Object.hasOwn(manifest.files, inside.split(sep).join("/"))) {
+      if (manifest && Object.hasOwn(manifest.files, inside)) {
         return new WayfinderError(
           "usage",
           `'${path}' was indexed but no longer exists; the index is behind the tree ` +
@@ -126,4 +122,14 @@ export class Roots {
     }
     return null;
   }
+}
+
+/**
+ * `path` relative to `root` with `/` separators ("" for the root itself), or
+ * null when it lies outside. `..notes.txt` is a file inside; `..` and `../x` are outside.
+ */
+function relativeInside(root: string, path: string): string | null {
+  const inside = relative(root, path);
+  const within = inside !== ".." && !inside.startsWith(`..${sep}`) && !isAbsolute(inside);
+  return within ? inside.split(sep).join("/") : null;
 }
