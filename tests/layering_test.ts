@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { REPO } from "./_run.ts";
 
 const SRC = join(REPO, "src");
@@ -22,21 +22,56 @@ function imports(text: string): string[] {
   return [...text.matchAll(/^\s*(?:import|export)[^;]*?from\s+"([^"]+)"/gms)].map((m) => m[1]!);
 }
 
-Deno.test("src/ folders reach each other only through mod.ts", () => {
+/**
+ * Why `from` (a file under src/) may not import `target` (resolved, relative
+ * to src/), or null when it may. A folder is reached only through its
+ * mod.ts, and so is a sub-folder from outside it (src/okf/profiles/mod.ts
+ * from src/okf/knowledge/); files at the top of src/ (types, errors, paths,
+ * row ranges) are shared by every stage.
+ */
+function layeringBreak(from: string, target: string): string | null {
+  if (target.startsWith("..")) return "outside src";
+  const to = target.split("/");
+  // testdata/ holds helpers for tests and benches, which reach into it directly.
+  if (to.length === 1 || to.includes("testdata")) return null;
+  const here = dirname(from).split("/");
+  // The deepest folder of `target` that `from` is not inside must be entered through its mod.ts.
+  let shared = 0;
+  while (shared < to.length - 1 && here[shared] === to[shared]) shared++;
+  if (shared === to.length - 1) return null;
+  const entered = to.slice(0, shared + 1).join("/");
+  return target === `${entered}/mod.ts` ? null : `not through ${entered}/mod.ts`;
+}
+
+Deno.test("src/ folders and sub-folders reach each other only through mod.ts", () => {
   const offending: string[] = [];
   for (const { path, text } of sources()) {
-    const folder = path.split("/")[0];
     for (const spec of imports(text)) {
-      if (!spec.startsWith("../")) continue;
-      const target = relative(SRC, join(SRC, folder!, spec));
-      if (target.startsWith("..")) offending.push(`${path} → ${spec} (outside src)`);
-      // Files at the top of src/ (types, errors, paths, row ranges) are shared by every stage.
-      else if (target.includes("/") && !/\/mod\.ts$/.test(target)) {
-        offending.push(`${path} → ${spec}`);
-      }
+      if (!spec.startsWith(".")) continue;
+      const target = relative(SRC, join(SRC, dirname(path), spec));
+      const why = layeringBreak(path, target);
+      if (why) offending.push(`${path} → ${spec} (${why})`);
     }
   }
   assert.deepEqual(offending, []);
+});
+
+Deno.test("the layering rule: a sub-folder from outside it only through its mod.ts", () => {
+  assert.equal(layeringBreak("okf/knowledge/concept.ts", "okf/conformance/mod.ts"), null);
+  assert.equal(layeringBreak("okf/knowledge/concept.ts", "okf/knowledge/x.ts"), null);
+  assert.equal(layeringBreak("okf/mod.ts", "okf/profiles/mod.ts"), null);
+  assert.equal(layeringBreak("okf/knowledge/concept.ts", "error.ts"), null);
+  assert.equal(layeringBreak("corpus/a.ts", "okf/mod.ts"), null);
+  assert.equal(
+    layeringBreak("okf/knowledge/concept.ts", "okf/conformance/find_links.ts"),
+    "not through okf/conformance/mod.ts",
+  );
+  assert.equal(layeringBreak("corpus/a.ts", "okf/profiles/mod.ts"), "not through okf/mod.ts");
+  assert.equal(layeringBreak("corpus/a.ts", "search/rank.ts"), "not through search/mod.ts");
+  assert.equal(
+    layeringBreak("okf/mod.ts", "okf/profiles/git.ts"),
+    "not through okf/profiles/mod.ts",
+  );
 });
 
 Deno.test("src/ never touches the process: no console, Deno.exit or Deno.args", () => {

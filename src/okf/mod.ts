@@ -1,58 +1,83 @@
 /**
- * OKF: conformance validation of Open Knowledge Format 0.2 bundles, the
- * generated `index.md` files, and output as text or SARIF.
+ * OKF: Open Knowledge Format 0.2 bundles, in three parts.
+ * - `conformance/`: parse, validate, fix the generated `index.md` files, report as text or SARIF.
+ * - `profiles/`: the binding, `get` (lock, cache, git, skills) and Profile rules.
+ * - `knowledge/`: concepts for knowledge search, the knowledge policy, concept chunking.
+ *
+ * This module re-exports what the rest of wayfinder uses.
  * @module
  */
 export {
-  type Gate,
-  validateBundle,
-  type ValidateOptions,
-  type ValidationReport,
-} from "./validate_bundle.ts";
-export type { Finding, FindingLocation, RuleInfo, Severity } from "./finding.ts";
-export { OKF_RULES } from "./okf_rules.ts";
-export {
   applyIndexFixes,
   diffIndexFixes,
+  type Finding,
+  type FindingLocation,
+  formatReportText,
+  type Gate,
   type IndexChange,
   type IndexFixPlan,
   type IndexLeftAlone,
+  OKF_RULES,
   planIndexFixes,
-} from "./fix_indexes.ts";
-export { formatReportText } from "./format_text.ts";
-export { type SarifOptions, toSarif } from "./to_sarif.ts";
-export { repoRootOf } from "./repo_root.ts";
-export { type ChainLink, type GetOptions, getProfiles, type GetResult } from "./get_profiles.ts";
-export { type Binding, type BoundProfile, readBinding } from "./read_binding.ts";
-export { type BindingLocation, findBindingFile, locateBinding } from "./locate_binding.ts";
-export { type Lock, type LockedPackage, type LockedProfile } from "./lock_file.ts";
-export { type ProfileStatus, type ProjectOptions, validateProject } from "./validate_project.ts";
+  repoRootOf,
+  type RuleInfo,
+  type SarifOptions,
+  type Severity,
+  toSarif,
+  validateBundle,
+  type ValidateOptions,
+  type ValidationReport,
+  WAYFINDER_RULES,
+} from "./conformance/mod.ts";
 export {
   applyProfile,
+  type Binding,
+  type BindingLocation,
+  type BoundProfile,
+  type ChainLink,
+  findBindingFile,
+  type GetOptions,
+  getProfiles,
+  type GetResult,
+  locateBinding,
+  type Lock,
+  type LockedPackage,
+  type LockedProfile,
+  OKF_FRONTMATTER_KEYS,
   type ProfileChain,
   type ProfileOutcome,
+  type ProfilePackage,
+  type ProfileRule,
+  type ProfileStatus,
+  type ProjectOptions,
+  readBinding,
+  readProfilePackage,
+  runRuleTests,
+  type Slots,
   type UnsupportedRule,
-} from "./apply_profile.ts";
-export { OKF_FRONTMATTER_KEYS, runRuleTests, type Slots } from "./evaluate_rule.ts";
-export { type ProfilePackage, type ProfileRule, readProfilePackage } from "./profile_package.ts";
-export { WAYFINDER_RULES } from "./wayfinder_rules.ts";
-export { type ConceptMeta, declaresOkf, isReservedFile, readConcept } from "./concept.ts";
-export { chunkConcept, joinConcept, SUMMARY_TYPE } from "./chunk_concept.ts";
-export { describeConcept, describeEntry } from "./describe_concept.ts";
+  validateProject,
+} from "./profiles/mod.ts";
 export {
   asksAnything,
+  type BundleFiles,
   checkGoverning,
   checkQualifiers,
+  chunkConcept,
+  type ConceptMeta,
   conceptOf,
+  type ContextEntry,
+  declaresOkf,
+  describeConcept,
+  describeEntry,
   eligibility,
+  isReservedFile,
+  joinConcept,
+  type KnowledgeAnswer,
   type KnowledgePolicy,
   parseGoverning,
-  type PolicyOrigins,
-} from "./knowledge_policy.ts";
-export {
-  type BundleFiles,
-  type ContextEntry,
-  type KnowledgeAnswer,
   policyFilter,
+  type PolicyOrigins,
+  readConcept,
   searchKnowledge,
-} from "./knowledge_search.ts";
+  SUMMARY_TYPE,
+} from "./knowledge/mod.ts";

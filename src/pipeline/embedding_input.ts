@@ -14,7 +14,7 @@ export const KNOWLEDGE_INPUT_FORMAT = "okf-context-v2";
 /** Descriptions longer than this stay in metadata and out of the input. */
 const MAX_DESCRIPTION_SCALARS = 240;
 
-/** What a knowledge passage carries about its concept (see `src/okf/concept.ts`). */
+/** What a knowledge passage carries about its concept (see `src/okf/knowledge/concept.ts`). */
 interface ConceptContext {
   title: string;
   description?: string;
