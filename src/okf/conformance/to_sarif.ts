@@ -10,12 +10,20 @@ import { pathToFileURL } from "node:url";
 import type { Finding, RuleInfo, Severity } from "./finding.ts";
 import { OKF_RULES } from "./okf_rules.ts";
 import { WAYFINDER_RULES } from "./wayfinder_rules.ts";
+import { PROJECT_URL } from "./rule_docs.ts";
 import type { ValidationReport } from "./validate_bundle.ts";
 
 const LEVEL: Record<Severity, "error" | "warning" | "note"> = {
   error: "error",
   advisory: "warning",
   note: "note",
+};
+
+/** What a rule's severity does to the gate, for its full description. */
+const EFFECT: Record<Severity, string> = {
+  error: "Severity error: while one stands, the gate is FAIL.",
+  advisory: "Severity advisory: worth fixing, but it does not fail the gate by itself.",
+  note: "Severity note: for information; it never fails the gate.",
 };
 
 /** Options for {@link toSarif}. */
@@ -40,6 +48,7 @@ export function toSarif(report: ValidationReport, options: SarifOptions): Record
         driver: {
           name: "wayfinder",
           version: options.toolVersion,
+          informationUri: PROJECT_URL,
           rules: ids.map((id) => sarifRule(id, ruleInfo(id, report.findings, options.rules))),
         },
       },
@@ -76,11 +85,20 @@ function ruleInfo(
 function sarifRule(id: string, rule: RuleInfo) {
   return {
     id,
+    ...(friendlyName(id) ? { name: friendlyName(id) } : {}),
     shortDescription: { text: rule.summary },
+    // GitHub code scanning requires a full description of every rule (Multitool rule GH2012).
+    fullDescription: { text: `${sentence(rule.summary)} ${EFFECT[rule.severity]}` },
     ...(rule.helpUri ? { helpUri: rule.helpUri } : {}),
     help: { text: rule.helpUri ? `${sentence(rule.summary)} See ${rule.helpUri}` : rule.summary },
     defaultConfiguration: { level: LEVEL[rule.severity] },
   };
+}
+
+/** The friendly name SARIF asks for: the id's last part in Pascal case (`okf/missing-type` → `MissingType`). */
+function friendlyName(id: string): string {
+  const words = id.slice(id.lastIndexOf("/") + 1).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");
 }
 
 /** The summary as a sentence: Profile descriptions end with their own full stop already. */

@@ -3,7 +3,8 @@ import { fileURLToPath } from "node:url";
 import { dirname } from "node:path";
 import { finding } from "./finding.ts";
 import { type RuleInfo, toSarif, validateBundle } from "./mod.ts";
-import { WAYFINDER_RULES_DOCS, wayfinderFinding } from "./wayfinder_rules.ts";
+import { PROJECT_URL, ruleDocsUri } from "./rule_docs.ts";
+import { wayfinderFinding } from "./wayfinder_rules.ts";
 
 const INVALID = fileURLToPath(new URL("../../../fixtures/okf/invalid", import.meta.url));
 
@@ -19,6 +20,7 @@ Deno.test("toSarif() writes SARIF 2.1.0 with rules that carry helpUri and repo-r
   assert.equal(sarif.version, "2.1.0");
   const run = sarif.runs[0];
   assert.equal(run.tool.driver.name, "wayfinder");
+  assert.equal(run.tool.driver.informationUri, PROJECT_URL);
   assert.equal(run.results.length, report.findings.length);
   for (const rule of run.tool.driver.rules) assert.match(rule.helpUri, /^https:\/\//, rule.id);
   const result = run.results.find((r: Json) => r.ruleId === "okf/missing-type");
@@ -65,12 +67,30 @@ Deno.test("toSarif() describes Profile rules from their descriptions and links w
     rule("acme/title-without-period").help.text,
     `A concept title MUST NOT end with a period. See ${helpUri}`,
   );
-  assert.equal(rule("wayfinder/project-type").helpUri, WAYFINDER_RULES_DOCS);
-  assert.equal(report.findings[1]!.helpUri, WAYFINDER_RULES_DOCS);
+  assert.equal(rule("wayfinder/project-type").helpUri, ruleDocsUri("wayfinder/project-type"));
+  assert.equal(report.findings[1]!.helpUri, ruleDocsUri("wayfinder/project-type"));
   for (const r of sarif.runs[0].tool.driver.rules) {
     assert.match(r.helpUri, /^https:\/\//, r.id);
     assert.doesNotMatch(r.help.text, /\.\./, r.id);
     assert.match(r.help.text, /[^.]\. See https:\/\//, r.id);
+  }
+});
+
+Deno.test("toSarif() gives every rule the name and full description GitHub code scanning asks for", async () => {
+  const report = await validateBundle(INVALID);
+  const sarif: Json = toSarif(report, { repoRoot: dirname(INVALID), toolVersion: "1" });
+  const rule = (id: string) => sarif.runs[0].tool.driver.rules.find((r: Json) => r.id === id);
+  assert.equal(rule("okf/missing-type").name, "MissingType");
+  assert.equal(rule("okf/invalid-utf8").name, "InvalidUtf8");
+  assert.equal(
+    rule("okf/missing-type").fullDescription.text,
+    "A concept's front matter has no non-empty string `type`. " +
+      "Severity error: while one stands, the gate is FAIL.",
+  );
+  assert.match(rule("okf/broken-link").fullDescription.text, /\. Severity note: .*never fails/);
+  for (const r of sarif.runs[0].tool.driver.rules) {
+    assert.match(r.name, /^[A-Z][A-Za-z0-9]*$/, r.id);
+    assert.ok(r.fullDescription.text.startsWith(r.shortDescription.text), r.id);
   }
 });
 

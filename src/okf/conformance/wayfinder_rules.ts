@@ -4,24 +4,18 @@
  * point at something to look at.
  */
 import { type Finding, ruleFindingOf, type RuleInfo } from "./finding.ts";
+import { ruleDocsUri } from "./rule_docs.ts";
 
-/**
- * Where these rules are explained: the README's Profiles section, as the
- * package page (deno.json's name) publishes it. SARIF viewers link each rule here.
- */
-export const WAYFINDER_RULES_DOCS = "https://jsr.io/@wayfinder/wayfinder#profiles";
-
-/** `rules`, each explained at `helpUri`. */
-function explainedAt<Id extends string>(
-  helpUri: string,
+/** `rules`, each explained under its own heading of docs/rules.md. */
+function explained<Id extends string>(
   rules: Record<Id, Omit<RuleInfo, "helpUri">>,
 ): Record<Id, RuleInfo> {
-  const explained = Object.entries<Omit<RuleInfo, "helpUri">>(rules)
-    .map(([id, rule]) => [id, { ...rule, helpUri }]);
-  return Object.fromEntries(explained) as Record<Id, RuleInfo>;
+  const entries = Object.entries<Omit<RuleInfo, "helpUri">>(rules)
+    .map(([id, rule]) => [id, { ...rule, helpUri: ruleDocsUri(id) }]);
+  return Object.fromEntries(entries) as Record<Id, RuleInfo>;
 }
 
-export const WAYFINDER_RULES = explainedAt(WAYFINDER_RULES_DOCS, {
+export const WAYFINDER_RULES = explained({
   "wayfinder/profile-unresolved": {
     severity: "advisory",
     summary:
