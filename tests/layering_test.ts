@@ -74,6 +74,35 @@ Deno.test("the layering rule: a sub-folder from outside it only through its mod.
   );
 });
 
+/** The parts of src/okf and the parts each may use: conformance/ stands alone. */
+const OKF_PARTS: Record<string, string[]> = {
+  "okf/conformance": [],
+  "okf/profiles": ["okf/conformance"],
+  "okf/knowledge": ["okf/conformance"],
+};
+
+Deno.test("src/okf: profiles/ and knowledge/ build on conformance/, which uses neither", () => {
+  const partOf = (path: string) => path.split("/").slice(0, 2).join("/");
+  const offending: string[] = [];
+  for (const { path, text } of sources()) {
+    const from = partOf(path);
+    if (!(from in OKF_PARTS)) continue;
+    for (const spec of imports(text)) {
+      if (!spec.startsWith(".")) continue;
+      const to = partOf(relative(SRC, join(SRC, dirname(path), spec)));
+      if (to !== from && to in OKF_PARTS && !OKF_PARTS[from]!.includes(to)) {
+        offending.push(`${path} → ${spec}`);
+      }
+    }
+  }
+  assert.deepEqual(offending, []);
+  assert.deepEqual(
+    readdirSync(join(SRC, "okf"), { withFileTypes: true }).filter((e) => e.isDirectory())
+      .map((e) => `okf/${e.name}`).sort(),
+    Object.keys(OKF_PARTS).sort(),
+  );
+});
+
 Deno.test("src/ never touches the process: no console, Deno.exit or Deno.args", () => {
   const offending = sources()
     .filter(({ text }) => /\bconsole\.|Deno\.exit|Deno\.args/.test(text))
