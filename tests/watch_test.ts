@@ -210,22 +210,22 @@ Deno.test({
   async fn() {
     const prepare = async (root: string) => {
       await Deno.mkdir(join(root, "node_modules", "left-pad"), { recursive: true });
-      await Deno.mkdir(join(root, "build"));
-      await Deno.writeTextFile(join(root, ".gitignore"), "node_modules/\nbuild/\n");
+      await Deno.mkdir(join(root, "reports"));
+      await Deno.writeTextFile(join(root, ".gitignore"), "node_modules/\nreports/\n");
     };
     await watching({ debounceMs: 50, prepare }, async (root, _corpus, log) => {
       await log.next(1);
       let watched = await watchedInodes();
       assert.ok(!watched.has(await inode(join(root, "node_modules"))), "git-ignored");
       assert.ok(!watched.has(await inode(join(root, "node_modules", "left-pad"))));
-      assert.ok(!watched.has(await inode(join(root, "build"))), "git-ignored");
+      assert.ok(!watched.has(await inode(join(root, "reports"))), "git-ignored");
 
       await Deno.writeTextFile(join(root, ".gitignore"), "node_modules/\n");
       await log.next(2);
       watched = await watchedInodes();
-      assert.ok(watched.has(await inode(join(root, "build"))), "watched once no longer ignored");
-      await Deno.writeTextFile(join(root, "build", "notes.md"), "# Build notes\n");
-      assert.deepEqual((await log.next(3)).paths, ["build/notes.md"]);
+      assert.ok(watched.has(await inode(join(root, "reports"))), "watched once no longer ignored");
+      await Deno.writeTextFile(join(root, "reports", "notes.md"), "# Report notes\n");
+      assert.deepEqual((await log.next(3)).paths, ["reports/notes.md"]);
     });
   },
 });

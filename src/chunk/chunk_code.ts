@@ -8,6 +8,7 @@ import { codePieces } from "./code_pieces.ts";
 import { LANGUAGES } from "./languages.ts";
 import { makeChunk, nonWhitespaceCounter } from "./make_chunk.ts";
 import { splitSpan } from "./split_span.ts";
+import { renameImports } from "./wasm_imports.ts";
 
 /** Options of {@link createCodeChunker}. */
 export interface CodeChunkerOptions {
@@ -154,7 +155,8 @@ export async function createCodeChunker(options: CodeChunkerOptions = {}): Promi
     if (grammars.has(language)) return true;
     const path = join(grammarDir, `tree-sitter-${spec.grammar}.wasm`);
     try {
-      grammars.set(language, await Language.load(await readFile(path)));
+      // Grammars built against more of libc than the runtime exports get its equivalents.
+      grammars.set(language, await Language.load(renameImports(await readFile(path))));
       return true;
     } catch (cause) {
       if (!required) return false;

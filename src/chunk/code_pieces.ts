@@ -52,9 +52,14 @@ const IDENTIFIERS = new Set([
   "simple_identifier",
   "constant",
   "name",
+  // Elixir's module names (`Plug.Conn`).
+  "alias",
 ]);
 
 const NAME_DEPTH = 3;
+
+/** Tokens that open a container's body, after any keywords before them (`struct {`, `do`). */
+const OPENERS = new Set(["{", "do"]);
 
 /** Tokens that close a container's body. */
 const CLOSERS = new Set(["}", ")", "]", "end", "#endif", "fi", "done", "esac"]);
@@ -67,15 +72,26 @@ function kids(node: Node, named = false): Node[] {
   return (named ? node.namedChildren : node.children).filter((c): c is Node => c !== null);
 }
 
+/** How a node declares: by its type, or by the macro it calls (Elixir's `def`); none for code. */
+function ruleOf(node: Node, spec: LanguageSpec): DeclarationRule | undefined {
+  if (Object.hasOwn(spec.declarations, node.type)) return spec.declarations[node.type];
+  const calls = spec.calls;
+  if (!calls || node.type !== calls.node) return undefined;
+  const callee = node.childForFieldName(calls.callee)?.text;
+  return callee !== undefined && Object.hasOwn(calls.rules, callee)
+    ? calls.rules[callee]
+    : undefined;
+}
+
 /** The declaration inside a wrapper (`export class …`), or the node itself when it is one. */
 function unwrap(node: Node, spec: LanguageSpec): Node | undefined {
   let current: Node | undefined = node;
   for (let depth = 0; current && depth < 3; depth++) {
-    if (spec.declarations[current.type]) return current;
+    if (ruleOf(current, spec)) return current;
     if (!spec.wrappers.includes(current.type)) return undefined;
     current = current.childForFieldName("declaration") ??
       current.childForFieldName("definition") ??
-      kids(current, true).find((c) => spec.declarations[c.type] || spec.wrappers.includes(c.type));
+      kids(current, true).find((c) => ruleOf(c, spec) || spec.wrappers.includes(c.type));
   }
   return undefined;
 }
@@ -172,7 +188,7 @@ function itemOf(leading: Node[], child: Node, spec: LanguageSpec): Item {
     nodes: [...leading, child],
     kind: declaration ? "declaration" : spec.imports.includes(child.type) ? "imports" : "other",
     declaration,
-    rule: declaration ? spec.declarations[declaration.type] : undefined,
+    rule: declaration ? ruleOf(declaration, spec) : undefined,
   };
 }
 
@@ -271,16 +287,24 @@ function bodyLayout(
     members = members.filter((c) => c.startIndex >= after);
   }
   members = members.flatMap((c) => ctx.spec.flatten.includes(c.type) ? kids(c) : [c]);
-  const open = members[0];
-  if (open && !open.isNamed && open.text === "{") {
-    return { members: members.slice(1), headerEnd: open.endIndex };
+  // Keywords before the opening token belong to the header (Zig's `struct {`).
+  const opener = members.find((c) => c.isNamed || OPENERS.has(c.type));
+  if (opener && !opener.isNamed) {
+    return { members: members.slice(members.indexOf(opener) + 1), headerEnd: opener.endIndex };
   }
+  const open = members[0];
   const firstStart = open ? open.startIndex : body.startIndex;
   const headerEnd = ctx.text.slice(0, firstStart).trimEnd().length;
   return { members, headerEnd: Math.max(headerEnd, node.startIndex) };
 }
 
 function declarationName(ctx: WalkContext, node: Node, rule: DeclarationRule): string | undefined {
+  if (rule.literalName) {
+    const name = node.childForFieldName("name");
+    if (name) {
+      return ctx.text.slice(name.startIndex, name.endIndex).replace(/\s+/g, "") || undefined;
+    }
+  }
   // A rule naming its name's place is trusted: no guessing below it.
   return rule.name ? namedBy(ctx, node, rule.name) : nameOf(ctx, node);
 }

@@ -26,6 +26,19 @@ export interface DeclarationRule {
   name?: string;
   /** The field whose type names the enclosing declaration (Go's method receiver). */
   receiver?: string;
+  /** The `name` node's text is the name as written (PHP's `namespace App\\Mail`). */
+  literalName?: boolean;
+}
+
+/**
+ * Declarations written as calls (Elixir's `def`, `defmodule`): calls of the
+ * `node` type whose `callee` field reads one of `rules`' keys declare, by
+ * that key's rule; the name is in the call's arguments. Other calls are code.
+ */
+export interface CallDeclarations {
+  node: string;
+  callee: string;
+  rules: Readonly<Record<string, DeclarationRule>>;
 }
 
 /** One grammar's table. */
@@ -54,6 +67,8 @@ export interface LanguageSpec {
    * declaration of the same name after them (TypeScript's `function f(a: string): string;`).
    */
   overloads: readonly string[];
+  /** Declarations made by calling a macro, for languages that declare that way. */
+  calls?: CallDeclarations;
 }
 
 const FUNCTION: DeclarationRule = { type: "function", member: "method" };
@@ -309,5 +324,134 @@ export const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {
     imports: ["package_header", "import_list", "import_header"],
     comments: ["line_comment", "multiline_comment"],
     blocks: ["statements", "function_body"],
+  }),
+  php: spec({
+    grammar: "php",
+    declarations: {
+      class_declaration: { type: "class", body: ["declaration_list"] },
+      interface_declaration: { type: "interface", body: ["declaration_list"] },
+      trait_declaration: { type: "trait", body: ["declaration_list"] },
+      enum_declaration: { type: "enum", body: ["enum_declaration_list"] },
+      namespace_definition: {
+        type: "namespace",
+        body: ["compound_statement"],
+        namespace: true,
+        literalName: true,
+      },
+      function_definition: FUNCTION,
+      method_declaration: { type: "method" },
+      property_declaration: { type: "field" },
+      const_declaration: { type: "constant", member: "field" },
+    },
+    imports: ["php_tag", "namespace_use_declaration"],
+    blocks: ["compound_statement", "array_creation_expression", "switch_block", "match_block"],
+    constructors: ["__construct"],
+  }),
+  scala: spec({
+    grammar: "scala",
+    declarations: {
+      class_definition: { type: "class", body: ["template_body"] },
+      object_definition: { type: "class", body: ["template_body"] },
+      trait_definition: { type: "trait", body: ["template_body"] },
+      function_definition: FUNCTION,
+      function_declaration: FUNCTION,
+      val_definition: { type: "variable", member: "field" },
+      var_definition: { type: "variable", member: "field" },
+      val_declaration: { type: "variable", member: "field" },
+      var_declaration: { type: "variable", member: "field" },
+      type_definition: { type: "type" },
+    },
+    imports: ["package_clause", "import_declaration"],
+    prefixes: ["annotation"],
+    blocks: ["block", "template_body", "case_block"],
+  }),
+  swift: spec({
+    grammar: "swift",
+    declarations: {
+      class_declaration: {
+        type: "class",
+        body: ["class_body", "enum_class_body"],
+        refine: { struct: "struct", enum: "enum", extension: "extension", actor: "class" },
+      },
+      protocol_declaration: { type: "interface", body: ["protocol_body"] },
+      // Swift's functions carry their return type in a second `name` field.
+      function_declaration: { ...FUNCTION, name: "simple_identifier" },
+      protocol_function_declaration: { type: "method", name: "simple_identifier" },
+      init_declaration: { type: "constructor" },
+      deinit_declaration: { type: "method", name: "deinit" },
+      subscript_declaration: { type: "method", name: "subscript" },
+      property_declaration: { type: "variable", member: "field" },
+      protocol_property_declaration: { type: "field" },
+      typealias_declaration: { type: "type", name: "type_identifier" },
+    },
+    imports: ["import_declaration"],
+    comments: ["comment", "multiline_comment"],
+    blocks: ["function_body", "statements", "computed_property", "switch_statement"],
+  }),
+  bash: spec({
+    grammar: "bash",
+    declarations: {
+      function_definition: FUNCTION,
+      declaration_command: { type: "variable" },
+      // `{ … }` around a whole script (so a partly downloaded one never runs): chunk what is
+      // inside. It has no name of its own.
+      compound_statement: {
+        type: "module",
+        body: ["compound_statement"],
+        namespace: true,
+        transparent: true,
+        name: "name",
+      },
+    },
+    blocks: ["compound_statement", "do_group", "if_statement", "case_statement"],
+  }),
+  elixir: spec({
+    grammar: "elixir",
+    declarations: {},
+    calls: {
+      node: "call",
+      callee: "target",
+      // The name is the first argument: `defmodule Plug.Conn`, `def put(conn) when …`.
+      rules: Object.fromEntries(
+        Object.entries<DeclarationRule>({
+          defmodule: { type: "module", body: ["do_block"], namespace: true },
+          defprotocol: { type: "interface", body: ["do_block"], namespace: true },
+          defimpl: { type: "impl", body: ["do_block"], namespace: true },
+          def: FUNCTION,
+          defp: FUNCTION,
+          defmacro: { type: "macro" },
+          defmacrop: { type: "macro" },
+          defguard: FUNCTION,
+          defguardp: FUNCTION,
+          defdelegate: FUNCTION,
+        }).map(([callee, rule]) => [callee, { ...rule, name: "arguments" }]),
+      ),
+    },
+    // `@doc`, `@spec` and their kin introduce the definition after them.
+    prefixes: ["unary_operator"],
+    blocks: ["do_block", "list", "map", "keywords"],
+  }),
+  zig: spec({
+    grammar: "zig",
+    declarations: {
+      function_declaration: FUNCTION,
+      // `const Point = struct { … };` declares a type by naming a container.
+      variable_declaration: {
+        type: "variable",
+        member: "field",
+        refine: {
+          struct_declaration: "struct",
+          union_declaration: "struct",
+          enum_declaration: "enum",
+          opaque_declaration: "type",
+          error_set_declaration: "type",
+        },
+        body: ["struct_declaration", "union_declaration", "enum_declaration"],
+      },
+      container_field: { type: "field" },
+      test_declaration: { type: "test" },
+      comptime_declaration: { type: "module" },
+    },
+    blocks: ["block", "struct_declaration", "switch_expression", "initializer_list"],
   }),
 };

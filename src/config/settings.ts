@@ -198,7 +198,7 @@ export const SETTINGS = {
     default: [],
     value: "GLOB",
     help:
-      "Only index paths matching this glob (repeatable); a glob naming a default exclude (deno.lock, *.min.js) only adds it back",
+      "Only index paths matching this glob (repeatable); a glob naming a default exclude (deno.lock, *.min.js, vendor, node_modules/x/**) only adds it back",
   },
   exclude: {
     flag: "exclude",

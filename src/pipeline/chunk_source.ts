@@ -44,7 +44,7 @@ export async function chunkSource(
   file: SourceFile,
   options: ChunkSourceOptions,
 ): Promise<FittedChunk[]> {
-  const language = detectLanguage(file.path);
+  const language = detectLanguage(file.path, file.content);
   const maxChars = options.maxChunkChars;
   const budget = tokenBudget(options.embedder);
   if (!options.knowledge || language !== "markdown") {

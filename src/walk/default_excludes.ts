@@ -1,12 +1,15 @@
 import ignore, { type Ignore } from "ignore";
 
 /**
- * Files left out of every walk unless the project asks for them: lock files
- * and machine-written bundles, whose text is long, repetitive and never what
- * a search is looking for. Patterns use `.gitignore` syntax and act as the
- * lowest-priority ignore rules, so a project re-includes a file with a
- * negation in its `.wayfinderignore` or `.gitignore` (`!deno.lock`), or by
- * naming it in an `include` glob (see {@link namesDefaultExclude}).
+ * Files and folders left out of every walk unless the project asks for them:
+ * lock files and machine-written bundles, whose text is long, repetitive and
+ * never what a search is looking for, and the folders that hold installed
+ * dependencies, virtual environments, caches and build output, which are not
+ * the project's own code and often dwarf it. Patterns use `.gitignore` syntax
+ * and act as the lowest-priority ignore rules, so a project re-includes one
+ * with a negation in its `.wayfinderignore` or `.gitignore` (`!deno.lock`,
+ * `!vendor/`), or by naming it in an `include` glob (see
+ * {@link namesDefaultExclude} and {@link excludedFolderIn}).
  */
 export const DEFAULT_EXCLUDES: readonly string[] = Object.freeze([
   // Lock files, by ecosystem.
@@ -43,6 +46,45 @@ export const DEFAULT_EXCLUDES: readonly string[] = Object.freeze([
   "*.min.cjs",
   "*.min.css",
   "*.map",
+  // Installed dependencies, by ecosystem (a trailing slash: folders only, at any depth).
+  "node_modules/",
+  "bower_components/",
+  "jspm_packages/",
+  "vendor/",
+  ".venv/",
+  "venv/",
+  ".bundle/",
+  "Pods/",
+  "Carthage/",
+  ".dart_tool/",
+  ".pub-cache/",
+  ".stack-work/",
+  "elm-stuff/",
+  ".terraform/",
+  // Caches of tools.
+  "__pycache__/",
+  ".mypy_cache/",
+  ".pytest_cache/",
+  ".ruff_cache/",
+  ".tox/",
+  ".nox/",
+  ".eggs/",
+  "*.egg-info/",
+  ".gradle/",
+  ".parcel-cache/",
+  ".turbo/",
+  ".zig-cache/",
+  "zig-cache/",
+  // Build output.
+  "dist/",
+  "build/",
+  "target/",
+  "_build/",
+  "zig-out/",
+  ".next/",
+  ".nuxt/",
+  ".svelte-kit/",
+  ".angular/",
 ]);
 
 const defaults = defaultExcludeRules();
@@ -72,4 +114,29 @@ export function namesDefaultExclude(glob: string): boolean {
   const last = glob.trim().replace(/\/+$/, "").split("/").at(-1) ?? "";
   // "" and dot segments are not file names ("ignore" rejects them).
   return !/^\.{0,2}$/.test(last) && defaults.ignores(last);
+}
+
+/**
+ * The part of an include glob that reaches a default-excluded folder: its
+ * segments up to the first that names one (`vendor/**` → `vendor`,
+ * `**\/node_modules/react/**` → `**\/node_modules`), or undefined when it names
+ * none. The walk enters the folders that part matches, for that glob alone.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { excludedFolderIn } from "./default_excludes.ts";
+ *
+ * assert.equal(excludedFolderIn("vendor"), "vendor");
+ * assert.equal(excludedFolderIn("web/node_modules/react/**"), "web/node_modules");
+ * assert.equal(excludedFolderIn("src/**"), undefined);
+ * ```
+ */
+export function excludedFolderIn(glob: string): string | undefined {
+  const segments = glob.trim().replace(/^\.\//, "").replace(/\/+$/, "").split("/");
+  // A folder-only pattern (`vendor/`) leaves out the folder but not a file of that name.
+  const at = segments.findIndex((segment) =>
+    !/^\.{0,2}$/.test(segment) && defaults.ignores(`${segment}/`) && !defaults.ignores(segment)
+  );
+  return at === -1 ? undefined : segments.slice(0, at + 1).join("/");
 }

@@ -35,6 +35,14 @@ const LANGUAGES: Readonly<Record<string, string>> = {
   lua: "lua",
   sh: "bash",
   bash: "bash",
+  bats: "bash",
+  zsh: "bash",
+  ex: "elixir",
+  exs: "elixir",
+  zig: "zig",
+  hs: "haskell",
+  lhs: "haskell",
+  sql: "sql",
   json: "json",
   yaml: "yaml",
   yml: "yaml",
@@ -48,10 +56,11 @@ const LANGUAGES: Readonly<Record<string, string>> = {
  * The language id of a file, from its extension; chunkers route on it.
  *
  * @param path A file path, relative or absolute, with either slash.
+ * @param content The file's text, when known: a `.h` header that uses C++ is `cpp`.
  * @returns `typescript`, `tsx`, `javascript`, `dart`, `python`, `go`, `rust`,
  * `java`, `markdown`, `c`, `cpp`, `c_sharp`, `ruby`, `kotlin`, `swift`, `php`,
- * `scala`, `lua`, `bash`, `json`, `yaml`, `toml`, `css`, `html`, or `text` for
- * anything else (including files without an extension).
+ * `scala`, `lua`, `bash`, `elixir`, `zig`, `haskell`, `sql`, `json`, `yaml`, `toml`,
+ * `css`, `html`, or `text` for anything else (including files without an extension).
  *
  * @example Route by extension
  * ```ts
@@ -63,13 +72,20 @@ const LANGUAGES: Readonly<Record<string, string>> = {
  * assert.equal(detectLanguage("Makefile"), "text");
  * ```
  */
-export function detectLanguage(path: string): string {
+export function detectLanguage(path: string, content?: string): string {
   const name = path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
   const dot = name.lastIndexOf(".");
   // A leading dot names a dotfile (".bashrc"), not an extension.
   if (dot <= 0) return "text";
-  return LANGUAGES[name.slice(dot + 1).toLowerCase()] ?? "text";
+  const extension = name.slice(dot + 1).toLowerCase();
+  // `.h` serves C and C++ alike: a header that uses C++ is C++ (abseil's, fmt's).
+  if (extension === "h" && content !== undefined && CPP_SIGNS.test(content)) return "cpp";
+  return LANGUAGES[extension] ?? "text";
 }
+
+/** Syntax only C++ has: namespaces, templates, classes, access labels, `std::`. */
+const CPP_SIGNS =
+  /^\s*(?:namespace\s+[\w:]+\s*\{|template\s*<|class\s+\w+[^;(]*\{|(?:public|private|protected)\s*:|using\s+namespace\s)|\bstd::/m;
 
 /** Names people use for a language besides its id and its extensions. */
 const ALIASES: Readonly<Record<string, string>> = {

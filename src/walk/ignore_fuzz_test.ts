@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
-import { walkTree } from "./mod.ts";
+import { DEFAULT_EXCLUDES, walkTree } from "./mod.ts";
 
 const RUNS = Number(Deno.env.get("WAYFINDER_FUZZ_RUNS") ?? 40);
 
@@ -20,7 +20,7 @@ function gitWorks(): boolean {
   }
 }
 
-const DIRS = ["a", "b", "build", "src", "logs", "tmp", "deep"];
+const DIRS = ["a", "b", "build", "src", "logs", "tmp", "deep", "vendor"];
 const FILES = [
   "x.ts",
   "y.log",
@@ -37,6 +37,8 @@ const PATTERNS = [
   "*.log",
   "!keep.log",
   "build/",
+  "!build/",
+  "!vendor/",
   "/z.txt",
   "tmp",
   "a/**/x.ts",
@@ -96,6 +98,8 @@ function gitKeeps(root: string): string[] {
       stderr: "piped",
     }).outputSync();
   assert.ok(run(["init", "-q"]).success);
+  // The walk's defaults are its lowest-priority rules, as git's own exclude file is.
+  writeFileSync(join(root, ".git", "info", "exclude"), DEFAULT_EXCLUDES.join("\n") + "\n");
   const listed = run(["ls-files", "--others", "--exclude-standard", "-z"]);
   assert.ok(listed.success, new TextDecoder().decode(listed.stderr));
   return new TextDecoder().decode(listed.stdout).split("\0").filter(Boolean).sort();

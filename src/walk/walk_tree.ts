@@ -37,9 +37,11 @@ export interface WalkOptions {
    * Globs (picomatch) a file's root-relative posix path must match to be
    * indexed. A pattern without a slash matches the base name at any depth
    * (`*.md`). Directories are not tested against `include`. A pattern whose
-   * last segment is itself a default exclude (`deno.lock`, `*.min.js`) only
-   * adds back the files it matches and restricts nothing: `["deno.lock"]`
-   * indexes everything plus `deno.lock`; see {@link DEFAULT_EXCLUDES}.
+   * last segment is itself a default exclude (`deno.lock`, `*.min.js`), or
+   * that reaches into a default-excluded folder (`vendor`, `node_modules/x/**`),
+   * only adds back the files it matches and restricts nothing: `["deno.lock"]`
+   * indexes everything plus `deno.lock`, `["vendor"]` everything plus `vendor/`;
+   * see {@link DEFAULT_EXCLUDES}.
    * @default [] (everything)
    */
   include?: string[];
@@ -112,7 +114,9 @@ interface _Walk {
 /**
  * Lists the text files under a project directory, honouring `.gitignore` and
  * `.wayfinderignore` files (root and nested, with negations) and skipping `.git/`,
- * {@link DEFAULT_EXCLUDES} (lock files, minified bundles, source maps) and
+ * {@link DEFAULT_EXCLUDES} (lock files, minified bundles, source maps, and
+ * dependency, cache and build folders: `node_modules/`, `vendor/`, `.venv/`,
+ * `dist/`, `build/`, `target/`, `__pycache__/` and their kin) and
  * wayfinder's own index and data folders (see `wayfinder_folders.ts`).
  * Binary, non-UTF-8 (see {@link decodeText}), oversized and unreadable files
  * and folders are reported in `skipped`; none of them aborts the walk.

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
 import { acquireIndexLock } from "../store/mod.ts";
-import { detectLanguage, walkTree } from "./mod.ts";
+import { detectLanguage, languageId, walkTree } from "./mod.ts";
 import { makeTree, paths } from "./testdata/make_tree.ts";
 
 Deno.test("walkTree() reads text files sorted by posix path, skipping .git", async () => {
@@ -102,11 +102,8 @@ Deno.test("walkTree() applies include and exclude globs to root-relative paths",
       }),
       ["src/a.ts", "src/deep/b.ts"],
     );
-    assert.deepEqual(await paths(root, { exclude: ["src/**"] }), [
-      "README.md",
-      "node_modules/pkg/index.ts",
-      "vendor/v.ts",
-    ]);
+    // Dependency folders are left out by default, .gitignore or not.
+    assert.deepEqual(await paths(root, { exclude: ["src/**"] }), ["README.md"]);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
@@ -214,6 +211,12 @@ Deno.test("detectLanguage() maps extensions to language ids", () => {
     ["x.scala", "scala"],
     ["x.lua", "lua"],
     ["run.sh", "bash"],
+    ["test/a.bats", "bash"],
+    ["lib/plug.ex", "elixir"],
+    ["test/plug_test.exs", "elixir"],
+    ["src/main.zig", "zig"],
+    ["src/Data/Aeson.hs", "haskell"],
+    ["schema.sql", "sql"],
     ["x.json", "json"],
     ["x.yaml", "yaml"],
     ["x.yml", "yaml"],
@@ -226,6 +229,40 @@ Deno.test("detectLanguage() maps extensions to language ids", () => {
     ["dir.ts/file", "text"],
   ];
   for (const [path, language] of cases) assert.equal(detectLanguage(path), language, path);
+});
+
+Deno.test("detectLanguage() recognises every language of the code-search benchmark", () => {
+  // The benchmark's repos.json names languages so; a typical file of each.
+  const benchmark: Array<[string, string]> = [
+    ["python", "a.py"],
+    ["javascript", "a.js"],
+    ["typescript", "a.ts"],
+    ["go", "a.go"],
+    ["java", "A.java"],
+    ["php", "a.php"],
+    ["ruby", "a.rb"],
+    ["rust", "a.rs"],
+    ["csharp", "A.cs"],
+    ["kotlin", "A.kt"],
+    ["scala", "A.scala"],
+    ["swift", "A.swift"],
+    ["cpp", "a.hpp"],
+    ["c", "a.c"],
+    ["elixir", "a.ex"],
+    ["bash", "a.bash"],
+    ["haskell", "A.hs"],
+    ["lua", "a.lua"],
+    ["zig", "a.zig"],
+  ];
+  // A C++ header keeps C's extension.
+  assert.equal(detectLanguage("absl/strings/str_cat.h", "namespace absl {\nint f();\n}\n"), "cpp");
+  assert.equal(detectLanguage("fmt/core.h", "template <typename T> struct formatter;\n"), "cpp");
+  assert.equal(detectLanguage("lib/curl.h", "struct Curl_easy;\nint curl_init(void);\n"), "c");
+  assert.equal(detectLanguage("lib/curl.h"), "c");
+  for (const [name, path] of benchmark) {
+    assert.notEqual(detectLanguage(path), "text", path);
+    assert.equal(languageId(name), detectLanguage(path), name);
+  }
 });
 
 Deno.test("walkTree() leaves out wayfinder's own index and data folders, but not a folder that only looks alike", async () => {
