@@ -7,6 +7,7 @@
 
 import { cpus } from "node:os";
 import { join, resolve } from "node:path";
+import { BUILD_DEFAULTS } from "../build_defaults.ts";
 
 /** How a setting's raw text is parsed and checked. */
 export type SettingType = "string" | "path" | "int" | "number" | "bool" | "list" | "choice";
@@ -131,7 +132,7 @@ export const SETTINGS = {
     flag: "embedder",
     type: "choice",
     choices: ["llama", "ollama", "openai", "tei"],
-    default: "llama",
+    default: BUILD_DEFAULTS.provider,
     env: "WAYFINDER_EMBEDDER",
     file: "embedding.provider",
     help: "Embedding backend",
@@ -185,7 +186,7 @@ export const SETTINGS = {
     flag: "long-input",
     type: "choice",
     choices: ["reject", "truncate"],
-    default: "reject",
+    default: BUILD_DEFAULTS.longInput,
     env: "WAYFINDER_LONG_INPUT",
     file: "embedding.longInput",
     help:
@@ -195,7 +196,7 @@ export const SETTINGS = {
     flag: "include",
     type: "list",
     file: "index.include",
-    default: [],
+    default: BUILD_DEFAULTS.include,
     value: "GLOB",
     help:
       "Only index paths matching this glob (repeatable); a glob naming a default exclude (deno.lock, *.min.js) only adds it back",
@@ -204,7 +205,7 @@ export const SETTINGS = {
     flag: "exclude",
     type: "list",
     file: "index.exclude",
-    default: [],
+    default: BUILD_DEFAULTS.exclude,
     value: "GLOB",
     help: "Skip paths matching this glob (repeatable)",
   },
@@ -213,7 +214,7 @@ export const SETTINGS = {
     type: "int",
     env: "WAYFINDER_MAX_FILE_BYTES",
     file: "index.maxFileBytes",
-    default: 1048576,
+    default: BUILD_DEFAULTS.maxFileBytes,
     value: "N",
     help: "Skip files larger than this",
   },
@@ -222,7 +223,7 @@ export const SETTINGS = {
     type: "int",
     min: 1,
     file: "index.maxChunkChars",
-    default: 1500,
+    default: BUILD_DEFAULTS.maxChunkChars,
     value: "N",
     help: "Chunk budget in non-whitespace characters",
   },
