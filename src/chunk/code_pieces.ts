@@ -1,3 +1,4 @@
+// Over 400 lines: one job, turning a syntax tree into declaration-shaped pieces, in one walk.
 import type { Node } from "web-tree-sitter";
 import type { DeclarationRule, LanguageSpec } from "./languages.ts";
 
