@@ -3,13 +3,14 @@ import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chunkMarkdown } from "../chunk/mod.ts";
-import type { Chunk, SourceFile } from "../types.ts";
+import type { Chunk } from "../types.ts";
 import { buildContext } from "./build_context.ts";
 import { describeParent } from "./describe_parent.ts";
 import { expandingSearcher, parentOf } from "./expand.ts";
 import { indexSearcher } from "./searcher.ts";
 import type { SourceReader } from "./source_text.ts";
 import { chunk, cut, makeIndex } from "./testdata/index.ts";
+import { fromText } from "../testdata/source_files.ts";
 
 const EAST = new Float32Array([1, 0, 0]);
 const embedQuery = () => Promise.resolve(EAST);
@@ -119,13 +120,7 @@ Deno.test("expandingSearcher() collapses hits in one class into the first child 
 
 /** Markdown as `chunkMarkdown` cuts it, indexed, with its text. */
 function markdownIndex(path: string, source: string) {
-  const file: SourceFile = {
-    path,
-    absolutePath: `/${path}`,
-    content: source,
-    bytes: source.length,
-  };
-  const chunks = chunkMarkdown(file);
+  const chunks = chunkMarkdown(fromText(path, source));
   return { chunks, source, index: makeIndex(chunks, chunks.map(() => [1, 0, 0])) };
 }
 

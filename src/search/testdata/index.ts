@@ -1,7 +1,8 @@
 import { chunkFile, type CodeChunker, createCodeChunker } from "../../chunk/mod.ts";
-import type { Chunk, SourceFile } from "../../types.ts";
+import type { Chunk } from "../../types.ts";
 import { detectLanguage } from "../../walk/mod.ts";
 import type { SearchableIndex } from "../search_index.ts";
+import { fromText } from "../../testdata/source_files.ts";
 
 /** A one-line chunk whose content is its id. */
 export function chunk(
@@ -41,12 +42,6 @@ let chunker: Promise<CodeChunker> | undefined;
 
 /** `source` as the indexer cuts it: code by its syntax, Markdown by headings, the rest as text. */
 export async function cut(path: string, source: string): Promise<Chunk[]> {
-  const file: SourceFile = {
-    path,
-    absolutePath: `/${path}`,
-    content: source,
-    bytes: source.length,
-  };
   chunker ??= createCodeChunker();
-  return chunkFile(file, detectLanguage(path), await chunker);
+  return chunkFile(fromText(path, source), detectLanguage(path), await chunker);
 }
