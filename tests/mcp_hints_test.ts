@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { copyTree, MAIN, REPO, tinyModel } from "./_run.ts";
+import { copyTree, MAIN } from "./_run.ts";
+import { SERVICES, tinyEnv } from "./_env.ts";
 
 interface ToolResult {
   content: { type: string; text: string }[];
@@ -16,15 +17,14 @@ interface ToolResult {
 }
 
 Deno.test("mcp: a search of an unindexed root says to call the index tool, and then works", async () => {
-  const root = await copyTree(join(REPO, "fixtures", "corpus", "services"));
+  const root = await copyTree(SERVICES);
   const client = new Client({ name: "wayfinder-hints-test", version: "1.0.0" });
   await client.connect(
     new StdioClientTransport({
       command: Deno.execPath(),
       args: ["run", "-A", "--quiet", MAIN, "mcp", root],
       env: {
-        WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-mcp-hints-" }),
-        WAYFINDER_EMBEDDING_MODEL: tinyModel(),
+        ...(await tinyEnv()),
         WAYFINDER_THREADS: "1",
         NO_COLOR: "1",
         PATH: Deno.env.get("PATH") ?? "",

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { copyTree, MAIN, REPO, tinyModel, tinyModelWithBudget, wayfinder } from "./_run.ts";
+import { SERVICES, tinyEnv } from "./_env.ts";
 
 interface ToolResult {
   content: { type: string; text: string }[];
@@ -37,8 +38,7 @@ async function serve(root: string, env: Record<string, string>, server = [MAIN, 
 /** The server's environment: its model is the tiny one under a 64-token budget. */
 async function serverEnv(): Promise<Record<string, string>> {
   return {
-    WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-mcp-rebuild-" }),
-    WAYFINDER_EMBEDDING_MODEL: await tinyModelWithBudget(64),
+    ...(await tinyEnv(await tinyModelWithBudget(64))),
     WAYFINDER_THREADS: "1",
     NO_COLOR: "1",
   };
@@ -98,7 +98,7 @@ Deno.test("mcp: an index built with another model setup names the index tool wit
 });
 
 Deno.test("mcp: a rebuild fix says what of the index's record the server's settings drop, and how to keep it", async () => {
-  const root = await copyTree(join(REPO, "fixtures", "corpus", "services"));
+  const root = await copyTree(SERVICES);
   const env = await serverEnv();
   const built = await wayfinder(
     ["index", root, "--model", tinyModel(), "--max-chunk-chars", "800"],

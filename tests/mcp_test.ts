@@ -8,15 +8,15 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { writeTinyReranker } from "../src/model/mod.ts";
 import { exampleProject, profileRepo } from "./_profile_repo.ts";
-import { copyTree, MAIN, REPO, tinyModel, wayfinder } from "./_run.ts";
+import { copyTree, MAIN, REPO, wayfinder } from "./_run.ts";
+import { dataEnv, SERVICES, tinyEnv } from "./_env.ts";
 
 /** The server built with a short `index` answer wait (see _mcp_server.ts). */
 const QUICK_ANSWER = (ms: number) => [join(REPO, "tests", "_mcp_server.ts"), String(ms)];
 
-const root = await copyTree(join(REPO, "fixtures", "corpus", "services"));
+const root = await copyTree(SERVICES);
 const env = {
-  WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-mcp-" }),
-  WAYFINDER_EMBEDDING_MODEL: tinyModel(),
+  ...(await tinyEnv()),
   WAYFINDER_THREADS: "1",
   NO_COLOR: "1",
 };
@@ -502,7 +502,7 @@ Deno.test("mcp escapes control characters in cited paths and reads files named '
 for (const stop of ["cancelled", "stdin closed", "SIGTERM"] as const) {
   Deno.test(`mcp stopped (${stop}) during an index call keeps the previous index and records no failure`, async () => {
     const tree = await Deno.makeTempDir({ prefix: "wayfinder-mcp-stop-" });
-    const own = { WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-mcp-stop-" }) };
+    const own = await dataEnv();
     await Deno.writeTextFile(
       join(tree, "keys.md"),
       "# Keys\n\nRotate the signing keys every quarter.\n",
@@ -557,7 +557,7 @@ async function slowTree(prefix: string): Promise<string> {
 
 Deno.test("mcp index answers within its wait and the run goes on; search works meanwhile", async () => {
   const tree = await slowTree("wayfinder-mcp-slow-");
-  const own = { WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-mcp-slow-" }) };
+  const own = await dataEnv();
   const client = await connect([tree], undefined, own, QUICK_ANSWER(50));
   try {
     const description = (await client.listTools()).tools.find((t: { name: string }) =>
@@ -610,7 +610,7 @@ Deno.test("mcp index answers within its wait and the run goes on; search works m
 
 Deno.test("mcp closed while an answered index run goes on stops it cleanly", async () => {
   const tree = await slowTree("wayfinder-mcp-bg-");
-  const own = { WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-mcp-bg-" }) };
+  const own = await dataEnv();
   const client = await connect([tree], undefined, own, QUICK_ANSWER(50));
   const answered = await call(client, "index", {});
   assert.equal(answered.structuredContent?.state, "indexing", answered.content[0].text);
