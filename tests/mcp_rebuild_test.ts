@@ -8,40 +8,20 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { copyTree, MAIN, REPO, tinyModel, tinyModelWithBudget, wayfinder } from "./_run.ts";
 import { SERVICES, tinyEnv } from "./_env.ts";
-
-interface ToolResult {
-  content: { type: string; text: string }[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
+import { callTool, mcpClient, type ToolResult } from "./_mcp_client.ts";
 
 /** `wayfinder mcp <root>` with `env` (the server's settings) and a client talking to it. */
 async function serve(root: string, env: Record<string, string>, server = [MAIN, "mcp"]) {
-  const client = new Client({ name: "wayfinder-rebuild-test", version: "1.0.0" });
-  await client.connect(
-    new StdioClientTransport({
-      command: Deno.execPath(),
-      args: ["run", "-A", "--quiet", ...server, root],
-      env: { ...env, PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "" },
-      stderr: "pipe",
-    }),
-  );
-  const call = async (name: string, args: Record<string, unknown> = {}) =>
-    await client.callTool({ name, arguments: args }) as ToolResult;
+  const client = await mcpClient([root], env, { server });
+  const call = (name: string, args: Record<string, unknown> = {}) => callTool(client, name, args);
   return { client, call };
 }
 
 /** The server's environment: its model is the tiny one under a 64-token budget. */
 async function serverEnv(): Promise<Record<string, string>> {
-  return {
-    ...(await tinyEnv(await tinyModelWithBudget(64))),
-    WAYFINDER_THREADS: "1",
-    NO_COLOR: "1",
-  };
+  return await tinyEnv(await tinyModelWithBudget(64));
 }
 
 const SET_UP_ANOTHER_WAY =
