@@ -7,7 +7,7 @@
  *
  * A last group repeats threads 1 and 2 while another process keeps one core
  * busy: the measurement behind the default thread count (see
- * `defaultThreads` in src/config/settings.ts).
+ * `defaultThreads` in src/config/default_threads.ts).
  *
  * Without the model file the generated tiny test model is used (its numbers
  * only measure plumbing). Each iteration loads the model, embeds one

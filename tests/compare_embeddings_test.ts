@@ -2,16 +2,17 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { realModel, REPO, tinyModel, wayfinder } from "./_run.ts";
+import { CORPUS, dataEnv } from "./_env.ts";
 
 const EVAL = join(REPO, "fixtures", "eval");
-const data = await Deno.makeTempDir({ prefix: "wayfinder-eval-" });
-const env = { WAYFINDER_DATA_DIR: data };
+const env = await dataEnv();
+const data = env.WAYFINDER_DATA_DIR;
 
 function gateArgs(model: string, extra: string[] = []): string[] {
   return [
     "compare-embeddings",
     "--corpus",
-    join(REPO, "fixtures", "corpus"),
+    CORPUS,
     "--queries",
     join(EVAL, "retrieval_queries.json"),
     "--qrels",
@@ -79,7 +80,7 @@ Deno.test("compare-embeddings rejects malformed inputs with exit 2", async () =>
   const base = [
     "compare-embeddings",
     "--corpus",
-    join(REPO, "fixtures", "corpus"),
+    CORPUS,
     "--model",
     tinyModel(),
   ];
@@ -181,7 +182,7 @@ Deno.test("compare-embeddings gate: one file as report and baseline, bm25 matchi
   const args = (qrels: string, extra: string[]) => [
     "compare-embeddings",
     "--corpus",
-    join(REPO, "fixtures", "corpus"),
+    CORPUS,
     "--queries",
     queries,
     "--qrels",

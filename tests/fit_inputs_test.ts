@@ -3,12 +3,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FakeEmbedder, openCorpus, WayfinderError } from "../src/mod.ts";
 import { copyTree, REPO, tinyModelWithBudget, wayfinder } from "./_run.ts";
+import { dataEnv, SERVICES, tinyEnv } from "./_env.ts";
 
 async function env(maxTokens: number): Promise<Record<string, string>> {
-  return {
-    WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-data-" }),
-    WAYFINDER_EMBEDDING_MODEL: await tinyModelWithBudget(maxTokens),
-  };
+  return await tinyEnv(await tinyModelWithBudget(maxTokens));
 }
 
 /** A tree with a long word, a long path and a table, for an 8-token budget. */
@@ -22,7 +20,7 @@ async function smallTree(): Promise<string> {
 }
 
 Deno.test("fit-inputs: exit 0 when everything fits, with the inputs index then stores", async () => {
-  const root = await copyTree(join(REPO, "fixtures", "corpus", "services"));
+  const root = await copyTree(SERVICES);
   const vars = await env(64);
   const fit = await wayfinder(["fit-inputs", root, "--output", "json"], vars);
   assert.equal(fit.code, 0, fit.stderr);
@@ -220,7 +218,7 @@ Deno.test("fit-inputs with an HTTP embedder estimates counts without contacting 
     "nomic-embed-text",
     "--output",
     "json",
-  ], { WAYFINDER_DATA_DIR: await Deno.makeTempDir() });
+  ], await dataEnv());
   assert.equal(run.code, 0, run.stderr);
   assert.equal(JSON.parse(run.stdout).model, "nomic-embed-text");
 });

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
+import { SERVICES, tinyEnv } from "./_env.ts";
 
 Deno.test("index of a current bundle returns without loading the model", async () => {
   const root = await copyTree(join(REPO, "fixtures", "okf", "knowledge"));
@@ -12,7 +13,7 @@ Deno.test("index of a current bundle returns without loading the model", async (
     tinyModel().replace(/\.gguf$/, ".manifest.json"),
     join(models, "tiny.manifest.json"),
   );
-  const env = { WAYFINDER_DATA_DIR: await Deno.makeTempDir(), WAYFINDER_EMBEDDING_MODEL: model };
+  const env = await tinyEnv(model);
   assert.equal((await wayfinder(["index", root], env)).code, 0);
   // Same size, other bytes: loading this file would fail, so success proves it was not loaded.
   const { size } = await Deno.stat(model);
@@ -23,11 +24,8 @@ Deno.test("index of a current bundle returns without loading the model", async (
 });
 
 Deno.test("search notes files changed, added or deleted since the index was built", async () => {
-  const root = await copyTree(join(REPO, "fixtures", "corpus", "services"));
-  const env = {
-    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
-    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
-  };
+  const root = await copyTree(SERVICES);
+  const env = await tinyEnv();
   assert.equal((await wayfinder(["index", root], env)).code, 0);
   const fresh = await wayfinder(["search", root, "token", "--output", "json"], env);
   assert.deepEqual(JSON.parse(fresh.stdout).notices, []);

@@ -7,15 +7,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openCorpus, WayfinderError } from "../src/mod.ts";
 import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
-
-const CORPUS = join(REPO, "fixtures", "corpus");
+import { CORPUS, dataEnv, tinyCorpusOptions, tinyEnv } from "./_env.ts";
 
 Deno.test("openCorpus() indexes a folder and searches it with expansion, diversity and context", async () => {
   const root = await copyTree(CORPUS);
-  const corpus = await openCorpus(root, {
-    dataDir: await Deno.makeTempDir(),
-    embedder: { model: tinyModel(), threads: 1 },
-  });
+  const corpus = await openCorpus(root, await tinyCorpusOptions());
   try {
     const summary = await corpus.index();
     assert.ok(summary.embeddedChunks > 100);
@@ -131,7 +127,7 @@ Deno.test("corpus.chunk() returns a hit's stored passage by its id, without load
 
 Deno.test("search reads the long-input policy and model the index was built with", async () => {
   const root = await copyTree(join(CORPUS, "services"));
-  const env = { WAYFINDER_DATA_DIR: await Deno.makeTempDir() };
+  const env = await dataEnv();
   const built = await wayfinder([
     "index",
     root,
@@ -165,10 +161,7 @@ Deno.test("search reads the long-input policy and model the index was built with
 
 Deno.test("search --expand and --context-chars carry parent, offsets and contextText in JSON", async () => {
   const root = await copyTree(CORPUS);
-  const env = {
-    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
-    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
-  };
+  const env = await tinyEnv();
   assert.equal((await wayfinder(["index", root], env)).code, 0);
   const run = await wayfinder([
     "search",
@@ -203,10 +196,7 @@ Deno.test("search --expand and --context-chars carry parent, offsets and context
 
 Deno.test("search --reranker-url reranks with a Text Embeddings Inference server", async () => {
   const root = await copyTree(join(CORPUS, "services"));
-  const env = {
-    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
-    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
-  };
+  const env = await tinyEnv();
   assert.equal((await wayfinder(["index", root], env)).code, 0);
   const received: number[] = [];
   // TEI's /rerank: the score is how often "password" occurs in the text.
@@ -273,10 +263,7 @@ Deno.test("search --expand shows a hit inside a split function in the whole func
   const root = await Deno.makeTempDir({ prefix: "wayfinder-test-" });
   await Deno.mkdir(join(root, "src"));
   await Deno.writeTextFile(join(root, "src", "big.ts"), bigFile());
-  const corpus = await openCorpus(root, {
-    dataDir: await Deno.makeTempDir(),
-    embedder: { model: tinyModel(), threads: 1 },
-  });
+  const corpus = await openCorpus(root, await tinyCorpusOptions());
   try {
     await corpus.index();
     const parts = (await corpus.open()).chunks.filter((c) => c.symbol === "giantRoutine");

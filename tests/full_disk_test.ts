@@ -8,9 +8,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openCorpus } from "../src/mod.ts";
-import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
-
-const SERVICES = join(REPO, "fixtures", "corpus", "services");
+import { copyTree, wayfinder } from "./_run.ts";
+import { SERVICES, tinyCorpusOptions, tinyEnv } from "./_env.ts";
 
 /** Mounts a tmpfs of `size` at a new folder, or returns null where mounting is not allowed. */
 async function tinyDisk(size: string): Promise<string | null> {
@@ -49,10 +48,7 @@ Deno.test({
     assert.ok(disk, "mounted once, so mounts again");
     const root = await copyTree(SERVICES);
     const indexDir = join(disk, "index");
-    const env = {
-      WAYFINDER_EMBEDDING_MODEL: tinyModel(),
-      WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
-    };
+    const env = await tinyEnv();
     try {
       const first = await wayfinder(["index", root, "--index-dir", indexDir], env);
       assert.equal(first.code, 0, first.stderr);
@@ -98,10 +94,7 @@ Deno.test({
 
 async function enospcInProcess() {
   const root = await copyTree(SERVICES);
-  const corpus = await openCorpus(root, {
-    dataDir: await Deno.makeTempDir(),
-    embedder: { model: tinyModel(), threads: 1 },
-  });
+  const corpus = await openCorpus(root, await tinyCorpusOptions());
   const open = Deno.open;
   try {
     await corpus.index();

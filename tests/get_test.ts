@@ -10,10 +10,10 @@ import {
   profileRepo,
 } from "./_profile_repo.ts";
 import { wayfinder } from "./_run.ts";
+import { dataEnv } from "./_env.ts";
 
 const repo = await profileRepo();
-const data = await Deno.makeTempDir({ prefix: "wayfinder-data-" });
-const env = { WAYFINDER_DATA_DIR: data, PATH: Deno.env.get("PATH") ?? "" };
+const env = { ...(await dataEnv()), PATH: Deno.env.get("PATH") ?? "" };
 
 function lockOf(project: string) {
   return JSON.parse(readFileSync(join(project, "wayfinder.lock"), "utf8"));
@@ -109,7 +109,7 @@ Deno.test("get caches a parent at the repository root after the child nested in 
     }),
   );
   // A data root of its own: the child is extracted first, then its parent, the folder around it.
-  const own = { ...env, WAYFINDER_DATA_DIR: await Deno.makeTempDir() };
+  const own = { ...env, ...(await dataEnv()) };
   const run = await wayfinder(["get", project], own);
   assert.equal(run.code, 0, run.stderr);
   const locked = lockOf(project).profiles.t;

@@ -7,10 +7,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Corpus, type CorpusOptions, openCorpus } from "../src/mod.ts";
-import { copyTree, REPO, tinyModel, tinyModelWithBudget } from "./_run.ts";
+import { copyTree, tinyModel, tinyModelWithBudget } from "./_run.ts";
 import { hintsFor } from "../src/hints.ts";
-
-const SERVICES = join(REPO, "fixtures", "corpus", "services");
+import { SERVICES } from "./_env.ts";
 
 /** A tree, and a corpus over it (one index) for each reader: library, tools, the CLI. */
 async function readers() {

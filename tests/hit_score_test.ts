@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { writeTinyReranker } from "../src/model/mod.ts";
 import { type CorpusSearchOptions, openCorpus, type SearchHit } from "../src/mod.ts";
 import { copyTree, REPO, tinyModel } from "./_run.ts";
+import { SERVICES, tinyCorpusOptions } from "./_env.ts";
 
 const MODES = ["dense", "lexical", "hybrid"] as const;
 
@@ -23,7 +24,7 @@ Deno.test("every mode's hits carry score, equal to similarity, through rerank, e
   const dir = await Deno.makeTempDir({ prefix: "wayfinder-score-" });
   const reranker = join(dir, "reranker.gguf");
   await writeTinyReranker(reranker);
-  const corpus = await openCorpus(await copyTree(join(REPO, "fixtures", "corpus", "services")), {
+  const corpus = await openCorpus(await copyTree(SERVICES), {
     dataDir: join(dir, "data"),
     embedder: { model: tinyModel(), threads: 1 },
     reranker: { model: reranker, threads: 1 },
@@ -61,10 +62,10 @@ Deno.test("every mode's hits carry score, equal to similarity, through rerank, e
 });
 
 Deno.test("a knowledge bundle's matches and context passages carry score, equal to similarity", async () => {
-  const corpus = await openCorpus(await copyTree(join(REPO, "fixtures", "okf", "knowledge")), {
-    dataDir: await Deno.makeTempDir({ prefix: "wayfinder-score-" }),
-    embedder: { model: tinyModel(), threads: 1 },
-  });
+  const corpus = await openCorpus(
+    await copyTree(join(REPO, "fixtures", "okf", "knowledge")),
+    await tinyCorpusOptions(),
+  );
   try {
     await corpus.index();
     const policy = {

@@ -6,12 +6,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openCorpus } from "../src/mod.ts";
-import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
-
-const SERVICES = join(REPO, "fixtures", "corpus", "services");
+import { copyTree, wayfinder } from "./_run.ts";
+import { SERVICES, tinyCorpusOptions, tinyEnv } from "./_env.ts";
 
 async function freshEnv() {
-  return { WAYFINDER_DATA_DIR: await Deno.makeTempDir(), WAYFINDER_EMBEDDING_MODEL: tinyModel() };
+  return await tinyEnv();
 }
 
 /** The 1-based line of `word` in `text`, counting LF as git and grep do. */
@@ -140,10 +139,7 @@ Deno.test("a file of 10,000-deep brackets is indexed like any other", async () =
 
 Deno.test("queries: empty is a usage error, 100 KB meets the long-input rule, in search and searcher(); control characters are fine", async () => {
   const root = await copyTree(SERVICES);
-  const corpus = await openCorpus(root, {
-    dataDir: await Deno.makeTempDir(),
-    embedder: { model: tinyModel(), threads: 1 },
-  });
+  const corpus = await openCorpus(root, await tinyCorpusOptions());
   try {
     await corpus.index();
     // A library caller driving the searcher itself meets the same checks, whatever the mode.

@@ -1,7 +1,8 @@
 /** Vectors are reused by embedding input, not only by chunk id. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
+import { copyTree, wayfinder } from "./_run.ts";
+import { CORPUS, tinyEnv } from "./_env.ts";
 
 async function indexJson(root: string, env: Record<string, string>) {
   const run = await wayfinder(["index", root, "--output", "json"], env);
@@ -10,15 +11,12 @@ async function indexJson(root: string, env: Record<string, string>) {
 }
 
 Deno.test("index reuses vectors when only line numbers move, and embeds identical inputs once", async () => {
-  const root = await copyTree(join(REPO, "fixtures", "corpus", "utils"));
+  const root = await copyTree(join(CORPUS, "utils"));
   await Deno.writeTextFile(
     join(root, "notes.md"),
     "# Notes\n\nThe same sentence twice.\n\nSomething else.\n\nThe same sentence twice.\n",
   );
-  const env = {
-    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
-    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
-  };
+  const env = await tinyEnv();
   const first = await indexJson(root, env);
   const total = first.embeddedChunks + first.reusedChunks;
   assert.equal(first.reusedChunks, 1, "the repeated paragraph is embedded once");
@@ -34,11 +32,8 @@ Deno.test("index reuses vectors when only line numbers move, and embeds identica
 });
 
 Deno.test("a file deleted in one run and restored in a later one embeds nothing; a damaged cache only costs embedding", async () => {
-  const root = await copyTree(join(REPO, "fixtures", "corpus", "utils"));
-  const env = {
-    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
-    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
-  };
+  const root = await copyTree(join(CORPUS, "utils"));
+  const env = await tinyEnv();
   const first = await indexJson(root, env);
   const path = join(root, "logger.dart");
   const text = await Deno.readTextFile(path);

@@ -9,13 +9,12 @@ import {
   wayfinder,
   wayfinderCommand,
 } from "./_run.ts";
-
-const CORPUS = join(REPO, "fixtures", "corpus");
+import { CORPUS, tinyEnv } from "./_env.ts";
 
 async function setup() {
   const root = await copyTree(CORPUS);
-  const data = await Deno.makeTempDir({ prefix: "wayfinder-data-" });
-  const env = { WAYFINDER_DATA_DIR: data, WAYFINDER_EMBEDDING_MODEL: tinyModel() };
+  const env = await tinyEnv();
+  const data = env.WAYFINDER_DATA_DIR;
   return { root, data, env };
 }
 
@@ -179,8 +178,7 @@ Deno.test("a killed index run leaves the previous index searchable", async () =>
 
 Deno.test("long inputs: a long line is cut exactly; what cannot fit is rejected, or truncated on request", async () => {
   const root = await Deno.makeTempDir({ prefix: "wayfinder-long-" });
-  const data = await Deno.makeTempDir({ prefix: "wayfinder-data-" });
-  const env = { WAYFINDER_DATA_DIR: data, WAYFINDER_EMBEDDING_MODEL: tinyModel() };
+  const env = await tinyEnv();
   // One minified line, far over 512 tokens and without whitespace: it is cut between characters.
   // (Named bundle.js: *.min.js files are default excludes.)
   const minified = "var a=" + Array.from({ length: 900 }, (_, i) => `f${i}(x${i})`).join("+") +
@@ -216,10 +214,7 @@ Deno.test("long inputs: a long line is cut exactly; what cannot fit is rejected,
   assert.equal(pieces.join(""), minified.trimEnd(), "the pieces rebuild the line exactly");
 
   // Two tokens leave no room for even one character beside [CLS] and [SEP].
-  const tight = {
-    WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-data-" }),
-    WAYFINDER_EMBEDDING_MODEL: await tinyModelWithBudget(2),
-  };
+  const tight = await tinyEnv(await tinyModelWithBudget(2));
   const rejected = await wayfinder(["index", root], tight);
   assert.equal(rejected.code, 2);
   assert.match(
@@ -237,8 +232,7 @@ Deno.test("long inputs: a long line is cut exactly; what cannot fit is rejected,
 for (const [signal, exit] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
   Deno.test(`index stopped by ${signal} releases its lock, keeps the last index live and says so`, async () => {
     const root = await Deno.makeTempDir({ prefix: "wayfinder-stop-" });
-    const data = await Deno.makeTempDir({ prefix: "wayfinder-data-" });
-    const env = { WAYFINDER_DATA_DIR: data, WAYFINDER_EMBEDDING_MODEL: tinyModel() };
+    const env = await tinyEnv();
     writeFileSync(join(root, "keys.md"), "# Keys\n\nRotate the signing keys every quarter.\n");
     const { index } = await indexJson(root, env);
     // Enough to chunk and embed that the run is still going when the signal lands.
@@ -278,8 +272,7 @@ for (const [signal, exit] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
 
 Deno.test("--include naming a default exclude adds it back without dropping the rest, and is recorded", async () => {
   const root = await Deno.makeTempDir({ prefix: "wayfinder-include-" });
-  const data = await Deno.makeTempDir({ prefix: "wayfinder-data-" });
-  const env = { WAYFINDER_DATA_DIR: data, WAYFINDER_EMBEDDING_MODEL: tinyModel() };
+  const env = await tinyEnv();
   Deno.mkdirSync(join(root, "src"));
   writeFileSync(join(root, "README.md"), "# Readme\n\nHow to sign in.\n");
   writeFileSync(join(root, "src", "auth.ts"), "export function signIn() {}\n");
@@ -302,10 +295,7 @@ Deno.test("--include naming a default exclude adds it back without dropping the 
 Deno.test("index, status and validate --fix count one thing in the singular", async () => {
   const root = await Deno.makeTempDir({ prefix: "wayfinder-one-" });
   writeFileSync(join(root, "one.txt"), "A single short passage.\n");
-  const env = {
-    WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-data-" }),
-    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
-  };
+  const env = await tinyEnv();
   const run = await wayfinder(["index", root], env);
   assert.equal(run.code, 0, run.stderr);
   assert.match(

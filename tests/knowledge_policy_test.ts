@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { tinyModel, wayfinder } from "./_run.ts";
+import { wayfinder } from "./_run.ts";
+import { tinyEnv } from "./_env.ts";
 
 const CONCEPTS: Record<string, string> = {
   "index.md": '---\nokf_version: "0.2"\n---\n\n# Team knowledge\n',
@@ -45,10 +46,7 @@ async function bundle() {
     await Deno.mkdir(dirname(join(root, path)), { recursive: true });
     await Deno.writeTextFile(join(root, path), text);
   }
-  const env = {
-    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
-    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
-  };
+  const env = await tinyEnv();
   const built = await wayfinder(["index", root], env);
   assert.equal(built.code, 0, built.stderr);
   const ask = async (query: string, flags: string[]) => {

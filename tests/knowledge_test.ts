@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
+import { copyTree, REPO, wayfinder } from "./_run.ts";
+import { tinyEnv } from "./_env.ts";
 
 const BUNDLE = join(REPO, "fixtures", "okf", "knowledge");
 
@@ -24,10 +25,7 @@ interface Answer {
 
 async function setup() {
   const root = await copyTree(BUNDLE);
-  const env = {
-    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
-    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
-  };
+  const env = await tinyEnv();
   const built = await wayfinder(["index", root, "--output", "json"], env);
   assert.equal(built.code, 0, built.stderr);
   return { root, env, summary: JSON.parse(built.stdout) };
@@ -295,10 +293,7 @@ Deno.test("a governing source or linked concept sharing no word with a lexical q
 
 Deno.test("--expand-links tells a link to a file the index leaves out from one to nothing", async () => {
   const root = await copyTree(BUNDLE);
-  const env = {
-    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
-    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
-  };
+  const env = await tinyEnv();
   const guidance = join(root, "guidance");
   await Deno.writeFile(join(guidance, "diagram.png"), new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0]));
   await Deno.writeTextFile(join(guidance, "schema.json"), "{}\n");
@@ -380,10 +375,7 @@ Deno.test("a metadata-only edit reuses vectors; deleting a concept removes it", 
 
 Deno.test("a folder that comes to declare okf_version is stale, then rebuilt as a bundle by a plain index", async () => {
   const root = await copyTree(BUNDLE);
-  const env = {
-    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
-    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
-  };
+  const env = await tinyEnv();
   // Indexed as plain Markdown first, while its index.md declared no okf_version.
   const declared = await Deno.readTextFile(join(root, "index.md"));
   await Deno.writeTextFile(join(root, "index.md"), declared.replace(/^---\n[\s\S]*?\n---\n/, ""));
@@ -412,10 +404,7 @@ Deno.test("a folder that comes to declare okf_version is stale, then rebuilt as 
 
 Deno.test("--no-knowledge is kept for a folder that declares okf_version, until chosen otherwise", async () => {
   const root = await copyTree(BUNDLE);
-  const env = {
-    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
-    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
-  };
+  const env = await tinyEnv();
   assert.equal((await wayfinder(["index", root, "--no-knowledge"], env)).code, 0);
   const plain = await wayfinder(["status", root, "--output", "json"], env);
   assert.equal(JSON.parse(plain.stdout).state, "ready", plain.stdout);

@@ -6,9 +6,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type CorpusSearchResult, openCorpus } from "../src/mod.ts";
-import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
-
-const SERVICES = join(REPO, "fixtures", "corpus", "services");
+import { copyTree, tinyModel, wayfinder } from "./_run.ts";
+import { SERVICES } from "./_env.ts";
 
 Deno.test("a long-lived Corpus keeps lexical and dense search across two newer generations", async () => {
   const root = await copyTree(SERVICES);

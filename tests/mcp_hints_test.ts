@@ -5,36 +5,14 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { copyTree, MAIN, REPO, tinyModel } from "./_run.ts";
-
-interface ToolResult {
-  content: { type: string; text: string }[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
+import { copyTree } from "./_run.ts";
+import { callTool, mcpClient } from "./_mcp_client.ts";
+import { SERVICES, tinyEnv } from "./_env.ts";
 
 Deno.test("mcp: a search of an unindexed root says to call the index tool, and then works", async () => {
-  const root = await copyTree(join(REPO, "fixtures", "corpus", "services"));
-  const client = new Client({ name: "wayfinder-hints-test", version: "1.0.0" });
-  await client.connect(
-    new StdioClientTransport({
-      command: Deno.execPath(),
-      args: ["run", "-A", "--quiet", MAIN, "mcp", root],
-      env: {
-        WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-mcp-hints-" }),
-        WAYFINDER_EMBEDDING_MODEL: tinyModel(),
-        WAYFINDER_THREADS: "1",
-        NO_COLOR: "1",
-        PATH: Deno.env.get("PATH") ?? "",
-        HOME: Deno.env.get("HOME") ?? "",
-      },
-      stderr: "pipe",
-    }),
-  );
-  const call = async (name: string, args: Record<string, unknown>) =>
-    await client.callTool({ name, arguments: args }) as ToolResult;
+  const root = await copyTree(SERVICES);
+  const client = await mcpClient([root], await tinyEnv());
+  const call = (name: string, args: Record<string, unknown>) => callTool(client, name, args);
   try {
     const unindexed = await call("search", { query: "verify the jwt token" });
     assert.equal(unindexed.isError, true);

@@ -8,40 +8,20 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { copyTree, MAIN, REPO, tinyModel, tinyModelWithBudget, wayfinder } from "./_run.ts";
-
-interface ToolResult {
-  content: { type: string; text: string }[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
+import { SERVICES, tinyEnv } from "./_env.ts";
+import { callTool, mcpClient, type ToolResult } from "./_mcp_client.ts";
 
 /** `wayfinder mcp <root>` with `env` (the server's settings) and a client talking to it. */
 async function serve(root: string, env: Record<string, string>, server = [MAIN, "mcp"]) {
-  const client = new Client({ name: "wayfinder-rebuild-test", version: "1.0.0" });
-  await client.connect(
-    new StdioClientTransport({
-      command: Deno.execPath(),
-      args: ["run", "-A", "--quiet", ...server, root],
-      env: { ...env, PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "" },
-      stderr: "pipe",
-    }),
-  );
-  const call = async (name: string, args: Record<string, unknown> = {}) =>
-    await client.callTool({ name, arguments: args }) as ToolResult;
+  const client = await mcpClient([root], env, { server });
+  const call = (name: string, args: Record<string, unknown> = {}) => callTool(client, name, args);
   return { client, call };
 }
 
 /** The server's environment: its model is the tiny one under a 64-token budget. */
 async function serverEnv(): Promise<Record<string, string>> {
-  return {
-    WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-mcp-rebuild-" }),
-    WAYFINDER_EMBEDDING_MODEL: await tinyModelWithBudget(64),
-    WAYFINDER_THREADS: "1",
-    NO_COLOR: "1",
-  };
+  return await tinyEnv(await tinyModelWithBudget(64));
 }
 
 const SET_UP_ANOTHER_WAY =
@@ -98,7 +78,7 @@ Deno.test("mcp: an index built with another model setup names the index tool wit
 });
 
 Deno.test("mcp: a rebuild fix says what of the index's record the server's settings drop, and how to keep it", async () => {
-  const root = await copyTree(join(REPO, "fixtures", "corpus", "services"));
+  const root = await copyTree(SERVICES);
   const env = await serverEnv();
   const built = await wayfinder(
     ["index", root, "--model", tinyModel(), "--max-chunk-chars", "800"],

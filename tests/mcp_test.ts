@@ -4,30 +4,21 @@
  */
 import assert from "node:assert/strict";
 import { basename, join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { writeTinyReranker } from "../src/model/mod.ts";
 import { exampleProject, profileRepo } from "./_profile_repo.ts";
-import { copyTree, MAIN, REPO, tinyModel, wayfinder } from "./_run.ts";
+import { copyTree, MAIN, REPO, wayfinder } from "./_run.ts";
+import { dataEnv, SERVICES, tinyEnv } from "./_env.ts";
+import { callTool, mcpClient, type ToolResult } from "./_mcp_client.ts";
 
 /** The server built with a short `index` answer wait (see _mcp_server.ts). */
 const QUICK_ANSWER = (ms: number) => [join(REPO, "tests", "_mcp_server.ts"), String(ms)];
 
-const root = await copyTree(join(REPO, "fixtures", "corpus", "services"));
-const env = {
-  WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-mcp-" }),
-  WAYFINDER_EMBEDDING_MODEL: tinyModel(),
-  WAYFINDER_THREADS: "1",
-  NO_COLOR: "1",
-};
+const root = await copyTree(SERVICES);
+const env = await tinyEnv();
 
 type Tool = { name: string; description?: string; outputSchema?: Record<string, unknown> };
-
-interface ToolResult {
-  content: { type: string; text: string }[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
 
 async function connect(
   roots: string[] = [root],
@@ -35,21 +26,10 @@ async function connect(
   own: Record<string, string> = {},
   server: string[] = [MAIN, "mcp"],
 ): Promise<Client> {
-  const client = new Client({ name: "wayfinder-test", version: "1.0.0" });
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", "-A", "--quiet", ...server, ...roots],
-    cwd,
-    env: { ...env, PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "", ...own },
-    stderr: "pipe",
-  });
-  await client.connect(transport);
-  return client;
+  return await mcpClient(roots, { ...env, ...own }, { server, cwd });
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown>) {
-  return await client.callTool({ name, arguments: args }) as ToolResult;
-}
+const call = callTool;
 
 Deno.test("mcp serves search, read_range, index and status over stdio", async () => {
   const client = await connect();
@@ -502,7 +482,7 @@ Deno.test("mcp escapes control characters in cited paths and reads files named '
 for (const stop of ["cancelled", "stdin closed", "SIGTERM"] as const) {
   Deno.test(`mcp stopped (${stop}) during an index call keeps the previous index and records no failure`, async () => {
     const tree = await Deno.makeTempDir({ prefix: "wayfinder-mcp-stop-" });
-    const own = { WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-mcp-stop-" }) };
+    const own = await dataEnv();
     await Deno.writeTextFile(
       join(tree, "keys.md"),
       "# Keys\n\nRotate the signing keys every quarter.\n",
@@ -557,7 +537,7 @@ async function slowTree(prefix: string): Promise<string> {
 
 Deno.test("mcp index answers within its wait and the run goes on; search works meanwhile", async () => {
   const tree = await slowTree("wayfinder-mcp-slow-");
-  const own = { WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-mcp-slow-" }) };
+  const own = await dataEnv();
   const client = await connect([tree], undefined, own, QUICK_ANSWER(50));
   try {
     const description = (await client.listTools()).tools.find((t: { name: string }) =>
@@ -610,7 +590,7 @@ Deno.test("mcp index answers within its wait and the run goes on; search works m
 
 Deno.test("mcp closed while an answered index run goes on stops it cleanly", async () => {
   const tree = await slowTree("wayfinder-mcp-bg-");
-  const own = { WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-mcp-bg-" }) };
+  const own = await dataEnv();
   const client = await connect([tree], undefined, own, QUICK_ANSWER(50));
   const answered = await call(client, "index", {});
   assert.equal(answered.structuredContent?.state, "indexing", answered.content[0].text);

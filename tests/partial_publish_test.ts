@@ -11,13 +11,11 @@ import type { Embedder } from "../src/embed/mod.ts";
 import { rowsIn } from "../src/row_ranges.ts";
 import { openIndex, writeRunProgress } from "../src/store/mod.ts";
 import { copyTree, REPO, tinyModel } from "./_run.ts";
+import { CORPUS, tinyCorpusOptions } from "./_env.ts";
 
 /** `root` opened with the tiny model in a fresh data root. */
 async function tinyCorpus(root: string): Promise<Corpus> {
-  return await openCorpus(root, {
-    dataDir: await Deno.makeTempDir(),
-    embedder: { model: tinyModel(), threads: 1 },
-  });
+  return await openCorpus(root, await tinyCorpusOptions());
 }
 
 /** Indexes until the first partial generation is published, then stops the run. */
@@ -40,7 +38,7 @@ async function stopAtPartial(corpus: Corpus) {
 }
 
 Deno.test("a first build is searchable at its first publish; a stopped one resumes and embeds only the rest", async () => {
-  const root = await copyTree(join(REPO, "fixtures", "corpus"));
+  const root = await copyTree(CORPUS);
   const corpus = await tinyCorpus(root);
   try {
     const { dense: { covered, total } } = await stopAtPartial(corpus);
@@ -103,7 +101,7 @@ Deno.test("a first build is searchable at its first publish; a stopped one resum
 });
 
 Deno.test("a complete live generation keeps serving until the run ends: no partial one replaces it", async () => {
-  const root = await copyTree(join(REPO, "fixtures", "corpus"));
+  const root = await copyTree(CORPUS);
   const held = await Deno.makeTempDir();
   await Deno.rename(join(root, "services"), join(held, "services"));
   const corpus = await tinyCorpus(root);
@@ -168,7 +166,7 @@ async function pacedTinyModel() {
 }
 
 Deno.test("a run stopped while embedding publishes what it embedded, so the next run keeps it", async () => {
-  const root = await copyTree(join(REPO, "fixtures", "corpus"));
+  const root = await copyTree(CORPUS);
   const corpus = await tinyCorpus(root);
   try {
     const stop = new AbortController();

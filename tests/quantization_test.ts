@@ -6,12 +6,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readManifest } from "../src/store/mod.ts";
-import { copyTree, firstLineThenStop, REPO, tinyModel, wayfinder } from "./_run.ts";
-
-const CORPUS = join(REPO, "fixtures", "corpus", "services");
+import { copyTree, firstLineThenStop, tinyModel, wayfinder } from "./_run.ts";
+import { SERVICES } from "./_env.ts";
 
 async function setup() {
-  const root = await copyTree(CORPUS);
+  const root = await copyTree(SERVICES);
   const indexDir = join(await Deno.makeTempDir(), "index");
   const env = { WAYFINDER_EMBEDDING_MODEL: tinyModel(), WAYFINDER_INDEX_DIR: indexDir };
   return { root, indexDir, env };

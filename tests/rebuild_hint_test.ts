@@ -4,10 +4,8 @@
  * succeeds. Real CLI, real index, tiny model.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { copyTree, REPO, tinyModel, tinyModelWithBudget, wayfinder } from "./_run.ts";
-
-const SERVICES = join(REPO, "fixtures", "corpus", "services");
+import { copyTree, tinyModel, tinyModelWithBudget, wayfinder } from "./_run.ts";
+import { dataEnv, SERVICES } from "./_env.ts";
 
 /** The one-line error of a refused run, and the command it says to run, as arguments. */
 function suggested(run: { code: number; stderr: string }): { line: string; args: string[] } {
@@ -22,7 +20,7 @@ function suggested(run: { code: number; stderr: string }): { line: string; args:
 
 Deno.test("a stale-index error names a rebuild that carries this run's flags and the index's record", async () => {
   const root = await copyTree(SERVICES);
-  const env = { WAYFINDER_DATA_DIR: await Deno.makeTempDir() };
+  const env = await dataEnv();
   const search = (...flags: string[]) =>
     wayfinder(["search", root, "encrypt sensitive data", "--limit", "1", ...flags], env);
   assert.equal((await wayfinder(["index", root, "--model", tinyModel()], env)).code, 0);

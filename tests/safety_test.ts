@@ -5,9 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { copyTree, firstLineThenStop, REPO, tinyModel, wayfinder } from "./_run.ts";
-
-const SERVICES = join(REPO, "fixtures", "corpus", "services");
+import { copyTree, firstLineThenStop, tinyModel, wayfinder } from "./_run.ts";
+import { CORPUS, SERVICES, tinyEnv } from "./_env.ts";
 
 /** Every byte under a folder, as text, for grepping an index for what it must not hold. */
 async function allText(dir: string): Promise<string> {
@@ -27,8 +26,8 @@ Deno.test("content from outside the root never reaches the index", async () => {
   await Deno.symlink(join(outside, "secret.txt"), join(root, "leak.txt"));
   await Deno.symlink(outside, join(root, "elsewhere"));
   await Deno.writeTextFile(join(root, "notes.md"), "See [the secret](../secret.txt).\n");
-  const dataDir = await Deno.makeTempDir();
-  const env = { WAYFINDER_DATA_DIR: dataDir, WAYFINDER_EMBEDDING_MODEL: tinyModel() };
+  const env = await tinyEnv();
+  const dataDir = env.WAYFINDER_DATA_DIR;
   const run = await wayfinder(["index", root, "--include", "**", "--output", "json"], env);
   assert.equal(run.code, 0, run.stderr);
   assert.equal(JSON.parse(run.stdout).files.skipped, 2, "both links are skipped");
@@ -52,10 +51,7 @@ Deno.test("index files stay owner-only in a folder others may read, under umask 
   const indexDir = join(await Deno.makeTempDir(), "preidx");
   await Deno.mkdir(indexDir);
   await Deno.chmod(indexDir, 0o755);
-  const env = {
-    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
-    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
-  };
+  const env = await tinyEnv();
   const before = Deno.umask(0); // the child inherits it
   try {
     const run = await wayfinder(["index", root, "--index-dir", indexDir], env);
@@ -82,10 +78,7 @@ Deno.test("search text output escapes control characters in paths and passages",
   const passage =
     "Rotate the quasarkey \x1b]0;pwned\x07 now\r\nthen \x1b[2J clear \u202eesrever\r\n";
   await Deno.writeTextFile(join(root, name), `# Keys\r\n\r\n${passage}`);
-  const env = {
-    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
-    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
-  };
+  const env = await tinyEnv();
   assert.equal((await wayfinder(["index", root], env)).code, 0);
 
   const text = await wayfinder(["search", root, "quasarkey", "--mode", "lexical"], env);
@@ -117,10 +110,7 @@ Deno.test("search text output escapes control characters in paths and passages",
 
 Deno.test("an index folder in the tree is never indexed; the tree itself is refused", async () => {
   const root = await copyTree(SERVICES);
-  const env = {
-    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
-    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
-  };
+  const env = await tinyEnv();
   const itself = await wayfinder(["index", root, "--index-dir", root], env);
   assert.equal(itself.code, 2);
   assert.match(
@@ -218,10 +208,7 @@ Deno.test("a root whose name holds control characters is escaped in every text l
   const root = join(parent, "r\x1b[31mroot");
   await Deno.mkdir(root);
   await Deno.writeTextFile(join(root, "keys.md"), "# Keys\n\nRotate the signing keys.\n");
-  const env = {
-    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
-    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
-  };
+  const env = await tinyEnv();
   const outputs: string[] = [];
   const run = async (args: string[], code: number) => {
     const result = await wayfinder(args, env);
@@ -250,7 +237,7 @@ Deno.test("an --index-dir holding another tree's index is neither searched nor r
   const env = { WAYFINDER_EMBEDDING_MODEL: tinyModel() };
   const indexDir = join(await Deno.makeTempDir(), "shared-index");
   const first = await copyTree(SERVICES);
-  const second = await copyTree(join(REPO, "fixtures", "corpus", "utils"));
+  const second = await copyTree(join(CORPUS, "utils"));
   const run = (args: string[]) => wayfinder([...args, "--index-dir", indexDir], env);
   assert.equal((await run(["index", first])).code, 0);
   for (const args of [["index", second], ["search", second, "log"]]) {

@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
+import { copyTree, wayfinder } from "./_run.ts";
+import { CORPUS, tinyEnv } from "./_env.ts";
 
-const CORPUS = join(REPO, "fixtures", "corpus");
 const root = await copyTree(CORPUS);
-const data = await Deno.makeTempDir({ prefix: "wayfinder-data-" });
-const env = { WAYFINDER_DATA_DIR: data, WAYFINDER_EMBEDDING_MODEL: tinyModel() };
+const env = await tinyEnv();
 
 interface JsonMatch {
   chunk: {

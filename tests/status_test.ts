@@ -7,17 +7,14 @@ import { join } from "node:path";
 import { type Embedder, openCorpus } from "../src/mod.ts";
 import { LlamaEmbedder } from "../src/embed/mod.ts";
 import { acquireIndexLock } from "../src/store/mod.ts";
-import { copyTree, realModel, REPO, tinyModel, tinyModelWithBudget, wayfinder } from "./_run.ts";
+import { copyTree, realModel, tinyModel, tinyModelWithBudget, wayfinder } from "./_run.ts";
+import { SERVICES, tinyEnv } from "./_env.ts";
 
-const SERVICES = join(REPO, "fixtures", "corpus", "services");
 /** One line over the tiny model's 512 tokens that no split can shorten. */
 
 async function setup() {
   const root = await copyTree(SERVICES);
-  const env = {
-    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
-    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
-  };
+  const env = await tinyEnv();
   const status = async (...flags: string[]) => {
     const run = await wayfinder(["status", root, "--output", "json", ...flags], env);
     assert.equal(run.code, 0, run.stderr);

@@ -3,10 +3,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { childProfileProject, exampleProject, gitRepo, profileRepo } from "./_profile_repo.ts";
 import { wayfinder } from "./_run.ts";
+import { dataEnv } from "./_env.ts";
 
 const repo = await profileRepo();
-const data = await Deno.makeTempDir({ prefix: "wayfinder-data-" });
-const env = { WAYFINDER_DATA_DIR: data, PATH: Deno.env.get("PATH") ?? "" };
+const env = { ...(await dataEnv()), PATH: Deno.env.get("PATH") ?? "" };
 
 interface JsonFinding {
   id: string;
@@ -67,7 +67,7 @@ Deno.test("a stale lock or an empty cache leaves the gate INCOMPLETE with the re
   writeFileSync(lockFile, JSON.stringify(lock));
   const emptyCache = await wayfinder(["validate", join(project, "knowledge"), "--output", "json"], {
     ...env,
-    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
+    ...(await dataEnv()),
   });
   assert.equal(JSON.parse(emptyCache.stdout).gate, "INCOMPLETE");
   const gutted = { ...lock, profiles: { "acme-notes": { source: "/tmp/repo" } } };

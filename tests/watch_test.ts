@@ -7,9 +7,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Corpus, openCorpus, watchCorpus, type WatchUpdate } from "../src/mod.ts";
 import { ollamaServer } from "./_ollama_server.ts";
-import { copyTree, REPO, tinyModel, wayfinder, wayfinderCommand } from "./_run.ts";
-
-const SERVICES = join(REPO, "fixtures", "corpus", "services");
+import { copyTree, tinyModel, wayfinder, wayfinderCommand } from "./_run.ts";
+import { dataEnv, SERVICES, tinyEnv } from "./_env.ts";
 
 /** Collects updates and lets a test wait for the next one. */
 function updateLog() {
@@ -256,7 +255,7 @@ Deno.test({
 
 Deno.test("watch and status refuse / as index does", async () => {
   for (const command of ["watch", "status"]) {
-    const run = await wayfinder([command, "/"], { WAYFINDER_DATA_DIR: await Deno.makeTempDir() });
+    const run = await wayfinder([command, "/"], await dataEnv());
     assert.equal(run.code, 2, run.stderr);
     assert.equal(run.stderr, "wayfinder: '/' is the filesystem root, not a project directory\n");
   }
@@ -341,11 +340,9 @@ function spawnWatch(root: string, env: Record<string, string>) {
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   Deno.test(`wayfinder watch stops cleanly on ${signal} and releases its lock`, async () => {
     const root = await copyTree(SERVICES);
-    const dataDir = await Deno.makeTempDir();
-    const watch = spawnWatch(root, {
-      WAYFINDER_DATA_DIR: dataDir,
-      WAYFINDER_EMBEDDING_MODEL: tinyModel(),
-    });
+    const env = await tinyEnv();
+    const dataDir = env.WAYFINDER_DATA_DIR;
+    const watch = spawnWatch(root, env);
     const first = await watch.nextEvent();
     assert.equal(first.event, "watching");
     const [indexDir] = await Array.fromAsync(Deno.readDir(join(dataDir, "indexes")));
@@ -367,10 +364,7 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
 
 Deno.test("wayfinder watch says when its root is gone and watches it again once it is back", async () => {
   const root = await copyTree(SERVICES);
-  const watch = spawnWatch(root, {
-    WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
-    WAYFINDER_EMBEDDING_MODEL: tinyModel(),
-  });
+  const watch = spawnWatch(root, await tinyEnv());
   assert.equal((await watch.nextEvent()).event, "watching");
   await Deno.remove(root, { recursive: true });
   const lost = await watch.nextEvent();
@@ -395,7 +389,7 @@ Deno.test("wayfinder watch whose catch-up fails keeps the live generation and wa
   try {
     const root = await copyTree(SERVICES);
     const env = {
-      WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
+      ...(await dataEnv()),
       WAYFINDER_EMBEDDER: "ollama",
       WAYFINDER_EMBEDDER_URL: remote.url,
       WAYFINDER_EMBEDDING_MODEL: "fake-embed",
@@ -431,7 +425,7 @@ Deno.test("wayfinder watch exits 2 when its catch-up fails with nothing publishe
   try {
     remote.failing(true);
     const run = await wayfinder(["watch", await copyTree(SERVICES)], {
-      WAYFINDER_DATA_DIR: await Deno.makeTempDir(),
+      ...(await dataEnv()),
       WAYFINDER_EMBEDDER: "ollama",
       WAYFINDER_EMBEDDER_URL: remote.url,
       WAYFINDER_EMBEDDING_MODEL: "fake-embed",

@@ -2,6 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Language, Parser } from "web-tree-sitter";
+import { BUILD_DEFAULTS } from "../build_defaults.ts";
 import { WayfinderError } from "../error.ts";
 import type { Chunk, SourceFile } from "../types.ts";
 import { codePieces } from "./code_pieces.ts";
@@ -51,7 +52,6 @@ export interface CodeChunker {
   chunk(file: SourceFile, language: string, options?: CodeChunkOptions): Chunk[];
 }
 
-const DEFAULT_MAX_CHARS = 1500;
 const DEFAULT_MIN_CHARS = 200;
 
 /**
@@ -180,7 +180,7 @@ export async function createCodeChunker(options: CodeChunkerOptions = {}): Promi
       );
     }
     const spec = LANGUAGES[language];
-    const maxChars = count(chunkOptions.maxChars ?? DEFAULT_MAX_CHARS, "maxChars", 1);
+    const maxChars = count(chunkOptions.maxChars ?? BUILD_DEFAULTS.maxChunkChars, "maxChars", 1);
     const minChars = count(chunkOptions.minChars ?? DEFAULT_MIN_CHARS, "minChars", 0);
     parser.setLanguage(grammar);
     const tree = parser.parse(file.content);

@@ -1,5 +1,6 @@
+// Over 400 lines: the code chunker's tests, one per behaviour, across the languages it parses.
 import assert from "node:assert/strict";
-import { copyFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { copyFile, readdir, readFile } from "node:fs/promises";
 import { basename, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { WayfinderError } from "../error.ts";
@@ -10,23 +11,16 @@ import { Language } from "web-tree-sitter";
 import { type CodeChunker, createCodeChunker } from "./chunk_code.ts";
 import { LANGUAGES } from "./languages.ts";
 import { chunkFile } from "./chunk_file.ts";
+import { assertGolden } from "../testdata/golden.ts";
+import { FIXTURES, fromFile, fromText } from "../testdata/source_files.ts";
 
 const SAMPLES = fileURLToPath(new URL("../../fixtures/samples/", import.meta.url));
-const GOLDENS = fileURLToPath(new URL("../../fixtures/chunk/goldens/", import.meta.url));
+const GOLDENS = new URL("chunk/goldens/", FIXTURES);
 /** The peer's corpus, vendored (see fixtures/ATTRIBUTION.md). */
 const CORPUS = fileURLToPath(new URL("../../fixtures/corpus/", import.meta.url));
 
 /** One chunker for the file: the runtime and grammars load once. */
 const chunkerReady: Promise<CodeChunker> = createCodeChunker();
-
-async function source(path: string, root: string): Promise<SourceFile> {
-  const content = await readFile(path, "utf8");
-  return { path: relative(root, path), absolutePath: path, content, bytes: content.length };
-}
-
-function inline(path: string, content: string): SourceFile {
-  return { path, absolutePath: `/${path}`, content, bytes: content.length };
-}
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -36,12 +30,12 @@ async function filesUnder(dir: string): Promise<string[]> {
 async function codeSamples(chunker: CodeChunker): Promise<SourceFile[]> {
   const paths = await filesUnder(SAMPLES);
   const code = paths.filter((p) => chunker.languages.includes(detectLanguage(p)));
-  return Promise.all(code.map((p) => source(p, SAMPLES)));
+  return Promise.all(code.map((p) => fromFile(p, relative(SAMPLES, p))));
 }
 
 async function corpus(): Promise<SourceFile[]> {
   const paths = (await filesUnder(CORPUS)).filter((p) => detectLanguage(p) !== "json");
-  return Promise.all(paths.map((p) => source(p, CORPUS)));
+  return Promise.all(paths.map((p) => fromFile(p, relative(CORPUS, p))));
 }
 
 /**
@@ -68,10 +62,8 @@ function assertContiguous(content: string, chunks: readonly Chunk[]): void {
 
 Deno.test("createCodeChunker() chunks every sample like its golden", async () => {
   const chunker = await chunkerReady;
-  const update = Deno.env.get("UPDATE_GOLDENS") === "1";
   const samples = await codeSamples(chunker);
   assert.ok(samples.length >= 14, "expected the code samples");
-  await mkdir(GOLDENS, { recursive: true });
   for (const file of samples) {
     const chunks = chunker.chunk(file, detectLanguage(file.path));
     const compact = chunks.map((c) => ({
@@ -82,18 +74,7 @@ Deno.test("createCodeChunker() chunks every sample like its golden", async () =>
       lineStart: c.lineStart,
       lineEnd: c.lineEnd,
     }));
-    const golden = join(GOLDENS, `${basename(file.path)}.json`);
-    if (update) {
-      await writeFile(golden, JSON.stringify(compact, null, 2) + "\n");
-      continue;
-    }
-    let expected: unknown;
-    try {
-      expected = JSON.parse(await readFile(golden, "utf8"));
-    } catch {
-      assert.fail(`Golden '${golden}' is missing: run with UPDATE_GOLDENS=1`);
-    }
-    assert.deepEqual(compact, expected, `chunks of ${file.path} differ from the golden`);
+    await assertGolden(new URL(`${basename(file.path)}.json`, GOLDENS), compact);
   }
 });
 
@@ -148,7 +129,7 @@ Deno.test("createCodeChunker() qualifies members with their class", async () => 
 
 Deno.test("createCodeChunker() gives a Dart method its doc comment, signature and body", async () => {
   const chunker = await chunkerReady;
-  const file = await source(join(SAMPLES, "calculator.dart"), SAMPLES);
+  const file = await fromFile(join(SAMPLES, "calculator.dart"), "calculator.dart");
   const chunks = chunker.chunk(file, "dart", { minChars: 0 });
   const divide = chunks.find((c) => c.symbol === "Calculator.divide")!;
   assert.equal(divide.type, "method");
@@ -176,7 +157,7 @@ Deno.test("createCodeChunker() gives a Dart method its doc comment, signature an
 Deno.test("createCodeChunker() types members by their syntax in each language", async () => {
   const chunker = await chunkerReady;
   const typeOf = async (name: string, symbol: string) => {
-    const file = await source(join(SAMPLES, name), SAMPLES);
+    const file = await fromFile(join(SAMPLES, name), name);
     return chunker.chunk(file, detectLanguage(name), { minChars: 0 }).find((c) =>
       c.symbol === symbol
     )?.type;
@@ -197,16 +178,16 @@ Deno.test("createCodeChunker() types members by their syntax in each language", 
 
 Deno.test("createCodeChunker() attaches comments, decorators and attributes to what follows", async () => {
   const chunker = await chunkerReady;
-  const java = await source(join(SAMPLES, "BankAccount.java"), SAMPLES);
+  const java = await fromFile(join(SAMPLES, "BankAccount.java"), "BankAccount.java");
   const deposit = chunker.chunk(java, "java").find((c) => c.symbol === "BankAccount.deposit")!;
   assert.match(deposit.content, /^\/\*\*\n {5}\* Deposits a positive amount\./);
-  const rust = await source(join(SAMPLES, "shapes.rs"), SAMPLES);
+  const rust = await fromFile(join(SAMPLES, "shapes.rs"), "shapes.rs");
   const circle = chunker.chunk(rust, "rust").find((c) => c.type === "struct")!;
   assert.match(
     circle.content,
     /^\/\/\/ A circle.*\n#\[derive\(Debug, Clone, Copy\)\]\npub struct Circle/,
   );
-  const python = await source(join(SAMPLES, "inventory.py"), SAMPLES);
+  const python = await fromFile(join(SAMPLES, "inventory.py"), "inventory.py");
   const total = chunker.chunk(python, "python", { minChars: 0 }).find((c) =>
     c.symbol === "Inventory.total"
   )!;
@@ -222,7 +203,7 @@ Deno.test("createCodeChunker() splits an oversized function between statements",
   const content = `import { compute } from "./compute";\n\nexport function big() {\n${
     statements.join("\n")
   }\n  return value0;\n}\n`;
-  const file = inline("big.ts", content);
+  const file = fromText("big.ts", content);
   const chunks = chunker.chunk(file, "typescript", { maxChars: 300 });
   const parts = chunks.filter((c) => c.symbol === "big");
   assert.ok(parts.length >= 5, `expected parts, got ${parts.length}`);
@@ -240,7 +221,7 @@ Deno.test("createCodeChunker() splits an oversized function between statements",
 Deno.test("createCodeChunker() cuts a single overlong line within budget", async () => {
   const chunker = await chunkerReady;
   const content = `const data = "${"x".repeat(700)}😀${"y".repeat(300)}";\n`;
-  const chunks = chunker.chunk(inline("data.js", content), "javascript", { maxChars: 250 });
+  const chunks = chunker.chunk(fromText("data.js", content), "javascript", { maxChars: 250 });
   assert.ok(chunks.length >= 4);
   assertContiguous(content, chunks);
   assert.equal(chunks[0].startOffset, 0);
@@ -252,7 +233,7 @@ Deno.test("createCodeChunker() keeps UTF-16 offsets after non-ASCII text", async
   const chunker = await chunkerReady;
   const content =
     `// Grüße 😀 — ünïcödé\nconst greeting = "héllo 😀";\n\nfunction wave(): string {\n  return greeting;\n}\n`;
-  const file = inline("wave.ts", content);
+  const file = fromText("wave.ts", content);
   const wave = chunker.chunk(file, "typescript", { minChars: 0 }).find((c) => c.symbol === "wave")!;
   assert.equal(wave.content, "function wave(): string {\n  return greeting;\n}");
   assert.equal(wave.lineStart, 4);
@@ -263,10 +244,10 @@ Deno.test("createCodeChunker() merges small neighbours and keeps small classes w
   const chunker = await chunkerReady;
   const content =
     'import a from "a";\nimport b from "b";\n\nconst LIMIT = 3;\n\nclass Tiny {\n  x = 1;\n  go() {\n    return a(b);\n  }\n}\n';
-  const chunks = chunker.chunk(inline("tiny.js", content), "javascript");
+  const chunks = chunker.chunk(fromText("tiny.js", content), "javascript");
   assert.deepEqual(chunks.map((c) => [c.type, c.symbol]), [["module", "LIMIT"], ["class", "Tiny"]]);
   assert.equal(chunks[0].content, 'import a from "a";\nimport b from "b";\n\nconst LIMIT = 3;');
-  const apart = chunker.chunk(inline("tiny.js", content), "javascript", { minChars: 0 });
+  const apart = chunker.chunk(fromText("tiny.js", content), "javascript", { minChars: 0 });
   assert.deepEqual(apart.map((c) => c.type), ["imports", "imports", "variable", "class", "method"]);
 });
 
@@ -300,7 +281,7 @@ Deno.test("createCodeChunker() joins only runs of small neighbours, never a norm
     "}",
     "",
   ].join("\n");
-  const chunks = chunker.chunk(inline("status.ts", content), "typescript");
+  const chunks = chunker.chunk(fromText("status.ts", content), "typescript");
   assert.deepEqual(chunks.map((c) => [c.type, c.symbol ?? "", c.lineStart, c.lineEnd]), [
     ["imports", "", 1, 2],
     ["variable", "statusCommand", 4, 12],
@@ -325,7 +306,7 @@ Deno.test("createCodeChunker() joins only runs of small neighbours, never a norm
     "}",
     "",
   ].join("\n");
-  const joined = chunker.chunk(inline("tiny.ts", tiny), "typescript");
+  const joined = chunker.chunk(fromText("tiny.ts", tiny), "typescript");
   assert.deepEqual(joined.map((c) => [c.type, c.symbol ?? "", c.lineStart, c.lineEnd]), [
     ["variable", "", 1, 5],
     ["function", "f", 7, 9],
@@ -346,7 +327,7 @@ Deno.test("createCodeChunker() joins only runs of small neighbours, never a norm
     "const LIMIT = 3;",
     "",
   ].join("\n");
-  const imports = chunker.chunk(inline("headed.ts", headed), "typescript");
+  const imports = chunker.chunk(fromText("headed.ts", headed), "typescript");
   assert.deepEqual(imports.map((c) => [c.type, c.symbol ?? "", c.lineStart, c.lineEnd]), [
     ["imports", "", 1, 8],
     ["variable", "LIMIT", 10, 10],
@@ -388,7 +369,7 @@ Deno.test("createCodeChunker() keeps TypeScript overload signatures with their i
     "",
   ].join("\n");
   for (const language of ["typescript", "tsx"]) {
-    const file = inline(language === "tsx" ? "box.tsx" : "box.ts", content);
+    const file = fromText(language === "tsx" ? "box.tsx" : "box.ts", content);
     const chunks = chunker.chunk(file, language, { minChars: 0 });
     assert.deepEqual(chunks.map((c) => [c.type, c.symbol ?? "", c.lineStart, c.lineEnd]), [
       ["function", "format", 1, 6],
@@ -408,13 +389,13 @@ Deno.test("createCodeChunker() keeps TypeScript overload signatures with their i
   }
   // JavaScript has no overloads: same-named functions stay apart.
   const js = "function f(a) {\n  return a;\n}\nfunction f(a, b) {\n  return b;\n}\n";
-  const apart = chunker.chunk(inline("f.js", js), "javascript", { minChars: 0 });
+  const apart = chunker.chunk(fromText("f.js", js), "javascript", { minChars: 0 });
   assert.deepEqual(apart.map((c) => [c.symbol, c.lineStart]), [["f", 1], ["f", 4]]);
 });
 
 Deno.test("createCodeChunker() rejects a language it has no grammar for and bad budgets", async () => {
   const chunker = await chunkerReady;
-  const file = inline("A.hs", "x = 1\n");
+  const file = fromText("A.hs", "x = 1\n");
   assert.equal(chunker.supports("haskell"), false);
   assert.equal(await chunker.load("haskell"), false);
   assert.throws(
@@ -422,7 +403,7 @@ Deno.test("createCodeChunker() rejects a language it has no grammar for and bad 
     (e) => e instanceof WayfinderError && e.code === "input",
   );
   assert.throws(
-    () => chunker.chunk(inline("a.ts", "let x = 1;\n"), "typescript", { maxChars: 0 }),
+    () => chunker.chunk(fromText("a.ts", "let x = 1;\n"), "typescript", { maxChars: 0 }),
     (e) => e instanceof WayfinderError && e.code === "usage",
   );
 });
@@ -436,7 +417,7 @@ Deno.test("createCodeChunker() loads grammars from grammarDir", async () => {
     assert.equal(chunker.supports("go"), true);
     assert.equal(chunker.supports("python"), false);
     const chunks = chunker.chunk(
-      inline("a.go", "package a\n\nfunc A() int {\n\treturn 1\n}\n"),
+      fromText("a.go", "package a\n\nfunc A() int {\n\treturn 1\n}\n"),
       "go",
     );
     assert.equal(chunks.at(-1)!.symbol, "A");
@@ -451,17 +432,17 @@ Deno.test("createCodeChunker() loads grammars from grammarDir", async () => {
 
 Deno.test("chunkFile() falls back to text for languages without a grammar", async () => {
   const chunker = await chunkerReady;
-  const haskell = inline("A.hs", "module A where\n\nadd :: Int -> Int\nadd x = x + 1\n");
+  const haskell = fromText("A.hs", "module A where\n\nadd :: Int -> Int\nadd x = x + 1\n");
   const chunks = chunkFile(haskell, "haskell", chunker);
   assert.equal(chunks.length, 1);
   assert.equal(chunks[0].type, "text");
   assert.equal(chunks[0].language, "haskell");
   const goOnly = await createCodeChunker({ languages: ["go"] });
-  const python = chunkFile(inline("a.py", "def f():\n    return 1\n"), "python", goOnly);
+  const python = chunkFile(fromText("a.py", "def f():\n    return 1\n"), "python", goOnly);
   assert.deepEqual(python.map((c) => [c.type, c.language]), [["text", "python"]]);
-  const markdown = chunkFile(inline("a.md", "# Title\n\nSome words.\n"), "markdown", chunker);
+  const markdown = chunkFile(fromText("a.md", "# Title\n\nSome words.\n"), "markdown", chunker);
   assert.ok(markdown.some((c) => c.type === "heading" || c.symbol === "Title"));
-  assert.deepEqual(chunkFile(inline("blank.ts", "\n\n"), "typescript", chunker), []);
+  assert.deepEqual(chunkFile(fromText("blank.ts", "\n\n"), "typescript", chunker), []);
 });
 
 Deno.test("LANGUAGES names only node types its grammars have", async () => {
@@ -534,7 +515,7 @@ Deno.test("createCodeChunker() names declarations in C, C++, C#, Ruby and Kotlin
     ],
   ];
   for (const [language, path, content, expected] of cases) {
-    const chunks = chunker.chunk(inline(path, content), language, { minChars: 0 });
+    const chunks = chunker.chunk(fromText(path, content), language, { minChars: 0 });
     assert.deepEqual(chunks.map((c) => [c.type, c.symbol ?? ""]), expected, language);
   }
 });
@@ -603,7 +584,7 @@ Deno.test("createCodeChunker() names declarations in PHP, Scala, Swift, Bash, El
   ];
   for (const [language, path, content, expected] of cases) {
     assert.equal(detectLanguage(path), language);
-    const chunks = chunker.chunk(inline(path, content), language, { minChars: 0 });
+    const chunks = chunker.chunk(fromText(path, content), language, { minChars: 0 });
     assert.deepEqual(chunks.map((c) => [c.type, c.symbol ?? ""]), expected, language);
   }
 });

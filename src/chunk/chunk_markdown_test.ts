@@ -4,42 +4,10 @@ import type { Chunk, SourceFile } from "../types.ts";
 import { WayfinderError } from "../error.ts";
 import { chunkMarkdown } from "./chunk_markdown.ts";
 import { countNonWhitespace } from "./make_chunk.ts";
+import { assertGolden } from "../testdata/golden.ts";
+import { FIXTURES, fromFile, fromText, REPO } from "../testdata/source_files.ts";
 
-const FIXTURES = new URL("../../fixtures/", import.meta.url);
-const REPO = new URL("../../", import.meta.url);
 const GOLDENS = new URL("chunk/markdown/goldens/", FIXTURES);
-
-async function load(url: URL, path: string): Promise<SourceFile> {
-  const content = await Deno.readTextFile(url);
-  return {
-    path,
-    absolutePath: fileURLToPath(url),
-    content,
-    bytes: new TextEncoder().encode(content).length,
-  };
-}
-
-function fromText(path: string, content: string): SourceFile {
-  return { path, absolutePath: `/virtual/${path}`, content, bytes: content.length };
-}
-
-/** Compares chunks with a stored golden; UPDATE_GOLDENS=1 rewrites it instead. */
-async function assertGolden(name: string, chunks: Chunk[]): Promise<void> {
-  const url = new URL(`${name}.json`, GOLDENS);
-  const actual = JSON.stringify(chunks, null, 2) + "\n";
-  if (Deno.env.get("UPDATE_GOLDENS") === "1") {
-    await Deno.writeTextFile(url, actual);
-    return;
-  }
-  let expected: string;
-  try {
-    expected = await Deno.readTextFile(url);
-  } catch {
-    throw new Error(`Golden '${name}.json' is missing: run with UPDATE_GOLDENS=1`);
-  }
-  assert.deepEqual(JSON.parse(actual), JSON.parse(expected), `golden '${name}' differs`);
-  assert.equal(actual, expected, `golden '${name}' differs in formatting`);
-}
 
 /** Every invariant a chunk list must keep, whatever the input. */
 function assertWellFormed(file: SourceFile, chunks: Chunk[]): void {
@@ -81,15 +49,15 @@ async function markdownFilesUnder(dir: URL): Promise<URL[]> {
 const guideUrl = new URL("chunk/markdown/guide.md", FIXTURES);
 
 Deno.test("chunkMarkdown() matches its goldens", async () => {
-  const guide = await load(guideUrl, "chunk/markdown/guide.md");
-  await assertGolden("guide", chunkMarkdown(guide));
-  await assertGolden("guide_max80", chunkMarkdown(guide, { maxChars: 80 }));
-  const tables = await load(new URL("samples/tables.md", FIXTURES), "samples/tables.md");
-  await assertGolden("tables", chunkMarkdown(tables));
+  const guide = await fromFile(guideUrl, "chunk/markdown/guide.md");
+  await assertGolden(new URL("guide.json", GOLDENS), chunkMarkdown(guide));
+  await assertGolden(new URL("guide_max80.json", GOLDENS), chunkMarkdown(guide, { maxChars: 80 }));
+  const tables = await fromFile(new URL("samples/tables.md", FIXTURES), "samples/tables.md");
+  await assertGolden(new URL("tables.json", GOLDENS), chunkMarkdown(tables));
 });
 
 Deno.test("chunkMarkdown() gives each block its type", async () => {
-  const chunks = chunkMarkdown(await load(guideUrl, "guide.md"));
+  const chunks = chunkMarkdown(await fromFile(guideUrl, "guide.md"));
   assert.deepEqual(chunks.map((c) => `${c.lineStart}-${c.lineEnd} ${c.type}`), [
     "1-4 front_matter",
     "6-6 heading",
@@ -115,7 +83,7 @@ Deno.test("chunkMarkdown() gives each block its type", async () => {
 });
 
 Deno.test("chunkMarkdown() keeps the fence language on code", async () => {
-  const guide = chunkMarkdown(await load(guideUrl, "guide.md"), { maxChars: 40 });
+  const guide = chunkMarkdown(await fromFile(guideUrl, "guide.md"), { maxChars: 40 });
   const fenced = guide.filter((c) => c.type === "code" && c.lineStart >= 17 && c.lineEnd <= 21);
   assert.ok(fenced.length > 1, "the fenced block should split at 40 characters");
   for (const c of fenced) assert.equal(c.metadata.codeLanguage, "bash");
@@ -128,7 +96,7 @@ Deno.test("chunkMarkdown() keeps the fence language on code", async () => {
 });
 
 Deno.test("chunkMarkdown() gives every table fragment the header and delimiter", async () => {
-  const file = await load(guideUrl, "guide.md");
+  const file = await fromFile(guideUrl, "guide.md");
   const header = "| Setting | Default | Meaning |\n| ------- | ------- | ------- |";
   for (const maxChars of [80, 120, 200]) {
     const tables = chunkMarkdown(file, { maxChars }).filter((c) => c.type === "table");
@@ -155,7 +123,7 @@ Deno.test("chunkMarkdown() gives every table fragment the header and delimiter",
 });
 
 Deno.test("chunkMarkdown() keeps a footnote run with its continuations in one chunk", async () => {
-  const file = await load(guideUrl, "guide.md");
+  const file = await fromFile(guideUrl, "guide.md");
   const notes = chunkMarkdown(file).filter((c) => c.type === "footnote");
   assert.equal(notes.length, 1);
   assert.equal(
@@ -175,7 +143,7 @@ Deno.test("chunkMarkdown() keeps a footnote run with its continuations in one ch
 });
 
 Deno.test("chunkMarkdown() records heading paths", async () => {
-  const chunks = chunkMarkdown(await load(guideUrl, "guide.md"));
+  const chunks = chunkMarkdown(await fromFile(guideUrl, "guide.md"));
   const at = (line: number) => chunks.find((c) => c.lineStart === line)!;
   assert.equal(at(1).symbol, undefined);
   assert.deepEqual(at(1).metadata.headingPath, []);
@@ -198,7 +166,7 @@ Deno.test("chunkMarkdown() records heading paths", async () => {
 });
 
 Deno.test("chunkMarkdown() splits oversized blocks within the budget", async () => {
-  const file = await load(guideUrl, "guide.md");
+  const file = await fromFile(guideUrl, "guide.md");
   for (const maxChars of [80, 120, 300, 1500]) {
     const chunks = chunkMarkdown(file, { maxChars });
     assertWellFormed(file, chunks);
@@ -219,7 +187,7 @@ Deno.test("chunkMarkdown() splits oversized blocks within the budget", async () 
 });
 
 Deno.test("chunkMarkdown() keeps offsets exact in CRLF files", async () => {
-  const lf = await load(guideUrl, "guide.md");
+  const lf = await fromFile(guideUrl, "guide.md");
   const crlf = fromText("guide.md", lf.content.replaceAll("\n", "\r\n"));
   for (const maxChars of [80, 1500]) {
     const a = chunkMarkdown(lf, { maxChars });
@@ -243,7 +211,7 @@ Deno.test("chunkMarkdown() keeps offsets exact on real documents", async () => {
   assert.ok(urls.length >= 10, `found only ${urls.length} documents`);
   let total = 0;
   for (const url of urls) {
-    const file = await load(url, fileURLToPath(url));
+    const file = await fromFile(url, fileURLToPath(url));
     for (const maxChars of [200, 1500]) {
       const chunks = chunkMarkdown(file, { maxChars });
       assertWellFormed(file, chunks);
@@ -268,7 +236,7 @@ Deno.test("chunkMarkdown() agrees with the peer's spans and ids", async () => {
       lineEnd: number;
       type: string;
     }[];
-    const ours = chunkMarkdown(await load(url, path));
+    const ours = chunkMarkdown(await fromFile(url, path));
     assert.deepEqual(
       ours.map((c) => [c.lineStart, c.lineEnd]),
       theirs.map((c) => [c.lineStart, c.lineEnd]),

@@ -1,3 +1,4 @@
+import { BUILD_DEFAULTS } from "../build_defaults.ts";
 import type { Chunk, SourceFile } from "../types.ts";
 import { WayfinderError } from "../error.ts";
 import { countNonWhitespace, makeChunk } from "./make_chunk.ts";
@@ -176,7 +177,7 @@ function positiveInt(value: number, name: string): number {
 
 /** Checks a `maxChars` option and returns it, 1500 when not given: the budget every chunker cuts to. */
 export function chunkBudget(maxChars: number | undefined): number {
-  return positiveInt(maxChars ?? 1500, "maxChars");
+  return positiveInt(maxChars ?? BUILD_DEFAULTS.maxChunkChars, "maxChars");
 }
 
 /**

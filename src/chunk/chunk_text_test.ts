@@ -1,49 +1,17 @@
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import type { Chunk, SourceFile } from "../types.ts";
+import { BUILD_DEFAULTS } from "../build_defaults.ts";
 import { WayfinderError } from "../error.ts";
 import { chunkText, type TextOptions } from "./chunk_text.ts";
 import { countNonWhitespace } from "./make_chunk.ts";
+import { assertGolden } from "../testdata/golden.ts";
+import { FIXTURES, fromFile, fromText, REPO } from "../testdata/source_files.ts";
 
-const FIXTURES = new URL("../../fixtures/", import.meta.url);
-const REPO = new URL("../../", import.meta.url);
 const GOLDENS = new URL("chunk/markdown/goldens/", FIXTURES);
-
-async function load(url: URL, path: string): Promise<SourceFile> {
-  const content = await Deno.readTextFile(url);
-  return {
-    path,
-    absolutePath: fileURLToPath(url),
-    content,
-    bytes: new TextEncoder().encode(content).length,
-  };
-}
-
-function fromText(content: string, path = "t.txt"): SourceFile {
-  return { path, absolutePath: `/virtual/${path}`, content, bytes: content.length };
-}
-
-/** Compares a value with a stored golden; UPDATE_GOLDENS=1 rewrites it instead. */
-async function assertGolden(name: string, value: unknown): Promise<void> {
-  const url = new URL(`${name}.json`, GOLDENS);
-  const actual = JSON.stringify(value, null, 2) + "\n";
-  if (Deno.env.get("UPDATE_GOLDENS") === "1") {
-    await Deno.writeTextFile(url, actual);
-    return;
-  }
-  let expected: string;
-  try {
-    expected = await Deno.readTextFile(url);
-  } catch {
-    throw new Error(`Golden '${name}.json' is missing: run with UPDATE_GOLDENS=1`);
-  }
-  assert.deepEqual(JSON.parse(actual), JSON.parse(expected), `golden '${name}' differs`);
-  assert.equal(actual, expected, `golden '${name}' differs in formatting`);
-}
 
 /** Exact offsets, budget kept, and nothing but whitespace left out. */
 function assertWellFormed(file: SourceFile, chunks: Chunk[], options: TextOptions): void {
-  const budget = options.maxChars ?? 1500;
+  const budget = options.maxChars ?? BUILD_DEFAULTS.maxChunkChars;
   let covered = 0;
   let previousStart = -1;
   for (const c of chunks) {
@@ -75,13 +43,13 @@ const PARAGRAPHS = [
 ].join("\n\n") + "\n";
 
 Deno.test("chunkText() matches its goldens", async () => {
-  const file = await load(new URL("samples/search.txt", FIXTURES), "samples/search.txt");
-  await assertGolden("text_search", chunkText(file));
-  await assertGolden("text_search_max80", chunkText(file, { maxChars: 80 }));
+  const file = await fromFile(new URL("samples/search.txt", FIXTURES), "samples/search.txt");
+  await assertGolden(new URL("text_search.json", GOLDENS), chunkText(file));
+  await assertGolden(new URL("text_search_max80.json", GOLDENS), chunkText(file, { maxChars: 80 }));
 });
 
 Deno.test("chunkText() packs paragraphs up to the budget", () => {
-  const file = fromText(PARAGRAPHS);
+  const file = fromText("t.txt", PARAGRAPHS);
   assert.deepEqual(chunkText(file).map((c) => c.content), [PARAGRAPHS.trim()]);
   // 24 + 27 + 8 = 59 fits 60; Delta (76) does not fit beside anything.
   const chunks = chunkText(file, { maxChars: 60 });
@@ -95,7 +63,10 @@ Deno.test("chunkText() packs paragraphs up to the budget", () => {
 });
 
 Deno.test("chunkText() cuts an oversized paragraph at sentences and keeps abbreviations whole", () => {
-  const file = fromText("One sentence here. Two e.g. this one stays whole! Three? Four ends.\n");
+  const file = fromText(
+    "t.txt",
+    "One sentence here. Two e.g. this one stays whole! Three? Four ends.\n",
+  );
   const chunks = chunkText(file, { maxChars: 30 });
   assert.deepEqual(chunks.map((c) => c.content), [
     "One sentence here.",
@@ -105,7 +76,7 @@ Deno.test("chunkText() cuts an oversized paragraph at sentences and keeps abbrev
 });
 
 Deno.test("chunkText() hard-splits a line longer than the budget", () => {
-  const file = fromText("😀".repeat(30) + "\n" + "word ".repeat(40));
+  const file = fromText("t.txt", "😀".repeat(30) + "\n" + "word ".repeat(40));
   const chunks = chunkText(file, { maxChars: 25 });
   assertWellFormed(file, chunks, { maxChars: 25 });
   for (const c of chunks) {
@@ -118,13 +89,16 @@ Deno.test("chunkText() hard-splits a line longer than the budget", () => {
 Deno.test("chunkText() keeps offsets exact on real text, CRLF included", async () => {
   // Prose of every shape the repository holds: plain text, our README, the peer's docs.
   const files: SourceFile[] = [
-    await load(new URL("samples/search.txt", FIXTURES), "search.txt"),
-    await load(new URL("README.md", REPO), "README.md"),
-    await load(new URL("corpus/docs/observability.md", FIXTURES), "observability.md"),
-    await load(new URL("chunk/markdown/examples/flutter-knowledge/README.md", FIXTURES), "f.md"),
+    await fromFile(new URL("samples/search.txt", FIXTURES), "search.txt"),
+    await fromFile(new URL("README.md", REPO), "README.md"),
+    await fromFile(new URL("corpus/docs/observability.md", FIXTURES), "observability.md"),
+    await fromFile(
+      new URL("chunk/markdown/examples/flutter-knowledge/README.md", FIXTURES),
+      "f.md",
+    ),
   ];
   for (const base of files) {
-    const crlf = fromText(base.content.replaceAll("\n", "\r\n"), base.path);
+    const crlf = fromText(base.path, base.content.replaceAll("\n", "\r\n"));
     for (const file of [base, crlf]) {
       for (const maxChars of [40, 120, 1500]) {
         assertWellFormed(file, chunkText(file, { maxChars }), { maxChars });
@@ -134,14 +108,14 @@ Deno.test("chunkText() keeps offsets exact on real text, CRLF included", async (
 });
 
 Deno.test("chunkText() returns nothing for blank text and uses the given language", () => {
-  assert.deepEqual(chunkText(fromText("")), []);
-  assert.deepEqual(chunkText(fromText(" \n\r\n\t\n")), []);
-  assert.equal(chunkText(fromText("hi\n")).at(0)?.language, "text");
-  assert.equal(chunkText(fromText("hi\n"), { language: "rst" }).at(0)?.language, "rst");
+  assert.deepEqual(chunkText(fromText("t.txt", "")), []);
+  assert.deepEqual(chunkText(fromText("t.txt", " \n\r\n\t\n")), []);
+  assert.equal(chunkText(fromText("t.txt", "hi\n")).at(0)?.language, "text");
+  assert.equal(chunkText(fromText("t.txt", "hi\n"), { language: "rst" }).at(0)?.language, "rst");
 });
 
 Deno.test("chunkText() rejects bad options", () => {
-  const file = fromText("hi\n");
+  const file = fromText("t.txt", "hi\n");
   const usage = (e: unknown) => e instanceof WayfinderError && e.code === "usage";
   assert.throws(() => chunkText(file, { maxChars: 0 }), usage);
   assert.throws(() => chunkText(file, { maxChars: 1.5 }), usage);

@@ -1,4 +1,5 @@
 import type { Node } from "web-tree-sitter";
+import { declarationName, kids, qualify } from "./declaration_name.ts";
 import type { DeclarationRule, LanguageSpec } from "./languages.ts";
 
 /** A span the code chunker will emit, before oversized ones are split. */
@@ -44,20 +45,6 @@ interface Item {
 /** Types that small neighbours of may share a chunk. */
 const MERGEABLE = new Set(["imports", "module", "variable", "constant", "field"]);
 
-const IDENTIFIERS = new Set([
-  "identifier",
-  "property_identifier",
-  "private_property_identifier",
-  "field_identifier",
-  "simple_identifier",
-  "constant",
-  "name",
-  // Elixir's module names (`Plug.Conn`).
-  "alias",
-]);
-
-const NAME_DEPTH = 3;
-
 /** Tokens that open a container's body, after any keywords before them (`struct {`, `do`). */
 const OPENERS = new Set(["{", "do"]);
 
@@ -66,10 +53,6 @@ const CLOSERS = new Set(["}", ")", "]", "end", "#endif", "fi", "done", "esac"]);
 
 function size(ctx: WalkContext, start: number, end: number): number {
   return ctx.count(start, end);
-}
-
-function kids(node: Node, named = false): Node[] {
-  return (named ? node.namedChildren : node.children).filter((c): c is Node => c !== null);
 }
 
 /** How a node declares: by its type, or by the macro it calls (Elixir's `def`); none for code. */
@@ -192,56 +175,6 @@ function itemOf(leading: Node[], child: Node, spec: LanguageSpec): Item {
   };
 }
 
-/** The text of an identifier-ish node, without generics. */
-function identifierText(ctx: WalkContext, node: Node): string {
-  return ctx.text.slice(node.startIndex, node.endIndex).replace(/<[\s\S]*$/, "").trim();
-}
-
-/** The node(s) a field or child type names, joined (`Repo.named` is three name nodes in Dart). */
-function namedBy(ctx: WalkContext, node: Node, key: string): string | undefined {
-  const byField = node.childrenForFieldName(key).filter((c): c is Node => c !== null);
-  const found = byField.length > 0 ? byField : kids(node).filter((c) => c.type === key).slice(0, 1);
-  if (found.length === 0) return undefined;
-  if (
-    found.length === 1 && !IDENTIFIERS.has(found[0].type) && found[0].type !== "type_identifier"
-  ) {
-    return nameOf(ctx, found[0]) ?? (identifierText(ctx, found[0]) || undefined);
-  }
-  return ctx.text.slice(found[0].startIndex, found.at(-1)!.endIndex).replace(/\s+/g, "") ||
-    undefined;
-}
-
-/** An identifier with the `.name` parts after it (Dart's `factory AppConfig.development`). */
-function dottedName(ctx: WalkContext, first: Node): string {
-  let last = first;
-  for (let dot = first.nextSibling; dot?.type === "." && dot.nextSibling; dot = last.nextSibling) {
-    if (!IDENTIFIERS.has(dot.nextSibling.type)) break;
-    last = dot.nextSibling;
-  }
-  return ctx.text.slice(first.startIndex, last.endIndex).replace(/\s+/g, "");
-}
-
-/**
- * A declaration's name: its `name` field, else its declarator's, else the
- * first identifier below it that is not a type, else a type name.
- */
-function nameOf(ctx: WalkContext, node: Node, depth = 0): string | undefined {
-  const direct = namedBy(ctx, node, "name") ?? namedBy(ctx, node, "declarator");
-  if (direct) return direct;
-  const children = kids(node, true);
-  const identifier = children.find((c) => IDENTIFIERS.has(c.type));
-  if (identifier) return dottedName(ctx, identifier);
-  if (depth < NAME_DEPTH) {
-    for (const child of children) {
-      if (ctx.spec.blocks.includes(child.type)) continue;
-      const found = nameOf(ctx, child, depth + 1);
-      if (found) return found;
-    }
-  }
-  const type = children.find((c) => c.type === "type_identifier");
-  return type ? identifierText(ctx, type) : undefined;
-}
-
 /** The rule's type, refined by a keyword or node among the children or named grandchildren. */
 function refineType(node: Node, rule: DeclarationRule): string {
   const refine = rule.refine;
@@ -255,15 +188,6 @@ function refineType(node: Node, rule: DeclarationRule): string {
     }
   }
   return rule.type;
-}
-
-function qualify(parent: string | undefined, name: string): string {
-  if (!parent) return name;
-  const dot = parent.lastIndexOf(".");
-  const own = parent.slice(dot + 1);
-  // A named constructor already carries its class (`AppConfig.development`).
-  if (name.startsWith(`${own}.`)) return dot === -1 ? name : `${parent.slice(0, dot)}.${name}`;
-  return `${parent}.${name}`;
 }
 
 function findBody(node: Node, rule: DeclarationRule): Node | undefined {
@@ -296,17 +220,6 @@ function bodyLayout(
   const firstStart = open ? open.startIndex : body.startIndex;
   const headerEnd = ctx.text.slice(0, firstStart).trimEnd().length;
   return { members, headerEnd: Math.max(headerEnd, node.startIndex) };
-}
-
-function declarationName(ctx: WalkContext, node: Node, rule: DeclarationRule): string | undefined {
-  if (rule.literalName) {
-    const name = node.childForFieldName("name");
-    if (name) {
-      return ctx.text.slice(name.startIndex, name.endIndex).replace(/\s+/g, "") || undefined;
-    }
-  }
-  // A rule naming its name's place is trusted: no guessing below it.
-  return rule.name ? namedBy(ctx, node, rule.name) : nameOf(ctx, node);
 }
 
 function declarationPieces(ctx: WalkContext, item: Item, scope: Scope): Piece[] {

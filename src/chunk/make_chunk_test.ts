@@ -7,10 +7,11 @@ import {
   makeChunk,
   nonWhitespaceCounter,
 } from "./make_chunk.ts";
+import { fromText } from "../testdata/source_files.ts";
 
 Deno.test("makeChunk() derives lines, content and a stable id from a span", () => {
   const content = "a\nbb\nccc\n";
-  const file = { path: "x.txt", absolutePath: "/x.txt", content, bytes: content.length };
+  const file = fromText("x.txt", content);
   const chunk = makeChunk(file, { start: 2, end: 9, type: "text", language: "text" });
   assert.equal(chunk.content, "bb\nccc\n");
   assert.equal(chunk.lineStart, 2);

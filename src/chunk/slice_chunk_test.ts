@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { makeChunk } from "./make_chunk.ts";
 import { sliceChunk } from "./slice_chunk.ts";
+import { fromText } from "../testdata/source_files.ts";
 
 const source = "intro\nclass A {\n  one();\n\n  two();\n}\n";
-const file = { path: "a.ts", absolutePath: "/a.ts", content: source, bytes: source.length };
+const file = fromText("a.ts", source);
 const spec = { type: "class", language: "typescript", symbol: "A", parent: "M" };
 const whole = makeChunk(file, { ...spec, start: 6, end: source.length - 1 });
 

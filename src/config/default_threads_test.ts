@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { defaultThreads } from "./settings.ts";
+import { defaultThreads } from "./default_threads.ts";
 
 Deno.test("defaultThreads() leaves out a core another process keeps busy", async () => {
   const cores = navigator.hardwareConcurrency;

@@ -2,14 +2,9 @@
  * The one configuration module every subcommand reads settings through.
  * @module
  */
-export {
-  type DataEnv,
-  dataRootFrom,
-  defaultThreads,
-  type Setting,
-  type SettingKey,
-  SETTINGS,
-} from "./settings.ts";
+export { type DataEnv, dataRootFrom } from "./data_root.ts";
+export { defaultThreads } from "./default_threads.ts";
+export { type Setting, type SettingKey, SETTINGS } from "./settings.ts";
 export { type CommandSpec, helpText, type ParsedFlags, parseFlags } from "./parse_flags.ts";
 export {
   chosen,

@@ -2,7 +2,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { oneLine, WayfinderError } from "../error.ts";
 import type { ParsedFlags } from "./parse_flags.ts";
-import { dataRootFrom, type Setting, type SettingKey, SETTINGS } from "./settings.ts";
+import { dataRootFrom } from "./data_root.ts";
+import { type Setting, type SettingKey, SETTINGS } from "./settings.ts";
 
 /** Where a setting's value came from, for messages like "model (from WAYFINDER_EMBEDDING_MODEL)". */
 export type SettingSource = "flag" | "env" | "file" | "default";

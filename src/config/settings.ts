@@ -1,3 +1,4 @@
+// Over 400 lines: one table, every setting in it, so a reader finds where any parameter enters.
 /**
  * Every setting wayfinder reads, in one table: its flag, environment
  * variable, key in `wayfinder.json`, type and default. A reader looking for
@@ -5,8 +6,7 @@
  * (flags > environment > wayfinder.json > defaults).
  */
 
-import { cpus } from "node:os";
-import { join, resolve } from "node:path";
+import { BUILD_DEFAULTS } from "../build_defaults.ts";
 
 /** How a setting's raw text is parsed and checked. */
 export type SettingType = "string" | "path" | "int" | "number" | "bool" | "list" | "choice";
@@ -41,55 +41,7 @@ export interface Setting {
   max?: number;
 }
 
-/**
- * Default thread count: the cores this process may use (what `nproc`
- * reports) less those other work keeps busy right now (CPU time sampled over
- * 100 ms), at least 1 and at most 8. Measured on a 2-core machine
- * (bench/embed_throughput_bench.ts): idle, 2 threads embed 1.7× faster than
- * 1, so no core may sit idle; with one core busy, 2 threads ran 1.6× slower
- * than 1, because llama.cpp's threads spin while they wait for each other.
- * The load average cannot tell: it lags minutes behind (2.5 on an idle
- * machine right after a test run). Past 8 threads nothing was measured.
- */
-export async function defaultThreads(): Promise<number> {
-  const cores = navigator.hardwareConcurrency ?? 1;
-  const before = cpuTimes();
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  const after = cpuTimes();
-  const elapsed = after.total - before.total;
-  const busy = elapsed > 0 ? Math.round((after.busy - before.busy) / elapsed * cpus().length) : 0;
-  return Math.max(1, Math.min(cores - busy, 8));
-}
-
-/** Busy and total CPU milliseconds of every core since boot. */
-function cpuTimes(): { busy: number; total: number } {
-  let busy = 0;
-  let total = 0;
-  for (const { times } of cpus()) {
-    busy += times.user + times.nice + times.sys + times.irq;
-    total += times.user + times.nice + times.sys + times.irq + times.idle;
-  }
-  return { busy, total };
-}
-
-/** The environment variables that decide where wayfinder keeps its data. */
-export interface DataEnv {
-  WAYFINDER_DATA_DIR?: string;
-  XDG_DATA_HOME?: string;
-  HOME?: string;
-}
-
-/**
- * Where wayfinder keeps indexes and caches: `$WAYFINDER_DATA_DIR`, else
- * `$XDG_DATA_HOME/wayfinder`, else `~/.local/share/wayfinder`. Empty
- * variables count as unset.
- */
-export function dataRootFrom(env: DataEnv): string {
-  if (env.WAYFINDER_DATA_DIR) return resolve(env.WAYFINDER_DATA_DIR);
-  if (env.XDG_DATA_HOME) return join(resolve(env.XDG_DATA_HOME), "wayfinder");
-  return join(env.HOME ?? ".", ".local", "share", "wayfinder");
-}
-
+/** Every setting, by the key commands and `resolveConfig` know it by. */
 export const SETTINGS = {
   output: {
     flag: "output",
@@ -131,7 +83,7 @@ export const SETTINGS = {
     flag: "embedder",
     type: "choice",
     choices: ["llama", "ollama", "openai", "tei"],
-    default: "llama",
+    default: BUILD_DEFAULTS.provider,
     env: "WAYFINDER_EMBEDDER",
     file: "embedding.provider",
     help: "Embedding backend",
@@ -185,7 +137,7 @@ export const SETTINGS = {
     flag: "long-input",
     type: "choice",
     choices: ["reject", "truncate"],
-    default: "reject",
+    default: BUILD_DEFAULTS.longInput,
     env: "WAYFINDER_LONG_INPUT",
     file: "embedding.longInput",
     help:
@@ -195,7 +147,7 @@ export const SETTINGS = {
     flag: "include",
     type: "list",
     file: "index.include",
-    default: [],
+    default: BUILD_DEFAULTS.include,
     value: "GLOB",
     help:
       "Only index paths matching this glob (repeatable); a glob naming a default exclude (deno.lock, *.min.js, vendor, node_modules/x/**) only adds it back",
@@ -204,7 +156,7 @@ export const SETTINGS = {
     flag: "exclude",
     type: "list",
     file: "index.exclude",
-    default: [],
+    default: BUILD_DEFAULTS.exclude,
     value: "GLOB",
     help: "Skip paths matching this glob (repeatable)",
   },
@@ -213,7 +165,7 @@ export const SETTINGS = {
     type: "int",
     env: "WAYFINDER_MAX_FILE_BYTES",
     file: "index.maxFileBytes",
-    default: 1048576,
+    default: BUILD_DEFAULTS.maxFileBytes,
     value: "N",
     help: "Skip files larger than this",
   },
@@ -222,7 +174,7 @@ export const SETTINGS = {
     type: "int",
     min: 1,
     file: "index.maxChunkChars",
-    default: 1500,
+    default: BUILD_DEFAULTS.maxChunkChars,
     value: "N",
     help: "Chunk budget in non-whitespace characters",
   },

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { BUILD_DEFAULTS } from "../build_defaults.ts";
 import { type Hints, hintsFor } from "../hints.ts";
 import { declaresOkf } from "../okf/mod.ts";
 import { CHUNKER_VERSION, INPUT_FORMAT, KNOWLEDGE_INPUT_FORMAT } from "../pipeline/mod.ts";
@@ -28,25 +29,6 @@ export interface IndexSettings {
   /** Vector codes kept for a fast first pass of dense search. @default "none" */
   quantization?: Quantization;
 }
-
-/** What a build takes when neither the caller nor the index's record chooses. */
-export const BUILD_DEFAULTS: Readonly<{
-  provider: "llama";
-  longInput: "reject";
-  include: readonly string[];
-  exclude: readonly string[];
-  maxFileBytes: number;
-  maxChunkChars: number;
-  quantization: Quantization;
-}> = {
-  provider: "llama",
-  longInput: "reject",
-  include: [],
-  exclude: [],
-  maxFileBytes: 1_048_576,
-  maxChunkChars: 1500,
-  quantization: "none",
-};
 
 /** The settings a run goes by. */
 export interface EffectiveSettings {
@@ -105,7 +87,12 @@ export function effectiveSettings(
 
 /** What a build records: the settings that decide its chunks and vectors. */
 export function recordOf(settings: EffectiveSettings): RecordedSettings {
-  const { provider = "llama", model, url, longInput = "reject" } = settings.embedder;
+  const {
+    provider = BUILD_DEFAULTS.provider,
+    model,
+    url,
+    longInput = BUILD_DEFAULTS.longInput,
+  } = settings.embedder;
   return {
     embedder: { provider, ...(model ? { model } : {}), ...(url ? { url } : {}) },
     longInput,

@@ -8,7 +8,8 @@
  */
 import type { RebuildFix } from "../hints.ts";
 import type { RecordedSettings } from "../store/mod.ts";
-import { BUILD_DEFAULTS, type IndexSettings } from "./corpus_settings.ts";
+import { BUILD_DEFAULTS } from "../build_defaults.ts";
+import type { IndexSettings } from "./corpus_settings.ts";
 import type { EmbedderSettings } from "./open_models.ts";
 
 /** The build settings a caller can choose, by their option names. */

@@ -1,14 +1,10 @@
 import assert from "node:assert/strict";
-import type { SourceFile } from "../types.ts";
 import { createCodeChunker } from "../chunk/mod.ts";
 import { FakeEmbedder } from "../embed/mod.ts";
 import { chunkSource } from "./chunk_source.ts";
+import { fromText } from "../testdata/source_files.ts";
 
-function source(path: string, content: string): SourceFile {
-  return { path, absolutePath: `/${path}`, content, bytes: content.length };
-}
-
-const CONCEPT = source(
+const CONCEPT = fromText(
   "guidance/uploads.md",
   `---
 title: Interrupted uploads
@@ -61,7 +57,7 @@ Deno.test("a concept over one input or over the chunk budget keeps its blocks", 
 });
 
 Deno.test("a one-block concept stays that block", async () => {
-  const file = source("note.md", "---\ntitle: Note\n---\n\nOne paragraph.\n");
+  const file = fromText("note.md", "---\ntitle: Note\n---\n\nOne paragraph.\n");
   const fitted = await chunkSource(file, {
     chunker: await createCodeChunker(),
     embedder: new FakeEmbedder(),

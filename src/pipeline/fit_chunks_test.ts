@@ -6,10 +6,7 @@ import { FakeEmbedder } from "../embed/mod.ts";
 import { detectLanguage, walkTree } from "../walk/mod.ts";
 import { embeddingInput } from "./embedding_input.ts";
 import { fitChunk, fitChunks, tokenBudget } from "./fit_chunks.ts";
-
-function source(path: string, content: string): SourceFile {
-  return { path, absolutePath: `/${path}`, content, bytes: content.length };
-}
+import { fromText } from "../testdata/source_files.ts";
 
 /** The fake embedder's tokenizer with a budget, recording every input it counts. */
 function spyBudget(maxTokens: number) {
@@ -47,7 +44,7 @@ function assertExact(
 
 Deno.test("fitChunk() gives every table fragment its header as context, never as content", async () => {
   const rows = Array.from({ length: 12 }, (_, i) => `| row ${i} | value ${i} |`).join("\n");
-  const file = source("t.md", `# Prices\n\n| name | value |\n| ---- | ----- |\n${rows}\n`);
+  const file = fromText("t.md", `# Prices\n\n| name | value |\n| ---- | ----- |\n${rows}\n`);
   const [table] = chunkMarkdown(file).filter((c) => c.type === "table");
   const { budget, counted } = spyBudget(40);
   const { fragments, codes } = await fitChunk(table!, budget);
@@ -74,7 +71,7 @@ Deno.test("fitChunk() gives every table fragment its header as context, never as
 
 Deno.test("fitChunk() gives the fragments of a later table part the header too", async () => {
   const rows = Array.from({ length: 12 }, (_, i) => `| row ${i} | value ${i} |`).join("\n");
-  const file = source("t.md", `| name | value |\n| ---- | ----- |\n${rows}\n`);
+  const file = fromText("t.md", `| name | value |\n| ---- | ----- |\n${rows}\n`);
   const parts = chunkMarkdown(file, { maxChars: 80 });
   assert.ok(parts.length > 1 && !parts[1]!.content.startsWith("| name"));
   const { budget, counted } = spyBudget(30);
@@ -91,7 +88,7 @@ Deno.test("fitChunk() gives the fragments of a later table part the header too",
 
 Deno.test("fitChunk() cuts code at line breaks", async () => {
   const body = Array.from({ length: 20 }, (_, i) => `  step${i}(input);`).join("\n");
-  const file = source("a.ts", `function run(input) {\n${body}\n}\n`);
+  const file = fromText("a.ts", `function run(input) {\n${body}\n}\n`);
   const chunk = makeChunk(file, {
     start: 0,
     end: file.content.length - 1,
@@ -109,7 +106,7 @@ Deno.test("fitChunk() cuts code at line breaks", async () => {
 });
 
 Deno.test("fitChunk() omits the context of that chunk alone when it cannot fit beside the smallest piece", async () => {
-  const file = source(
+  const file = fromText(
     "a/very/deeply/nested/path/with/many/segments/notes.txt",
     "alpha beta gamma delta",
   );
@@ -130,7 +127,7 @@ Deno.test("fitChunk() omits the context of that chunk alone when it cannot fit b
 });
 
 Deno.test("fitChunk() keeps a chunk that fits as it is, and a chunk that cannot fit whole", async () => {
-  const file = source("n.txt", "short text");
+  const file = fromText("n.txt", "short text");
   const chunk = makeChunk(file, { start: 0, end: 10, type: "text", language: "text" });
   assert.deepEqual(await fitChunk(chunk, spyBudget(100).budget), {
     chunk,

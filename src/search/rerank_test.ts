@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { WayfinderError } from "../error.ts";
 import type { Chunk } from "../types.ts";
-import { rerankHits } from "./rerank.ts";
+import { rerankHits, rerankingSearcher } from "./rerank.ts";
 import type { SearchHit } from "./search_index.ts";
+import { indexSearcher } from "./searcher.ts";
+import { chunk, makeIndex } from "./testdata/index.ts";
 
 function hit(id: string, similarity: number): SearchHit {
   const chunk: Chunk = {
@@ -72,5 +74,53 @@ Deno.test("rerankHits() refuses a bad top and a reranker giving the wrong number
   await assert.rejects(
     rerankHits(hits, "q", short, { top: 2 }),
     (e: unknown) => e instanceof WayfinderError && e.code === "model",
+  );
+});
+
+const EAST = new Float32Array([1, 0, 0]);
+const embedQuery = () => Promise.resolve(EAST);
+
+Deno.test("rerankingSearcher() reorders candidates beyond the limit and keeps retrieval scores", async () => {
+  const index = makeIndex(
+    [chunk("a", "a.ts"), chunk("bb", "b.ts"), chunk("ccc", "c.ts")],
+    [[1, 0, 0], [0.9, 0.1, 0], [0.5, 0.5, 0]],
+  );
+  const byLength = {
+    rank: (_q: string, docs: string[]) => Promise.resolve(docs.map((d) => d.length)),
+  };
+  const searcher = rerankingSearcher(
+    indexSearcher(index, { mode: "dense", embedQuery }),
+    byLength,
+    {
+      candidates: 3,
+    },
+  );
+  const { matches } = await searcher.search({ query: "q", limit: 1 });
+  assert.deepEqual(matches.map((m) => m.chunk.id), ["ccc"]);
+  assert.equal(matches[0].scores.rerank, 3);
+  assert.ok(matches[0].scores.dense! < 1);
+});
+
+Deno.test("rerankingSearcher() scores exactly its candidates, once, and the rest follow them", async () => {
+  const index = makeIndex(
+    [chunk("a", "a.ts"), chunk("bb", "b.ts"), chunk("ccc", "c.ts"), chunk("dddd", "d.ts")],
+    [[1, 0, 0], [0.9, 0.1, 0], [0.8, 0.2, 0], [0.5, 0.5, 0]],
+  );
+  const scored: string[][] = [];
+  const byLength = {
+    rank: (_q: string, docs: string[]) => {
+      scored.push(docs);
+      return Promise.resolve(docs.map((d) => d.length));
+    },
+  };
+  const plain = indexSearcher(index, { mode: "dense", embedQuery });
+  const searcher = rerankingSearcher(plain, byLength, { candidates: 2 });
+  const { matches } = await searcher.search({ query: "q", limit: 3 });
+  assert.deepEqual(scored, [["a", "bb"]], "the top 2, not the limit of 3");
+  assert.deepEqual(matches.map((m) => m.chunk.id), ["bb", "a", "ccc"]);
+  assert.equal(
+    matches[2].scores.rerank,
+    undefined,
+    "past the candidates: retrieval order and score",
   );
 });

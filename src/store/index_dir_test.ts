@@ -1,16 +1,6 @@
 import { equal, match, notEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { dataRootFrom } from "../config/mod.ts";
 import { indexDirFor, isIndexDir, mayHoldIndex } from "./index_dir.ts";
-
-Deno.test("dataRootFrom() prefers WAYFINDER_DATA_DIR, then XDG_DATA_HOME, then HOME", () => {
-  equal(dataRootFrom({ WAYFINDER_DATA_DIR: "/d", XDG_DATA_HOME: "/x", HOME: "/h" }), "/d");
-  equal(dataRootFrom({ XDG_DATA_HOME: "/x", HOME: "/h" }), "/x/wayfinder");
-  equal(
-    dataRootFrom({ WAYFINDER_DATA_DIR: "", XDG_DATA_HOME: "", HOME: "/h" }),
-    "/h/.local/share/wayfinder",
-  );
-});
 
 Deno.test("indexDirFor() names the directory after the root and a hash of its real path", async () => {
   const base = await Deno.makeTempDir();

@@ -1,5 +1,6 @@
 import { isInside } from "../_paths.ts";
 import { join, resolve } from "node:path";
+import { BUILD_DEFAULTS } from "../build_defaults.ts";
 import { WayfinderError } from "../error.ts";
 import { projectRoot } from "../project_root.ts";
 import type { SourceFile } from "../types.ts";
@@ -154,7 +155,7 @@ export async function walkTree(root: string, options: WalkOptions = {}): Promise
   const realRoot = projectRoot(root);
   const walk: _Walk = {
     selection: selection(options),
-    maxFileBytes: options.maxFileBytes ?? 1048576,
+    maxFileBytes: options.maxFileBytes ?? BUILD_DEFAULTS.maxFileBytes,
     excludeDirs: new Set(await Promise.all((options.excludeDirs ?? []).map(_realOrAbsolute))),
     realRoot,
     walked: new Set(),

@@ -1,5 +1,8 @@
+import { chunkFile, type CodeChunker, createCodeChunker } from "../../chunk/mod.ts";
 import type { Chunk } from "../../types.ts";
+import { detectLanguage } from "../../walk/mod.ts";
 import type { SearchableIndex } from "../search_index.ts";
+import { fromText } from "../../testdata/source_files.ts";
 
 /** A one-line chunk whose content is its id. */
 export function chunk(
@@ -32,4 +35,13 @@ export function makeIndex(chunks: Chunk[], rows: number[][], lexical?: Searchabl
   const dimensions = rows[0].length;
   const vectors = new Float32Array(rows.flatMap(normalise));
   return { chunks, vectors, dimensions, lexical } satisfies SearchableIndex;
+}
+
+/** One code chunker for the file, loaded when first needed: its grammars load once. */
+let chunker: Promise<CodeChunker> | undefined;
+
+/** `source` as the indexer cuts it: code by its syntax, Markdown by headings, the rest as text. */
+export async function cut(path: string, source: string): Promise<Chunk[]> {
+  chunker ??= createCodeChunker();
+  return chunkFile(fromText(path, source), detectLanguage(path), await chunker);
 }

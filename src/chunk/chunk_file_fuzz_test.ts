@@ -8,14 +8,11 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import type { Chunk, SourceFile } from "../types.ts";
+import type { Chunk } from "../types.ts";
 import { chunkFile, chunkMarkdown, chunkText, createCodeChunker } from "./mod.ts";
+import { fromText } from "../testdata/source_files.ts";
 
 const RUNS = Number(Deno.env.get("WAYFINDER_FUZZ_RUNS") ?? 150);
-
-function file(path: string, content: string): SourceFile {
-  return { path, absolutePath: `/${path}`, content, bytes: content.length };
-}
 
 function lineAt(text: string, offset: number): number {
   return text.slice(0, offset).split("\n").length;
@@ -186,7 +183,7 @@ for (const [language, pieces] of Object.entries(LANGUAGES)) {
         fc.integer({ min: 0, max: 250 }),
         (text, maxChars, minChars) => {
           const options = { maxChars, minChars };
-          const chunks = chunkFile(file(`f.${language}`, text), language, chunker, options);
+          const chunks = chunkFile(fromText(`f.${language}`, text), language, chunker, options);
           assert.deepEqual(lost(text, checkChunks(text, chunks), codeDroppable(text)), []);
         },
       ),
@@ -203,7 +200,7 @@ Deno.test("markdown chunker: exact slices, right lines, only documented marks dr
       fc.integer({ min: 10, max: 400 }),
       (front, body, maxChars) => {
         const text = front + body;
-        const chunks = chunkMarkdown(file("f.md", text), { maxChars });
+        const chunks = chunkMarkdown(fromText("f.md", text), { maxChars });
         assert.deepEqual(lost(text, checkChunks(text, chunks), markdownDroppable(text)), []);
       },
     ),
@@ -216,7 +213,7 @@ Deno.test("text chunker: exact slices, right lines, nothing visible lost", () =>
     .map((parts) => parts.join(""));
   fc.assert(
     fc.property(text, fc.integer({ min: 5, max: 300 }), (content, maxChars) => {
-      const chunks = chunkText(file("f.txt", content), { maxChars });
+      const chunks = chunkText(fromText("f.txt", content), { maxChars });
       assert.deepEqual(lost(content, checkChunks(content, chunks)), []);
     }),
     { numRuns: RUNS },

@@ -2,95 +2,18 @@ import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chunkFile, chunkMarkdown, type CodeChunker, createCodeChunker } from "../chunk/mod.ts";
-import type { Chunk, SourceFile } from "../types.ts";
-import { detectLanguage } from "../walk/mod.ts";
+import { chunkMarkdown } from "../chunk/mod.ts";
+import type { Chunk } from "../types.ts";
 import { buildContext } from "./build_context.ts";
-import { describeParent, parentIsWider } from "./describe_parent.ts";
-import { diversifyingSearcher } from "./diversify.ts";
+import { describeParent } from "./describe_parent.ts";
 import { expandingSearcher, parentOf } from "./expand.ts";
-import { rerankingSearcher } from "./rerank.ts";
 import { indexSearcher } from "./searcher.ts";
 import type { SourceReader } from "./source_text.ts";
-import { chunk, makeIndex } from "./testdata/index.ts";
+import { chunk, cut, makeIndex } from "./testdata/index.ts";
+import { fromText } from "../testdata/source_files.ts";
 
 const EAST = new Float32Array([1, 0, 0]);
 const embedQuery = () => Promise.resolve(EAST);
-
-Deno.test("diversifyingSearcher() picks the next different passage over a near-copy", async () => {
-  const index = makeIndex(
-    [chunk("a", "a.ts"), chunk("a2", "a2.ts"), chunk("b", "b.ts")],
-    [[1, 0.1, 0], [1, 0.12, 0], [1, 0, 0.8]],
-  );
-  const plain = indexSearcher(index, { mode: "dense", embedQuery });
-  const ids = async (searcher: typeof plain) =>
-    (await searcher.search({ query: "q", limit: 2 })).matches.map((m) => m.chunk.id);
-  assert.deepEqual(await ids(plain), ["a", "a2"]);
-  assert.deepEqual(await ids(diversifyingSearcher(plain, index, { lambda: 0.5 })), ["a", "b"]);
-  assert.deepEqual(await ids(diversifyingSearcher(plain, index, { lambda: 1 })), ["a", "a2"]);
-  const diverse = await diversifyingSearcher(plain, index).search({ query: "q", limit: 2 });
-  assert.ok(diverse.matches[0].similarity >= diverse.matches[1].similarity, "most relevant first");
-  assert.throws(
-    () => diversifyingSearcher(plain, index, { lambda: 2 }),
-    /lambda must be within 0..1/,
-  );
-});
-
-Deno.test("diversifyingSearcher() still chooses when asked for as many as fetchK, as under expansion", async () => {
-  const index = makeIndex(
-    [chunk("a", "a.ts"), chunk("a2", "a2.ts"), chunk("b", "b.ts")],
-    [[1, 0.1, 0], [1, 0.12, 0], [1, 0, 0.8]],
-  );
-  const plain = indexSearcher(index, { mode: "dense", embedQuery });
-  const diverse = diversifyingSearcher(plain, index, { lambda: 0, fetchK: 2 });
-  const { matches } = await diverse.search({ query: "q", limit: 2 });
-  assert.deepEqual(matches.map((m) => m.chunk.id), ["a", "b"], "a pool of 2 × the limit asked");
-});
-
-Deno.test("rerankingSearcher() reorders candidates beyond the limit and keeps retrieval scores", async () => {
-  const index = makeIndex(
-    [chunk("a", "a.ts"), chunk("bb", "b.ts"), chunk("ccc", "c.ts")],
-    [[1, 0, 0], [0.9, 0.1, 0], [0.5, 0.5, 0]],
-  );
-  const byLength = {
-    rank: (_q: string, docs: string[]) => Promise.resolve(docs.map((d) => d.length)),
-  };
-  const searcher = rerankingSearcher(
-    indexSearcher(index, { mode: "dense", embedQuery }),
-    byLength,
-    {
-      candidates: 3,
-    },
-  );
-  const { matches } = await searcher.search({ query: "q", limit: 1 });
-  assert.deepEqual(matches.map((m) => m.chunk.id), ["ccc"]);
-  assert.equal(matches[0].scores.rerank, 3);
-  assert.ok(matches[0].scores.dense! < 1);
-});
-
-Deno.test("rerankingSearcher() scores exactly its candidates, once, and the rest follow them", async () => {
-  const index = makeIndex(
-    [chunk("a", "a.ts"), chunk("bb", "b.ts"), chunk("ccc", "c.ts"), chunk("dddd", "d.ts")],
-    [[1, 0, 0], [0.9, 0.1, 0], [0.8, 0.2, 0], [0.5, 0.5, 0]],
-  );
-  const scored: string[][] = [];
-  const byLength = {
-    rank: (_q: string, docs: string[]) => {
-      scored.push(docs);
-      return Promise.resolve(docs.map((d) => d.length));
-    },
-  };
-  const plain = indexSearcher(index, { mode: "dense", embedQuery });
-  const searcher = rerankingSearcher(plain, byLength, { candidates: 2 });
-  const { matches } = await searcher.search({ query: "q", limit: 3 });
-  assert.deepEqual(scored, [["a", "bb"]], "the top 2, not the limit of 3");
-  assert.deepEqual(matches.map((m) => m.chunk.id), ["bb", "a", "ccc"]);
-  assert.equal(
-    matches[2].scores.rerank,
-    undefined,
-    "past the candidates: retrieval order and score",
-  );
-});
 
 /** A Dart-like file: class header, two methods, a top-level function, and its text. */
 function classFile(): { chunks: Chunk[]; source: string } {
@@ -197,13 +120,7 @@ Deno.test("expandingSearcher() collapses hits in one class into the first child 
 
 /** Markdown as `chunkMarkdown` cuts it, indexed, with its text. */
 function markdownIndex(path: string, source: string) {
-  const file: SourceFile = {
-    path,
-    absolutePath: `/${path}`,
-    content: source,
-    bytes: source.length,
-  };
-  const chunks = chunkMarkdown(file);
+  const chunks = chunkMarkdown(fromText(path, source));
   return { chunks, source, index: makeIndex(chunks, chunks.map(() => [1, 0, 0])) };
 }
 
@@ -333,21 +250,6 @@ const SCHEDULE = [
   "}",
 ].join("\n") + "\n";
 
-/** One code chunker for the file, loaded when first needed: its grammars load once. */
-let chunker: Promise<CodeChunker> | undefined;
-
-/** `source` as the indexer cuts it: code by its syntax, Markdown by headings, the rest as text. */
-async function cut(path: string, source: string): Promise<Chunk[]> {
-  const file: SourceFile = {
-    path,
-    absolutePath: `/${path}`,
-    content: source,
-    bytes: source.length,
-  };
-  chunker ??= createCodeChunker();
-  return chunkFile(file, detectLanguage(path), await chunker);
-}
-
 Deno.test("parentOf() gives a top-level function its file, not an unnamed run of statements", async () => {
   const chunks = await cut("src/schedule.ts", SCHEDULE);
   const statements = chunks.find((c) => c.type === "module")!;
@@ -366,40 +268,6 @@ Deno.test("parentOf() gives a top-level function its file, not an unnamed run of
   assert.equal(matches[0].chunk, fn);
   const text = buildContext(matches, { maxChars: 4000, read: () => SCHEDULE });
   assert.ok(text.includes("export function parseDurationSeconds"), text);
-});
-
-Deno.test("describeParent() names no context for a container that is itself the hit", async () => {
-  // A class too long for one chunk: its methods are chunks of their own.
-  const body = (name: string) =>
-    Array.from(
-      { length: 30 },
-      (_, i) => `    const ${name}${i} = computeSomething(${i}, "${name}");`,
-    )
-      .join("\n");
-  const source = "export interface IndexLock {\n  release(): Promise<void>;\n}\n\n" +
-    `export class Store {\n  open(): void {\n${body("open")}\n  }\n\n` +
-    `  close(): void {\n${body("close")}\n  }\n}\n`;
-  const chunks = await cut("src/lock.ts", source);
-  const lock = chunks.find((c) => c.symbol === "IndexLock")!;
-  const close = chunks.find((c) => c.symbol === "Store.close")!;
-  const index = makeIndex(
-    chunks,
-    chunks.map((c) => c === lock || c === close ? [1, 0, 0] : [0, 1, 0]),
-  );
-  const { matches } = await expandingSearcher(
-    indexSearcher(index, { mode: "dense", embedQuery }),
-    index,
-    () => source,
-  ).search({ query: "q", limit: 2 });
-  const byId = new Map(matches.map((m) => [m.chunk.id, m]));
-  const own = byId.get(lock.id)!;
-  assert.deepEqual([own.parent?.lineStart, own.parent?.lineEnd], [lock.lineStart, lock.lineEnd]);
-  assert.equal(parentIsWider(own), false);
-  assert.equal(describeParent(own), undefined, "not 'IndexLock in interface IndexLock'");
-  // A member is shown in its wider class, and says so.
-  const member = byId.get(close.id)!;
-  assert.equal(parentIsWider(member), true);
-  assert.equal(describeParent(member), "in class Store");
 });
 
 Deno.test("parentOf() gives every chunk of the samples and the peer corpus a context holding it", async () => {

@@ -5,12 +5,8 @@
  * indexed.
  */
 import assert from "node:assert/strict";
-import type { SourceFile } from "../types.ts";
 import { chunkFile, chunkMarkdown, type CodeChunker, createCodeChunker } from "./mod.ts";
-
-function file(path: string, content: string): SourceFile {
-  return { path, absolutePath: `/${path}`, content, bytes: content.length };
-}
+import { fromText } from "../testdata/source_files.ts";
 
 /** Every chunk is its slice of the source, and every non-blank character is in one. */
 function assertCovers(
@@ -45,7 +41,7 @@ Deno.test("tree-sitter chunks 10,000-deep brackets without crashing, and keeps w
   for (const [language, content] of Object.entries(DEEP)) {
     const started = performance.now();
     // Straight to tree-sitter: chunkFile would take these one-line files for minified.
-    const chunks = chunker.chunk(file(`deep.${language}`, content), language);
+    const chunks = chunker.chunk(fromText(`deep.${language}`, content), language);
     assert.ok(chunks.length > 1, language);
     assert.ok(chunks.some((c) => c.type !== "text"), language);
     assertCovers(content, chunks);
@@ -53,7 +49,7 @@ Deno.test("tree-sitter chunks 10,000-deep brackets without crashing, and keeps w
   }
   const fine = "export function fine() { return 1; }\n";
   assert.deepEqual(
-    chunkFile(file("a.ts", fine), "typescript", chunker).map((c) => c.symbol),
+    chunkFile(fromText("a.ts", fine), "typescript", chunker).map((c) => c.symbol),
     ["fine"],
   );
 });
@@ -62,13 +58,13 @@ Deno.test("chunkFile() chunks minified code as text, and well-formed code by syn
   const chunker = await createCodeChunker({ languages: ["javascript"] });
   const statement = "var a=function(b,c){return b.map(function(d){return d*c})};";
   const minified = statement.repeat(2000);
-  const chunks = chunkFile(file("bundle.js", minified), "javascript", chunker);
+  const chunks = chunkFile(fromText("bundle.js", minified), "javascript", chunker);
   assert.ok(chunks.length < 100, `${chunks.length} chunks, not one per statement`);
   assert.ok(chunks.every((c) => c.type === "text"));
   assertCovers(minified, chunks);
   const readable = statement.replaceAll(";", ";\n").repeat(3);
   assert.ok(
-    chunkFile(file("a.js", readable), "javascript", chunker).every((c) => c.type !== "text"),
+    chunkFile(fromText("a.js", readable), "javascript", chunker).every((c) => c.type !== "text"),
   );
 });
 
@@ -82,7 +78,7 @@ Deno.test("chunkFile() falls back to text when the grammar blows its stack", () 
     },
   };
   const content = DEEP.typescript!;
-  const chunks = chunkFile(file("deep.ts", content), "typescript", exploding);
+  const chunks = chunkFile(fromText("deep.ts", content), "typescript", exploding);
   assert.ok(chunks.length > 0);
   assert.ok(chunks.every((c) => c.type === "text" && c.language === "typescript"));
   assertCovers(content, chunks);
@@ -103,7 +99,7 @@ const BOMB = [
 
 Deno.test("chunkMarkdown() keeps a YAML alias bomb as front matter without expanding it", () => {
   const started = performance.now();
-  const chunks = chunkMarkdown(file("bomb.md", BOMB));
+  const chunks = chunkMarkdown(fromText("bomb.md", BOMB));
   assert.ok(performance.now() - started < 2000);
   assert.deepEqual(chunks.map((c) => c.type), ["front_matter", "heading", "paragraph"]);
   assert.equal(chunks[0]!.content, BOMB.slice(0, BOMB.indexOf("\n# Title")));
@@ -120,7 +116,7 @@ Deno.test("chunkMarkdown() survives malformed front matter and keeps its text", 
     "---\r\nkey: value\r\n---\r\nbody\r\n",
   ];
   for (const content of cases) {
-    const chunks = chunkMarkdown(file("fm.md", content));
+    const chunks = chunkMarkdown(fromText("fm.md", content));
     for (const c of chunks) assert.equal(content.slice(c.startOffset, c.endOffset), c.content);
     assert.ok(
       chunks.some((c) => c.content.includes("body") || c.content.includes("text")) ||
