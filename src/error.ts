@@ -39,7 +39,9 @@ export const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
  * quoted values ("Cannot read config: 'x' is not JSON").
  */
 export class WayfinderError extends Error {
+  /** Why it failed; {@link EXIT_CODES} maps it to the exit status. */
   readonly code: ErrorCode;
+  /** An error with `code`, worded for the user; `cause` keeps the underlying error. */
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "WayfinderError";

@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openCorpus } from "../src/mod.ts";
+import { liveIndex } from "../src/corpus/mod.ts";
 import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
 
 const SERVICES = join(REPO, "fixtures", "corpus", "services");
@@ -105,7 +106,7 @@ async function enospcInProcess() {
   const open = Deno.open;
   try {
     await corpus.index();
-    const live = await corpus.open();
+    const live = await liveIndex(corpus);
     await Deno.writeTextFile(join(root, "extra.md"), "# Extra\n\nA new page about quasars.\n");
     // The vectors of the next generation go to /dev/full: the real write fails with ENOSPC.
     // Only writes are redirected: opening the live index reads its vectors through Deno.open too.
@@ -118,7 +119,7 @@ async function enospcInProcess() {
       message: /no space left on device \(ENOSPC\) writing .*; the previous index stays live$/,
     });
     Deno.open = open;
-    assert.equal((await corpus.open()).generation, live.generation);
+    assert.equal((await liveIndex(corpus)).generation, live.generation);
     const status = await corpus.status();
     assert.equal(status.state, "failed");
     assert.match(status.failure!.message, /ENOSPC/);

@@ -10,6 +10,7 @@ export {
   type SettingKey,
   SETTINGS,
 } from "./settings.ts";
+export { processDataRoot } from "./process_data_root.ts";
 export { type CommandSpec, helpText, type ParsedFlags, parseFlags } from "./parse_flags.ts";
 export {
   chosen,

@@ -31,13 +31,16 @@ import {
 import { modelDifference } from "./model_difference.ts";
 import type { EmbedderSettings, Locations } from "./open_models.ts";
 
+/** Where an index stands: `ready` to search, being built, behind its tree or settings, its last run failed, or none yet. */
 export type CorpusState = "ready" | "indexing" | "stale" | "failed" | "absent";
 
 /** Why an index no longer matches its tree or its settings. */
 export interface Staleness {
   /** Paths relative to the root, sorted. */
   changed: string[];
+  /** Files added since the index was built. */
   added: string[];
+  /** Files deleted since the index was built. */
   deleted: string[];
   /** Differences other than files: model, chunking, format. */
   reasons: string[];
@@ -45,15 +48,21 @@ export interface Staleness {
 
 /** What `corpus.status()` and `wayfinder status` report. */
 export interface CorpusStatus {
+  /** The index's state, as the `status` command reports it. */
   state: CorpusState;
+  /** The tree's absolute path. */
   root: string;
+  /** The index folder. */
   indexDir: string;
   /** The live generation, when there is one. */
   generation: string | null;
   /** When the live generation was written (ISO). */
   updatedAt: string | null;
+  /** Files the live generation holds. */
   files: number;
+  /** Passages the live generation holds. */
   chunks: number;
+  /** The model that embedded the live generation, or null when there is none. */
   model: { name: string; provider: string; sha256: string; dimensions: number } | null;
   /** Bytes the index folder holds on disk (live and previous generation included). */
   diskBytes: number;

@@ -17,10 +17,11 @@ import {
 } from "../eval/mod.ts";
 import { indexDirFor } from "../store/mod.ts";
 import {
+  type ConfiguredCorpusOptions,
   corpusDataDir,
-  type CorpusOptions,
   type CorpusSearchOptions,
-  openCorpus,
+  liveIndex,
+  openConfiguredCorpus,
 } from "./open_corpus.ts";
 import {
   type EmbedderSettings,
@@ -81,7 +82,7 @@ export function parseRun(name: string): RunSpec {
 export interface EvaluateOptions extends Omit<EvaluationInput, "runs" | "pathOf"> {
   runs: RunSpec[];
   /** Index settings, data root and locations; `embedder` and `reranker` come from below. */
-  corpus: Omit<CorpusOptions, "embedder" | "reranker">;
+  corpus: Omit<ConfiguredCorpusOptions, "embedder" | "reranker">;
   embedder: EmbedderSettings;
   reranker?: RerankerSettings;
 }
@@ -125,7 +126,7 @@ export async function evaluateCorpus(
       throw error;
     });
   try {
-    const corpus = await openCorpus(root, {
+    const corpus = await openConfiguredCorpus(root, {
       ...options.corpus,
       indexDir: options.corpus.indexDir ?? evaluationIndexDir(root, options.corpus, embedder),
       embedder,
@@ -136,7 +137,7 @@ export async function evaluateCorpus(
       const truncatedQueries = await queriesOverBudget(embedder, options);
       await corpus.index();
       const searchers = await Promise.all(options.runs.map((run) => corpus.searcher(run.options)));
-      const { chunks } = await corpus.open();
+      const { chunks } = await liveIndex(corpus);
       const chunkPaths = new Map(chunks.map((c) => [c.id, c.sourcePath]));
       const runs: EvalRun[] = options.runs.map((run, i) => ({
         name: run.name,

@@ -4,15 +4,19 @@
  * @module
  */
 export {
+  type ConfiguredCorpusOptions,
   type Corpus,
   type CorpusIndexOptions,
   type CorpusOptions,
   type CorpusSearchOptions,
   type CorpusSearchResult,
+  indexHoldingLock,
+  liveIndex,
+  openConfiguredCorpus,
   openCorpus,
 } from "./open_corpus.ts";
-export { effectiveSettings, type IndexSettings } from "./corpus_settings.ts";
-export type { HintAudience } from "../hints.ts";
+export type { FileLines } from "./read_lines.ts";
+export type { IndexSettings } from "./corpus_settings.ts";
 export { type BuildSettingName } from "./rebuild_command.ts";
 export {
   type CorpusReport,

@@ -1,8 +1,8 @@
 import { isInside } from "../_paths.ts";
 import { relative, resolve, sep } from "node:path";
-import { dataRootFrom } from "../config/mod.ts";
+import { processDataRoot } from "../config/mod.ts";
 import { WayfinderError } from "../error.ts";
-import { type HintAudience, type Hints, hintsFor, type RebuildFix } from "../hints.ts";
+import { type Hints, hintsFor, type RebuildFix } from "../hints.ts";
 import { rowsIn } from "../row_ranges.ts";
 import { type Embedder, identityFingerprint, type Reranker } from "../embed/mod.ts";
 import {
@@ -80,6 +80,7 @@ import {
   type StatusInput,
 } from "./corpus_status.ts";
 import { assertIndexDirUsable } from "./index_dir_check.ts";
+import { type FileLines, readIndexedLines } from "./read_lines.ts";
 import {
   type EmbedderSettings,
   type Locations,
@@ -102,13 +103,6 @@ export interface CorpusOptions extends IndexSettings {
   /** Where default models and grammars are looked for. */
   locations?: Locations;
   /**
-   * The settings above that came from an environment variable or
-   * wayfinder.json rather than from the caller: a rebuild run in the same
-   * place reads them again, so the `index --rebuild` command a stale-index
-   * error names repeats only the others (and what the index recorded).
-   */
-  fromConfig?: readonly BuildSettingName[];
-  /**
    * Index the tree as an OKF knowledge bundle. @default what the index
    * recorded, else true when the root `index.md` declares `okf_version`
    */
@@ -120,17 +114,31 @@ export interface CorpusOptions extends IndexSettings {
    * `mode: "lexical"`) or "library" (`call corpus.index()`, `{ mode: "lexical" }`).
    * @default "cli"
    */
-  hintsFor?: HintAudience;
+  hintsFor?: "cli" | "tools" | "library";
+}
+
+/** `CorpusOptions` as the CLI fills them from flags, the environment and wayfinder.json. */
+export interface ConfiguredCorpusOptions extends CorpusOptions {
+  /**
+   * The settings above that came from an environment variable or
+   * wayfinder.json rather than from the caller: a rebuild run in the same
+   * place reads them again, so the `index --rebuild` command a stale-index
+   * error names repeats only the others (and what the index recorded).
+   */
+  fromConfig?: readonly BuildSettingName[];
 }
 
 /** How one search ranks and what it returns. */
 export interface CorpusSearchOptions {
   /** @default 10 */
+  /** Hits wanted. @default 10 */
   limit?: number;
   /** @default "dense"; `bm25` is read as `lexical` */
+  /** How to rank. @default "dense"; `bm25` is read as `lexical` */
   mode?: SearchMode | "bm25";
   /** Drops hits whose dense cosine similarity (`scores.dense`) is below this, whatever ranks them. */
   minScore?: number;
+  /** Restricts hits by path glob, chunk type and language. */
   filter?: SearchFilter;
   /** Rerank the top this many candidates (true: 50); below `limit`, the rest follow unreranked. */
   rerank?: boolean | number;
@@ -146,23 +154,26 @@ export interface CorpusSearchOptions {
 
 /** Hits best first, the prompt context when asked for, and what the caller should be told. */
 export interface CorpusSearchResult {
+  /** The query as searched: trimmed. */
   query: string;
+  /** Hits, best first. */
   matches: SearchHit[];
   /** A knowledge bundle's context: each passage with why it is there, in reading order. */
   context?: ContextEntry[];
   /** Present when `contextChars` was given. */
   contextText?: string;
+  /** What the caller should be told: a stale index, a cut query, a policy ignored. */
   notices: string[];
 }
 
 /** How one `corpus.index()` run reports and behaves. */
 export interface CorpusIndexOptions {
+  /** Rebuild from scratch instead of reusing what is unchanged. */
   rebuild?: boolean;
+  /** Called as the run walks, chunks, embeds and writes. */
   onProgress?: (p: IndexProgress) => void;
   /** started, file, batch, partial, published, failed: one JSON-ready object each. */
   onEvent?: (event: IndexEvent) => void;
-  /** The index lock, when the caller holds it (a watcher does). */
-  lock?: IndexLock;
   /** Abandons the run before it publishes (a partial generation already published stays live). */
   signal?: AbortSignal;
   /**
@@ -174,7 +185,9 @@ export interface CorpusIndexOptions {
 
 /** One source tree and its index: the library's front door. */
 export interface Corpus {
+  /** The tree's absolute path. */
   readonly root: string;
+  /** The index folder. */
   readonly indexDir: string;
   /** The data root; never indexed, even when it lies inside `root`. */
   readonly dataDir: string;
@@ -207,8 +220,15 @@ export interface Corpus {
    * @throws {WayfinderError} "no_index" when nothing was indexed yet.
    */
   chunk(id: string): Promise<Chunk | undefined>;
-  /** The live generation, loaded. */
-  open(): Promise<StoredIndex>;
+  /**
+   * The lines of a file the live generation holds, as the file reads now,
+   * and whether its content changed since it was indexed. Loads no model.
+   * @param path Relative to the root, `/`-separated (a hit's `chunk.sourcePath`).
+   * @returns undefined when the live generation does not hold `path`.
+   * @throws {WayfinderError} "no_index" when nothing was indexed yet; "io"
+   *   when the file cannot be read now (deleted, or a permission taken away).
+   */
+  readLines(path: string): Promise<FileLines | undefined>;
   /**
    * Whether a change at this absolute path cannot change the index: it lies
    * outside the root, in the index or data folder, or where the walk `index`
@@ -233,7 +253,7 @@ function isScorer(value: unknown): value is PassageScorer {
 
 /** The data root a corpus keeps its index under: the one given, else the user's default. */
 export function corpusDataDir(options: { dataDir?: string }): string {
-  return resolve(options.dataDir ?? dataRootFrom(Deno.env.toObject()));
+  return resolve(options.dataDir ?? processDataRoot());
 }
 
 /**
@@ -246,16 +266,29 @@ export function corpusDataDir(options: { dataDir?: string }): string {
  *   tree (through symlinks too), is a file or is a folder of other files.
  *
  * @example Index a folder and search it
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder } from "../embed/mod.ts";
  * import { openCorpus } from "./mod.ts";
  *
- * const corpus = await openCorpus("./fixtures/corpus", { embedder: { threads: 1 } });
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus("fixtures/corpus", { dataDir, embedder: new FakeEmbedder() });
  * await corpus.index();
  * const { matches } = await corpus.search("encrypt sensitive data", { limit: 3, mode: "hybrid" });
+ * assert.equal(matches.length, 3);
  * await corpus.close();
+ * await Deno.remove(dataDir, { recursive: true });
  * ```
  */
-export async function openCorpus(root: string, options: CorpusOptions = {}): Promise<Corpus> {
+export function openCorpus(root: string, options: CorpusOptions = {}): Promise<Corpus> {
+  return openConfiguredCorpus(root, options);
+}
+
+/** `openCorpus` for the CLI, which says which settings came from its configuration. */
+export async function openConfiguredCorpus(
+  root: string,
+  options: ConfiguredCorpusOptions,
+): Promise<Corpus> {
   const absolute = resolve(root);
   projectRoot(absolute);
   const dataDir = corpusDataDir(options);
@@ -299,6 +332,30 @@ function rerankedFloorNotice(options: CorpusSearchOptions & { mode?: SearchMode 
   ];
 }
 
+/**
+ * The live generation of a corpus `openCorpus` opened, loaded: for the
+ * stages inside wayfinder (evaluation, benchmarks, tests) that read the
+ * index itself.
+ */
+export function liveIndex(corpus: Corpus): Promise<StoredIndex> {
+  if (!(corpus instanceof LocalCorpus)) {
+    throw new WayfinderError("usage", "liveIndex needs a corpus openCorpus opened");
+  }
+  return corpus.open();
+}
+
+/** `corpus.index` for a caller that holds the index lock (a watcher does). */
+export function indexHoldingLock(
+  corpus: Corpus,
+  lock: IndexLock,
+  options: CorpusIndexOptions = {},
+): Promise<IndexSummary> {
+  if (!(corpus instanceof LocalCorpus)) {
+    throw new WayfinderError("usage", "indexHoldingLock needs a corpus openCorpus opened");
+  }
+  return corpus.index({ ...options, lock });
+}
+
 /** The corpus behind `openCorpus`; keeps the embedder, reranker and live index between calls. */
 class LocalCorpus implements Corpus {
   #embedder: Promise<Embedder> | null = null;
@@ -316,11 +373,11 @@ class LocalCorpus implements Corpus {
     readonly root: string,
     readonly indexDir: string,
     readonly dataDir: string,
-    readonly options: CorpusOptions,
+    readonly options: ConfiguredCorpusOptions,
     private readonly hints: Hints,
   ) {}
 
-  async index(run: CorpusIndexOptions = {}): Promise<IndexSummary> {
+  async index(run: CorpusIndexOptions & { lock?: IndexLock } = {}): Promise<IndexSummary> {
     // A current index needs no model: the hash walk `status` does says so.
     if (!run.rebuild && !run.lock) {
       const current = await this.#currentSummary(run);
@@ -488,6 +545,12 @@ class LocalCorpus implements Corpus {
     return row < 0 ? undefined : { ...index.chunks[row]! };
   }
 
+  async readLines(path: string): Promise<FileLines | undefined> {
+    const index = await this.open();
+    return readIndexedLines(this.root, index.manifest.files, path);
+  }
+
+  /** The live generation, loaded. */
   async open(): Promise<StoredIndex> {
     const live = await currentGeneration(this.indexDir);
     if (this.#index && this.#index.generation === live) return this.#index;

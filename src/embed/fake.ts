@@ -21,8 +21,10 @@ export interface FakeEmbedderOptions {
  * share words land close together and unrelated texts do not.
  */
 export class FakeEmbedder implements Embedder {
+  /** Which model this is: `fake`, with the options' dimensions and budget. */
   readonly identity: ModelIdentity;
 
+  /** A fake embedder; every option has a default. */
   constructor(options: FakeEmbedderOptions = {}) {
     this.identity = modelIdentity(
       {
@@ -52,6 +54,7 @@ export class FakeEmbedder implements Embedder {
     return Promise.resolve(_words(input).length);
   }
 
+  /** Nothing to release. */
   close(): Promise<void> {
     return Promise.resolve();
   }

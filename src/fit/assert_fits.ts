@@ -3,9 +3,13 @@ import { type Hints, hintsFor } from "../hints.ts";
 
 /** A chunk whose body cannot fit: even its smallest piece, without context, is over budget. */
 export interface UnfitPassage {
+  /** The passage's chunk id. */
   chunkId: string;
+  /** The file it comes from, relative to the root. */
   sourcePath: string;
+  /** Its first line, 1-based. */
   lineStart: number;
+  /** Its last line, inclusive. */
   lineEnd: number;
   /** Tokens of the smallest piece that did not fit (one code point and the special tokens). */
   tokens: number;

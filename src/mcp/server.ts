@@ -1,4 +1,18 @@
-import { escapeLine, escapeText } from "../escape.ts";
+import {
+  type Corpus,
+  type CorpusSearchOptions,
+  type IndexProgress,
+  WayfinderError,
+} from "../mod.ts";
+import {
+  escapeLine,
+  escapeText,
+  locateBinding,
+  plural,
+  resultJson,
+  sourceReader,
+  validateProject,
+} from "../cli/mod.ts";
 /**
  * The MCP server: wayfinder's corpora as tools for coding agents, over the
  * same front door as the CLI. Tools answer with `structuredContent` (the
@@ -10,12 +24,7 @@ import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/proto
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { type Corpus, type CorpusSearchOptions, resultJson } from "../corpus/mod.ts";
-import type { IndexProgress } from "../pipeline/mod.ts";
 import { basename, join } from "node:path";
-import { WayfinderError } from "../error.ts";
-import { locateBinding, validateProject } from "../okf/mod.ts";
-import { sourceReader } from "../search/mod.ts";
 import { renderSearch, SHOWN_LINES } from "./render.ts";
 import { SEARCH_OUTPUT } from "./search_output.ts";
 import { type Range, readRange } from "./read_range.ts";
@@ -23,7 +32,6 @@ import { readChunk, type StoredPassage } from "./read_chunk.ts";
 import { checkToolArguments, recordingRegistry, type ToolRegistry } from "./tool_arguments.ts";
 import type { Roots } from "./roots.ts";
 import { IndexRuns } from "./index_runs.ts";
-import { plural } from "../plural.ts";
 
 /** Limits that keep one call from flooding an agent's context or the machine. */
 export const LIMITS = { limit: 100, contextChars: 100_000, lines: 2_000 } as const;

@@ -2,7 +2,7 @@ import type { Chunk, Quantization, RowRange, SourceFile } from "../types.ts";
 import { inRanges } from "../row_ranges.ts";
 import { WayfinderError } from "../error.ts";
 import { type Hints, hintsFor, type RebuildFix } from "../hints.ts";
-import type { WalkResult } from "../walk/mod.ts";
+import type { SkippedFile, WalkResult } from "../walk/mod.ts";
 import type { CodeChunker } from "../chunk/mod.ts";
 import { assertFits, type UnfitPassage } from "../fit/mod.ts";
 import { type Embedder, identityFingerprint, type ModelIdentity } from "../embed/mod.ts";
@@ -82,27 +82,43 @@ export interface IndexOptions {
   hints?: Hints;
 }
 
+/** Where an index run is, for a progress display. */
 export interface IndexProgress {
+  /** The stage running now. */
   phase: "walk" | "chunk" | "embed" | "write";
+  /** Files through the current stage. */
   filesDone: number;
+  /** Files the run will go through. */
   filesTotal: number;
+  /** Passages embedded so far. */
   chunksDone: number;
+  /** Passages the run will embed. */
   chunksTotal: number;
 }
 
 /** The summary `index --output json` prints. */
 export interface IndexSummary {
+  /** The tree's absolute path. */
   root: string;
+  /** The index folder. */
   index: string;
+  /** Files walked, changed (added included), deleted and skipped. */
   files: { seen: number; changed: number; deleted: number; skipped: number };
-  skipped: WalkResult["skipped"];
+  /** Each skipped file and why. */
+  skipped: SkippedFile[];
+  /** Passages embedded by this run. */
   embeddedChunks: number;
+  /** Passages kept from the previous generation. */
   reusedChunks: number;
+  /** Passages dropped with their changed or deleted files. */
   removedChunks: number;
+  /** Passages cut to the model's budget (`longInput: "truncate"`). */
   truncatedChunks: number;
+  /** Wall-clock time of the run. */
   elapsedMs: number;
   /** True when the index was already up to date and nothing was written. */
   current: boolean;
+  /** The generation published, or null when nothing changed. */
   generation: string | null;
   /** Why the live generation could not be built on (`vectors.f32 fails its checksum`): the run rebuilt it. */
   rebuilt?: string;

@@ -8,6 +8,7 @@ import {
 
 /** What one search asks for; every searcher in a stack passes it on, adjusted. */
 export interface SearchRequest {
+  /** The question, as the user asked it. */
   query: string;
   /** Hits wanted. */
   limit: number;
@@ -23,6 +24,7 @@ export interface SearchRequest {
  * parent/child expansion over any of them, each taking an inner `Searcher`.
  */
 export interface Searcher {
+  /** Answers one request, best hit first. */
   search(request: SearchRequest): Promise<SearchResult>;
 }
 

@@ -28,6 +28,7 @@ export interface SkippedFile {
    * in it as `\\`.
    */
   path: string;
+  /** Why it was skipped. */
   reason: SkipReason;
 }
 
