@@ -16,13 +16,8 @@ import {
   unmatchedJudgments,
 } from "../eval/mod.ts";
 import { indexDirFor } from "../store/mod.ts";
-import {
-  type ConfiguredCorpusOptions,
-  corpusDataDir,
-  type CorpusSearchOptions,
-  liveIndex,
-  openConfiguredCorpus,
-} from "./open_corpus.ts";
+import type { ConfiguredCorpusOptions, CorpusSearchOptions } from "./corpus.ts";
+import { corpusDataDir, liveIndex, openConfiguredCorpus } from "./open_corpus.ts";
 import {
   type EmbedderSettings,
   openEmbedder,

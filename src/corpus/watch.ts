@@ -10,7 +10,8 @@ import { basename, relative } from "node:path";
 import { type ErrorCode, WayfinderError } from "../error.ts";
 import type { IndexSummary } from "../pipeline/mod.ts";
 import { acquireIndexLock, currentGeneration, type IndexLock } from "../store/mod.ts";
-import { type Corpus, indexHoldingLock } from "./open_corpus.ts";
+import type { Corpus } from "./corpus.ts";
+import { indexHoldingLock } from "./open_corpus.ts";
 import { type FolderSkip, TreeWatcher } from "./tree_watcher.ts";
 
 /** One update: what triggered it and how it ended. */
