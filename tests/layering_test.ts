@@ -107,3 +107,11 @@ Deno.test("commands/ and src/mcp/ import from src/ only the library and the CLI'
   const repeated = exportedNames(join(SRC, "cli", "mod.ts")).filter((name) => library.has(name));
   assert.deepEqual(repeated, [], "src/cli/mod.ts repeats what the library exports");
 });
+
+Deno.test("the stages below the corpus throw structured fixes: none of them imports hints.ts", () => {
+  const offending = sources()
+    .filter(({ path }) => /^(store|fit|pipeline|walk|chunk|embed|search)\//.test(path))
+    .filter(({ text }) => imports(text).some((spec) => spec === "../hints.ts"))
+    .map(({ path }) => path);
+  assert.deepEqual(offending, []);
+});

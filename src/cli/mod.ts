@@ -9,6 +9,7 @@
 export * from "../config/mod.ts";
 export { escapeLine, escapeText } from "../escape.ts";
 export { plural } from "../plural.ts";
+export { hintsFor, worded } from "../hints.ts";
 export { projectRoot } from "../project_root.ts";
 export {
   type BuildSettingName,

@@ -47,7 +47,7 @@ export class CorpusConfig {
     // An index this version cannot read records nothing it could follow; index rebuilds it.
     const manifest = recorded === null
       ? null
-      : await readManifest(this.indexDir, this.root, this.hints).catch((error) => {
+      : await readManifest(this.indexDir, this.root).catch((error) => {
         if (error instanceof UnusableIndexError) return null;
         throw error;
       });

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
-import { type Hints, hintsFor, type RebuildFix } from "../hints.ts";
+import { type Hints, hintsFor, type RebuildFix, worded } from "../hints.ts";
 import { rowsIn } from "../row_ranges.ts";
 import { type TreeChanges, treeChanges } from "../pipeline/mod.ts";
 import {
@@ -127,10 +127,10 @@ export async function inspectCorpus(
   let formatProblem: string | undefined;
   const before = await currentGeneration(indexDir).catch(() => null);
   try {
-    manifest = await readManifest(indexDir, root, hints);
+    manifest = await readManifest(indexDir, root);
   } catch (error) {
     if (!(error instanceof WayfinderError && error.code === "stale_index")) throw error;
-    formatProblem = error.message;
+    formatProblem = worded(error, hints).message;
   }
   const generation = await currentGeneration(indexDir).catch(() => null);
   // Only when no run published in between is the manifest read that generation's.

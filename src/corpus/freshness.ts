@@ -94,7 +94,7 @@ export async function currentSummary(input: CurrentInput): Promise<IndexSummary 
   const { root, indexDir } = input.status;
   const { status, walked } = await inspectCorpus(input.status);
   if (status.state !== "ready" || !walked) return null;
-  const manifest = await readManifest(indexDir, root, input.hints);
+  const manifest = await readManifest(indexDir, root);
   const { embedder, index } = await input.settings();
   // Other vector codes asked for mean a new generation, even with nothing to embed.
   if (!manifest || (manifest.quantization ?? "none") !== index.quantization) return null;

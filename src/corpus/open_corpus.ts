@@ -7,7 +7,7 @@ import { isInside } from "../_paths.ts";
 import { relative, resolve, sep } from "node:path";
 import { processDataRoot } from "../config/mod.ts";
 import { WayfinderError } from "../error.ts";
-import { type Hints, hintsFor } from "../hints.ts";
+import { type Hints, hintsFor, worded, wordingOf } from "../hints.ts";
 import {
   fitCorpus,
   type FitInputsOptions,
@@ -150,7 +150,54 @@ class LocalCorpus implements Corpus {
     });
   }
 
-  async index(run: CorpusIndexOptions & { lock?: IndexLock } = {}): Promise<IndexSummary> {
+  // Each method words the fix of an error from the stages below for this corpus's reader.
+  index(run: CorpusIndexOptions & { lock?: IndexLock } = {}): Promise<IndexSummary> {
+    return this.#worded(() => this.#indexRun(run));
+  }
+
+  fitInputs(options: FitInputsOptions = {}): Promise<FitInputsReport> {
+    return this.#worded(() => this.#fitInputs(options));
+  }
+
+  status(): Promise<CorpusStatus> {
+    return this.#worded(() => corpusStatus(this.#statusInput()));
+  }
+
+  search(query: string, asked: CorpusSearchOptions = {}): Promise<CorpusSearchResult> {
+    return this.#worded(() => this.#search(query, asked));
+  }
+
+  async searcher(
+    asked: Omit<CorpusSearchOptions, "limit" | "minScore" | "filter" | "contextChars"> = {},
+  ): Promise<Searcher> {
+    const inner = await this.#worded(() => this.#searcher(asked));
+    return { search: (request) => this.#worded(() => inner.search(request)) };
+  }
+
+  chunk(id: string): Promise<Chunk | undefined> {
+    return this.#worded(() => this.#chunk(id));
+  }
+
+  readLines(path: string): Promise<FileLines | undefined> {
+    return this.#worded(async () =>
+      readIndexedLines(this.root, (await this.#open()).manifest.files, path)
+    );
+  }
+
+  /** The live generation, loaded. */
+  open(): Promise<StoredIndex> {
+    return this.#worded(() => this.#open());
+  }
+
+  async #worded<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw worded(error, this.hints);
+    }
+  }
+
+  async #indexRun(run: CorpusIndexOptions & { lock?: IndexLock }): Promise<IndexSummary> {
     // A current index needs no model: the hash walk `status` does says so.
     if (!run.rebuild && !run.lock) {
       const current = await currentSummary({
@@ -182,14 +229,14 @@ class LocalCorpus implements Corpus {
       ...walkOptionsOf(settings.index, this.#privateDirs),
       settings: recordOf(settings),
       knowledge,
-      hints: this.hints,
+      wordFix: wordingOf(this.hints),
     });
     this.#index = null;
     this.#filter = null;
     return summary;
   }
 
-  async fitInputs(options: FitInputsOptions = {}): Promise<FitInputsReport> {
+  async #fitInputs(options: FitInputsOptions): Promise<FitInputsReport> {
     const settings = await this.#config.effective();
     const { embedder, release } = await this.#models.counter(settings.embedder);
     try {
@@ -206,10 +253,6 @@ class LocalCorpus implements Corpus {
     }
   }
 
-  status(): Promise<CorpusStatus> {
-    return corpusStatus(this.#statusInput());
-  }
-
   #statusInput(): StatusInput {
     return {
       root: this.root,
@@ -222,18 +265,18 @@ class LocalCorpus implements Corpus {
     };
   }
 
-  async search(query: string, asked: CorpusSearchOptions = {}): Promise<CorpusSearchResult> {
+  async #search(query: string, asked: CorpusSearchOptions): Promise<CorpusSearchResult> {
     // Checked here too, so an empty query is told before an index or model is opened.
     const text = searchableQuery(query);
     const options = checkSearchOptions(asked);
-    const searcher = await this.searcher(options);
+    const searcher = await this.#searcher(options);
     const request = {
       query: text,
       limit: options.limit ?? 10,
       minScore: options.minScore,
       filter: options.filter,
     };
-    return answerQuery(searcher, await this.open(), request, options, {
+    return answerQuery(searcher, await this.#open(), request, options, {
       root: this.root,
       hints: this.hints,
       chosenKnowledge: this.options.knowledge,
@@ -241,11 +284,9 @@ class LocalCorpus implements Corpus {
     });
   }
 
-  async searcher(
-    asked: Omit<CorpusSearchOptions, "limit" | "minScore" | "filter" | "contextChars"> = {},
-  ): Promise<Searcher> {
+  async #searcher(asked: Omit<CorpusSearchOptions, "limit" | "contextChars">): Promise<Searcher> {
     const options = checkSearchOptions(asked);
-    return stackSearcher(await this.open(), options, {
+    return stackSearcher(await this.#open(), options, {
       root: this.root,
       hints: this.hints,
       queries: this.#queries,
@@ -253,23 +294,17 @@ class LocalCorpus implements Corpus {
     });
   }
 
-  async chunk(id: string): Promise<Chunk | undefined> {
-    const index = await this.open();
+  async #chunk(id: string): Promise<Chunk | undefined> {
+    const index = await this.#open();
     const row = index.rowOf(id);
     // A copy with its content read: the generation's text may be collected after later publishes.
     return row < 0 ? undefined : { ...index.chunks[row]! };
   }
 
-  async readLines(path: string): Promise<FileLines | undefined> {
-    const index = await this.open();
-    return readIndexedLines(this.root, index.manifest.files, path);
-  }
-
-  /** The live generation, loaded. */
-  async open(): Promise<StoredIndex> {
+  async #open(): Promise<StoredIndex> {
     const live = await currentGeneration(this.indexDir);
     if (this.#index && this.#index.generation === live) return this.#index;
-    const index = await openIndex(this.indexDir, { root: this.root, hints: this.hints });
+    const index = await openIndex(this.indexDir, { root: this.root });
     if (!index) {
       throw new WayfinderError(
         "no_index",

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FakeEmbedder } from "../embed/mod.ts";
-import { WayfinderError } from "../error.ts";
+import type { WayfinderError } from "../error.ts";
 import { openCorpus } from "./open_corpus.ts";
 
 /** A small tree and a data folder of its own, removed after `body`. */

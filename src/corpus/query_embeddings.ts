@@ -34,8 +34,8 @@ export class QueryEmbeddings {
     const { manifest } = index;
     const fingerprint = identityFingerprint(embedder.identity);
     if (manifest.fingerprint !== fingerprint) {
-      const fix = this.hints.rebuild(this.root, await this.model.rebuildFix(manifest.settings));
-      assertSameModel(manifest, embedder.identity, fingerprint, this.root, fix);
+      const command = await this.model.rebuildFix(manifest.settings);
+      assertSameModel(manifest, embedder.identity, fingerprint, this.root, command);
     }
     return (query) => {
       if (!this.#queries.has(query)) {

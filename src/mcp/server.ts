@@ -1,3 +1,9 @@
+/**
+ * The MCP server: wayfinder's corpora as tools for coding agents, over the
+ * same front door as the CLI. Tools answer with `structuredContent` (the
+ * CLI's JSON) and a compact text rendering with `path:lines` citations; a
+ * failure is an error result of one line, never a crash.
+ */
 import {
   type Corpus,
   type CorpusSearchOptions,
@@ -7,18 +13,14 @@ import {
 import {
   escapeLine,
   escapeText,
+  hintsFor,
   locateBinding,
   plural,
   resultJson,
   sourceReader,
   validateProject,
+  worded,
 } from "../cli/mod.ts";
-/**
- * The MCP server: wayfinder's corpora as tools for coding agents, over the
- * same front door as the CLI. Tools answer with `structuredContent` (the
- * CLI's JSON) and a compact text rendering with `path:lines` citations; a
- * failure is an error result of one line, never a crash.
- */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -54,8 +56,9 @@ async function answer(
       structuredContent: data as Record<string, unknown>,
     };
   } catch (error) {
+    // A fix no corpus worded yet is worded for the agent, as the corpora word theirs.
     const message = error instanceof WayfinderError || error instanceof Error
-      ? error.message
+      ? worded(error, hintsFor("tools")).message
       : String(error);
     return {
       content: [{ type: "text", text: `wayfinder: ${message.split("\n")[0]}` }],
