@@ -7,7 +7,6 @@ import type {
   Corpus,
   CorpusSearchOptions,
   EmbedderSettings,
-  Locations,
   RerankerSettings,
 } from "../src/mod.ts";
 import {
@@ -16,6 +15,7 @@ import {
   chosen,
   type Config,
   type ConfiguredCorpusOptions,
+  type Locations,
   openConfiguredCorpus,
   originOf,
   parseGoverning,

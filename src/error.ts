@@ -59,7 +59,23 @@ export type Fix =
 
 /**
  * An expected failure, worded for the user: sentence case, no final period,
- * quoted values ("Cannot read config: 'x' is not JSON").
+ * quoted values ("Cannot read config: 'x' is not JSON"). Its `code` says what
+ * kind, and `fix`, when there is one, what would fix it.
+ *
+ * @example Searching before indexing
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus, WayfinderError } from "./mod.ts";
+ *
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus("fixtures/corpus", { dataDir, embedder: new FakeEmbedder() });
+ * await assert.rejects(
+ *   corpus.search("anything"),
+ *   (error) => error instanceof WayfinderError && error.code === "no_index",
+ * );
+ * await corpus.close();
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
  */
 export class WayfinderError extends Error {
   /** Why it failed; {@link EXIT_CODES} maps it to the exit status. */

@@ -25,51 +25,7 @@ import {
   type ValidationReport,
 } from "./okf/mod.ts";
 
-/**
- * Opens a source tree for indexing and search; models load on first use and
- * stay loaded until `close`. The default embedder is the GGUF model in
- * `models/embedding.gguf`; pass settings or an open `Embedder` instead.
- *
- * @example Index, search, and read a hit's lines
- * ```ts
- * import assert from "node:assert/strict";
- * import { FakeEmbedder, openCorpus } from "./mod.ts";
- *
- * const dataDir = await Deno.makeTempDir();
- * const corpus = await openCorpus("fixtures/corpus", { dataDir, embedder: new FakeEmbedder() });
- * const summary = await corpus.index();
- * assert.equal(summary.files.seen, summary.files.changed + summary.files.skipped);
- * const { matches } = await corpus.search("refresh the auth token", { limit: 1, mode: "lexical" });
- * const hit = matches[0]!.chunk;
- * const file = await corpus.readLines(hit.sourcePath);
- * assert.equal(file?.changedSinceIndex, false);
- * assert.ok(file?.lines.slice(hit.lineStart - 1, hit.lineEnd).join("\n").includes(hit.content));
- * await corpus.close();
- * await Deno.remove(dataDir, { recursive: true });
- * ```
- */
 export { openCorpus } from "./corpus/mod.ts";
-/**
- * One source tree and its index, as `openCorpus` returns it.
- *
- * @example A searcher to drive yourself, with its own reranker on top
- * ```ts
- * import assert from "node:assert/strict";
- * import { FakeEmbedder, openCorpus, rerankingSearcher } from "./mod.ts";
- *
- * const dataDir = await Deno.makeTempDir();
- * const corpus = await openCorpus("fixtures/corpus", { dataDir, embedder: new FakeEmbedder() });
- * await corpus.index();
- * // Any PassageScorer reranks: this one prefers short passages.
- * const shortest = { rank: (_query: string, texts: string[]) => Promise.resolve(texts.map((t) => -t.length)) };
- * const searcher = rerankingSearcher(await corpus.searcher({ mode: "hybrid" }), shortest);
- * const { matches } = await searcher.search({ query: "encrypt sensitive data", limit: 3 });
- * const lengths = matches.map((hit) => hit.chunk.content.length);
- * assert.deepEqual(lengths, [...lengths].sort((a, b) => a - b));
- * await corpus.close();
- * await Deno.remove(dataDir, { recursive: true });
- * ```
- */
 export type { Corpus } from "./corpus/mod.ts";
 export {
   type CorpusIndexOptions,
@@ -81,7 +37,6 @@ export {
   type EmbedderSettings,
   type FileLines,
   type IndexSettings,
-  type Locations,
   type RerankerSettings,
   type Staleness,
 } from "./corpus/mod.ts";
@@ -130,26 +85,7 @@ export {
   type Severity,
   type ValidationReport,
 } from "./okf/mod.ts";
-export type { ErrorCode } from "./error.ts";
-/**
- * The one error wayfinder throws on purpose: a message worded for the user
- * and a `code` (usage, io, no_index, stale_index, …) that says what kind.
- *
- * @example Searching before indexing
- * ```ts
- * import assert from "node:assert/strict";
- * import { FakeEmbedder, openCorpus, WayfinderError } from "./mod.ts";
- *
- * const dataDir = await Deno.makeTempDir();
- * const corpus = await openCorpus("fixtures/corpus", { dataDir, embedder: new FakeEmbedder() });
- * await assert.rejects(
- *   corpus.search("anything"),
- *   (error) => error instanceof WayfinderError && error.code === "no_index",
- * );
- * await corpus.close();
- * await Deno.remove(dataDir, { recursive: true });
- * ```
- */
+export type { ErrorCode, Fix, RebuildCommand } from "./error.ts";
 export { WayfinderError } from "./error.ts";
 
 /**

@@ -16,6 +16,7 @@ export {
   type ConfiguredCorpusOptions,
   evaluateCorpus,
   hitJson,
+  type Locations,
   openConfiguredCorpus,
   parseRun,
   resultJson,

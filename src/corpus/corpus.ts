@@ -36,8 +36,6 @@ export interface CorpusOptions extends IndexSettings {
   embedder?: Embedder | EmbedderSettings;
   /** An open cross-encoder (the caller closes it), or settings to open one when a search reranks. */
   reranker?: PassageScorer | RerankerSettings;
-  /** Where default models and grammars are looked for. */
-  locations?: Locations;
   /**
    * Index the tree as an OKF knowledge bundle. @default what the index
    * recorded, else true when the root `index.md` declares `okf_version`
@@ -55,6 +53,8 @@ export interface CorpusOptions extends IndexSettings {
 
 /** `CorpusOptions` as the CLI fills them from flags, the environment and wayfinder.json. */
 export interface ConfiguredCorpusOptions extends CorpusOptions {
+  /** Where a compiled binary's models and grammars are looked for first. */
+  locations?: Locations;
   /**
    * The settings above that came from an environment variable or
    * wayfinder.json rather than from the caller: a rebuild run in the same
@@ -119,7 +119,30 @@ export interface CorpusIndexOptions {
   partial?: Partial<PartialPublishing> | false;
 }
 
-/** One source tree and its index: the library's front door. */
+/**
+ * One source tree and its index: the library's front door, as `openCorpus`
+ * returns it.
+ *
+ * @example A searcher to drive yourself, with its own reranker on top
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder } from "../embed/mod.ts";
+ * import { rerankingSearcher } from "../search/mod.ts";
+ * import { openCorpus } from "./mod.ts";
+ *
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus("fixtures/corpus", { dataDir, embedder: new FakeEmbedder() });
+ * await corpus.index();
+ * // Any PassageScorer reranks: this one prefers short passages.
+ * const shortest = { rank: (_query: string, texts: string[]) => Promise.resolve(texts.map((t) => -t.length)) };
+ * const searcher = rerankingSearcher(await corpus.searcher({ mode: "hybrid" }), shortest);
+ * const { matches } = await searcher.search({ query: "encrypt sensitive data", limit: 3 });
+ * const lengths = matches.map((hit) => hit.chunk.content.length);
+ * assert.deepEqual(lengths, [...lengths].sort((a, b) => a - b));
+ * await corpus.close();
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
 export interface Corpus {
   /** The tree's absolute path. */
   readonly root: string;

@@ -61,7 +61,7 @@ export function corpusDataDir(options: { dataDir?: string }): string {
  *   is a file or `/` (see {@link projectRoot}), or the index folder holds the
  *   tree (through symlinks too), is a file or is a folder of other files.
  *
- * @example Index a folder and search it
+ * @example Index, search, and read a hit's lines
  * ```ts
  * import assert from "node:assert/strict";
  * import { FakeEmbedder } from "../embed/mod.ts";
@@ -69,9 +69,13 @@ export function corpusDataDir(options: { dataDir?: string }): string {
  *
  * const dataDir = await Deno.makeTempDir();
  * const corpus = await openCorpus("fixtures/corpus", { dataDir, embedder: new FakeEmbedder() });
- * await corpus.index();
- * const { matches } = await corpus.search("encrypt sensitive data", { limit: 3, mode: "hybrid" });
- * assert.equal(matches.length, 3);
+ * const summary = await corpus.index();
+ * assert.equal(summary.files.seen, summary.files.changed + summary.files.skipped);
+ * const { matches } = await corpus.search("refresh the auth token", { limit: 1, mode: "lexical" });
+ * const hit = matches[0]!.chunk;
+ * const file = await corpus.readLines(hit.sourcePath);
+ * assert.equal(file?.changedSinceIndex, false);
+ * assert.ok(file?.lines.slice(hit.lineStart - 1, hit.lineEnd).join("\n").includes(hit.content));
  * await corpus.close();
  * await Deno.remove(dataDir, { recursive: true });
  * ```

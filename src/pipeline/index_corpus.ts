@@ -1,3 +1,4 @@
+// Over 400 lines: one incremental run (plan, reuse, embed, publish) whose steps share its Plan type.
 import type { Chunk, Quantization, RowRange, SourceFile } from "../types.ts";
 import { inRanges } from "../row_ranges.ts";
 import { type Fix, type RebuildCommand, WayfinderError } from "../error.ts";
