@@ -8,6 +8,7 @@
 import { dirname, fromFileUrl } from "./src/_paths.ts";
 import { helpText, parseFlags, resolveConfig } from "./src/config/mod.ts";
 import { WayfinderError } from "./src/error.ts";
+import { hintsFor, worded } from "./src/hints.ts";
 import type { Command, CommandContext } from "./commands/_command.ts";
 import { COMMANDS } from "./commands/mod.ts";
 import { escapeLine, escapeText } from "./src/escape.ts";
@@ -145,6 +146,8 @@ async function main(args: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof Deno.errors.BrokenPipe) return 0;
     if (error instanceof WayfinderError) {
+      // A fix no layer above worded yet (a corpus words its own) is worded for the CLI's user.
+      worded(error, hintsFor("cli"));
       // Messages quote paths and input: a control character in one must not reach the terminal.
       context.stderr(`wayfinder: ${escapeLine(error.message)}\n`);
       if (debug) context.stderr(stackOf(error));

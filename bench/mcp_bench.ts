@@ -9,7 +9,9 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { LlamaEmbedder, openCorpus } from "../src/mod.ts";
+import { openCorpus } from "../src/mod.ts";
+import { liveIndex } from "../src/corpus/mod.ts";
+import { LlamaEmbedder } from "../src/embed/mod.ts";
 import { INPUT_FORMAT } from "../src/pipeline/mod.ts";
 import { searchIndex } from "../src/search/mod.ts";
 import { benchWithFixture } from "./_fixture.ts";
@@ -21,7 +23,7 @@ const model = requireModel();
 const dataDir = await Deno.makeTempDir({ prefix: "wayfinder-mcp-bench-" });
 const corpus = await openCorpus(CORPUS, { dataDir, embedder: { model, threads: 1 } });
 await corpus.index();
-const index = await corpus.open();
+const index = await liveIndex(corpus);
 await corpus.close();
 
 const client = new Client({ name: "wayfinder-bench", version: "1.0.0" });

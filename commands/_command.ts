@@ -1,4 +1,4 @@
-import type { CommandSpec, Config } from "../src/config/mod.ts";
+import type { CommandSpec, Config } from "../src/cli/mod.ts";
 
 /** What a command may touch of the outside world, passed in so tests can run commands in-process. */
 export interface CommandContext {

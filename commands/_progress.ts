@@ -1,4 +1,4 @@
-import type { IndexProgress } from "../src/pipeline/mod.ts";
+import type { IndexProgress } from "../src/mod.ts";
 import type { CommandContext } from "./_command.ts";
 
 /**

@@ -3,18 +3,24 @@
  * every command opens corpora and models the same way.
  */
 import { resolve } from "node:path";
-import { chosen, type Config, originOf, type SettingKey } from "../src/config/mod.ts";
+import type {
+  Corpus,
+  CorpusSearchOptions,
+  EmbedderSettings,
+  RerankerSettings,
+} from "../src/mod.ts";
 import {
   type BuildSettingName,
-  type Corpus,
-  type CorpusOptions,
-  type CorpusSearchOptions,
-  type EmbedderSettings,
+  checkQualifiers,
+  chosen,
+  type Config,
+  type ConfiguredCorpusOptions,
   type Locations,
-  openCorpus,
-  type RerankerSettings,
-} from "../src/corpus/mod.ts";
-import { checkQualifiers, parseGoverning } from "../src/okf/mod.ts";
+  openConfiguredCorpus,
+  originOf,
+  parseGoverning,
+  type SettingKey,
+} from "../src/cli/mod.ts";
 import type { CommandContext } from "./_command.ts";
 
 /** Settings every command that reads or writes an index accepts. */
@@ -87,7 +93,10 @@ export async function withCorpus<T>(
   context: CommandContext,
   use: (corpus: Corpus) => Promise<T>,
 ): Promise<T> {
-  const corpus = await openCorpus(corpusRoot(config, context), corpusOptions(config, context));
+  const corpus = await openConfiguredCorpus(
+    corpusRoot(config, context),
+    corpusOptions(config, context),
+  );
   try {
     return await use(corpus);
   } finally {
@@ -143,8 +152,8 @@ function strength(config: Config, key: SettingKey): number {
   return ["default", "file", "env", "flag"].indexOf(config.sources[key] ?? "default");
 }
 
-/** Everything `openCorpus` needs from the settings. */
-export function corpusOptions(config: Config, context: CommandContext): CorpusOptions {
+/** Everything `openConfiguredCorpus` needs from the settings. */
+export function corpusOptions(config: Config, context: CommandContext): ConfiguredCorpusOptions {
   const s = config.settings;
   return {
     indexDir: s.indexDir,

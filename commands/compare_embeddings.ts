@@ -1,19 +1,21 @@
-import { plural } from "../src/plural.ts";
-import { writeFile } from "node:fs/promises";
-import { WayfinderError } from "../src/error.ts";
+import { WayfinderError } from "../src/mod.ts";
 import {
   compareToBaseline,
+  type Config,
+  escapeLine,
+  evaluateCorpus,
   loadGroups,
   loadJudgments,
   loadQueries,
   loadReport,
+  parseRun,
+  plural,
   type Report,
+  type TruncatedQuery,
   type UnmatchedJudgment,
-} from "../src/eval/mod.ts";
-import { evaluateCorpus, parseRun, type TruncatedQuery } from "../src/corpus/mod.ts";
-import type { Config } from "../src/config/mod.ts";
+} from "../src/cli/mod.ts";
+import { writeFile } from "node:fs/promises";
 import { type Command, type CommandContext, printResult } from "./_command.ts";
-import { escapeLine } from "../src/escape.ts";
 import {
   CHUNKING_SETTINGS,
   corpusOptions,

@@ -1,7 +1,6 @@
-import { plural } from "../src/plural.ts";
-import type { FitInput, FitInputsReport } from "../src/pipeline/mod.ts";
+import type { FitInput, FitInputsReport } from "../src/mod.ts";
+import { escapeLine, escapeText, plural } from "../src/cli/mod.ts";
 import { type Command, printJsonLine, printResult } from "./_command.ts";
-import { escapeLine, escapeText } from "../src/escape.ts";
 import { CHUNKING_SETTINGS, EMBEDDER_SETTINGS, INDEX_SETTINGS, withCorpus } from "./_wiring.ts";
 
 /** `wayfinder fit-inputs <root>`: how the tree's embedding inputs fit the model's token budget. */

@@ -1,8 +1,12 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, relative } from "node:path";
-import { WayfinderError } from "../src/error.ts";
-import { projectRoot } from "../src/project_root.ts";
-import { getProfiles, type GetResult, locateBinding } from "../src/okf/mod.ts";
+import { WayfinderError } from "../src/mod.ts";
+import {
+  getLockedProfiles,
+  locateBinding,
+  type LockedProfiles,
+  projectRoot,
+} from "../src/cli/mod.ts";
 import { type Command, type CommandContext, printResult } from "./_command.ts";
 import { dataRootAt } from "./_wiring.ts";
 
@@ -28,7 +32,7 @@ export const getCommand: Command = {
         `No wayfinder.json at or above '${config.target}': a project binds its Profiles there`,
       );
     }
-    const result = await getProfiles({ configFile, dataRoot, update: s.update });
+    const result = await getLockedProfiles({ configFile, dataRoot, update: s.update });
     if (result.replacedLock) {
       context.stderr(
         `wayfinder: warning: Replaced unreadable lock '${result.lockFile}' (${result.replacedLock})\n`,
@@ -40,7 +44,7 @@ export const getCommand: Command = {
   },
 };
 
-function summary(result: GetResult) {
+function summary(result: LockedProfiles) {
   return {
     lockFile: result.lockFile,
     lockWritten: result.lockWritten,
@@ -63,7 +67,7 @@ function summary(result: GetResult) {
   };
 }
 
-function text(result: GetResult, context: CommandContext): string {
+function text(result: LockedProfiles, context: CommandContext): string {
   const lines: string[] = [];
   for (const [name, chain] of Object.entries(result.chains)) {
     chain.forEach((l, i) => {

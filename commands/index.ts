@@ -1,8 +1,7 @@
-import { plural } from "../src/plural.ts";
-import type { IndexEvent, IndexSummary } from "../src/pipeline/mod.ts";
+import type { IndexEvent, IndexSummary } from "../src/mod.ts";
+import { escapeLine, plural } from "../src/cli/mod.ts";
 import { type Command, type CommandContext, printResult } from "./_command.ts";
 import { progressLine } from "./_progress.ts";
-import { escapeLine } from "../src/escape.ts";
 import { listenForInterrupt } from "./_interrupt.ts";
 import { BUILD_SETTINGS, corpusRoot, withCorpus } from "./_wiring.ts";
 

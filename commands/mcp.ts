@@ -1,7 +1,8 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { resolve } from "node:path";
 import process from "node:process";
-import { type Corpus, openCorpus } from "../src/corpus/mod.ts";
+import { openConfiguredCorpus } from "../src/cli/mod.ts";
+import type { Corpus } from "../src/mod.ts";
 import { createServer, Roots, type SearchDefaults } from "../src/mcp/mod.ts";
 import type { Command } from "./_command.ts";
 import {
@@ -40,7 +41,7 @@ export const mcpCommand: Command = {
       // Its errors and notices name tool calls and arguments, not commands and flags.
       const options = { ...corpusOptions(own, context), hintsFor: "tools" as const };
       // Each root gets its own index folder; --index-dir only makes sense for one.
-      const corpus = await openCorpus(
+      const corpus = await openConfiguredCorpus(
         root,
         unique.length > 1 ? { ...options, indexDir: undefined } : options,
       );

@@ -1,14 +1,14 @@
 import { dirname, join, resolve } from "node:path";
-import { WayfinderError } from "../src/error.ts";
+import { WayfinderError } from "../src/mod.ts";
 import {
+  type Config,
   DEFAULT_MODEL,
   importCheckpoint,
   prepareFromPip,
   prepareModel,
   readVerifiedManifest,
-} from "../src/model/mod.ts";
+} from "../src/cli/mod.ts";
 import { type Command, type CommandContext, printResult } from "./_command.ts";
-import type { Config } from "../src/config/mod.ts";
 
 /** Where models live by default: `models/` beside the compiled binary, else the project's. */
 function defaultModelPath(context: CommandContext): string {

@@ -1,15 +1,16 @@
-import { resultJson } from "../src/corpus/mod.ts";
-import { describeConcept } from "../src/okf/mod.ts";
+import type { SearchHit } from "../src/mod.ts";
 import {
+  describeConcept,
   describeParent,
+  escapeLine,
+  escapeText,
   parentIsWider,
-  type SearchHit,
+  resultJson,
   shownPassage,
   type SourceReader,
   sourceReader,
-} from "../src/search/mod.ts";
+} from "../src/cli/mod.ts";
 import { type Command, printJson, printJsonLine } from "./_command.ts";
-import { escapeLine, escapeText } from "../src/escape.ts";
 import {
   EMBEDDER_SETTINGS,
   INDEX_SETTINGS,

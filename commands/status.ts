@@ -1,7 +1,6 @@
-import { plural } from "../src/plural.ts";
-import type { CorpusStatus } from "../src/corpus/mod.ts";
+import type { CorpusStatus } from "../src/mod.ts";
+import { escapeLine, plural } from "../src/cli/mod.ts";
 import { type Command, printResult } from "./_command.ts";
-import { escapeLine } from "../src/escape.ts";
 import { BUILD_SETTINGS, withCorpus } from "./_wiring.ts";
 
 /** `wayfinder status <root>`: the index's state, read from disk; loads no model. */

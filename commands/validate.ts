@@ -1,19 +1,19 @@
-import { plural } from "../src/plural.ts";
-import { escapeLine, escapeText } from "../src/escape.ts";
-import { relative, resolve } from "node:path";
-import { WayfinderError } from "../src/error.ts";
+import { type ValidationReport, WayfinderError } from "../src/mod.ts";
 import {
   applyIndexFixes,
   diffIndexFixes,
+  escapeLine,
+  escapeText,
   formatReportText,
   locateBinding,
   planIndexFixes,
+  plural,
   repoRootOf,
   type RuleInfo,
   toSarif,
   validateProject,
-  type ValidationReport,
-} from "../src/okf/mod.ts";
+} from "../src/cli/mod.ts";
+import { relative, resolve } from "node:path";
 import { type Command, type CommandContext, printJson, printJsonLine } from "./_command.ts";
 import { dataRootAt } from "./_wiring.ts";
 

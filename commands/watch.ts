@@ -1,7 +1,11 @@
-import { plural } from "../src/plural.ts";
-import { openCorpus, watchCorpus, type WatchUpdate } from "../src/corpus/mod.ts";
+import {
+  escapeLine,
+  openConfiguredCorpus,
+  plural,
+  watchCorpus,
+  type WatchUpdate,
+} from "../src/cli/mod.ts";
 import { type Command, type CommandContext, printJsonLine } from "./_command.ts";
-import { escapeLine } from "../src/escape.ts";
 import { listenForInterrupt } from "./_interrupt.ts";
 import { BUILD_SETTINGS, corpusOptions, corpusRoot } from "./_wiring.ts";
 
@@ -20,7 +24,10 @@ export const watchCommand: Command = {
   },
   targetPositional: 0,
   async run(config, context) {
-    const corpus = await openCorpus(corpusRoot(config, context), corpusOptions(config, context));
+    const corpus = await openConfiguredCorpus(
+      corpusRoot(config, context),
+      corpusOptions(config, context),
+    );
     const interrupt = listenForInterrupt();
     try {
       await watchCorpus(corpus, {

@@ -34,16 +34,73 @@ export const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   internal: 2,
 };
 
+/** The `index --rebuild` command a rebuild fix names, and the flags in it only the index's record gave. */
+export interface RebuildCommand {
+  /** `wayfinder index <root> [flags] --rebuild`. */
+  command: string;
+  /** Those flags as the command spells them; "" when there are none. */
+  recorded: string;
+}
+
+/**
+ * The way out of an error, as data: the stages that throw know what would
+ * fix it, and the layer that knows its reader (the CLI's user, an agent
+ * calling the MCP tools, library code) words it, once.
+ */
+export type Fix =
+  /** Run an index on `root`: it rebuilds an unusable index unasked. */
+  | { kind: "reindex"; root: string }
+  /** Rebuild the index of `root` from scratch, with the flags `command` names. */
+  | { kind: "rebuild"; root: string; command?: RebuildCommand }
+  /** Keep the index elsewhere, or replace the other tree's index that is there. */
+  | { kind: "replace_index"; root: string }
+  /** Leave out or cut the passages that cannot fit the model. */
+  | { kind: "unfit_passages" };
+
 /**
  * An expected failure, worded for the user: sentence case, no final period,
- * quoted values ("Cannot read config: 'x' is not JSON").
+ * quoted values ("Cannot read config: 'x' is not JSON"). Its `code` says what
+ * kind, and `fix`, when there is one, what would fix it.
+ *
+ * @example Searching before indexing
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus, WayfinderError } from "./mod.ts";
+ *
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus("fixtures/corpus", { dataDir, embedder: new FakeEmbedder() });
+ * await assert.rejects(
+ *   corpus.search("anything"),
+ *   (error) => error instanceof WayfinderError && error.code === "no_index",
+ * );
+ * await corpus.close();
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
  */
 export class WayfinderError extends Error {
+  /** Why it failed; {@link EXIT_CODES} maps it to the exit status. */
   readonly code: ErrorCode;
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+  /** What would fix it, when the stage that threw knows; the message names it once worded. */
+  readonly fix?: Fix;
+  #worded = false;
+  /** An error with `code`, worded for the user; `cause` keeps the underlying error. */
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; fix?: Fix }) {
     super(message, options);
     this.name = "WayfinderError";
     this.code = code;
+    if (options?.fix) this.fix = options.fix;
+  }
+
+  /**
+   * Ends the message with its fix as `word` says it, the first time only:
+   * an error passes several layers, and the one nearest its reader words it.
+   */
+  wordFix(word: (fix: Fix) => string): this {
+    if (this.fix && !this.#worded) {
+      this.message = `${this.message}; ${word(this.fix)}`;
+      this.#worded = true;
+    }
+    return this;
   }
   /** The process exit status for this error. */
   get exit(): number {

@@ -6,7 +6,7 @@
  * hint a corpus and the stages below it give is worded here, so no reader is
  * told to do what it cannot.
  */
-import { WayfinderError } from "./error.ts";
+import { type Fix, type RebuildCommand, WayfinderError } from "./error.ts";
 
 /** Who reads a corpus's messages: the CLI's user, an agent calling the MCP tools, or library code. */
 export type HintAudience = "cli" | "tools" | "library";
@@ -16,12 +16,7 @@ export type HintAudience = "cli" | "tools" | "library";
  * in it that only the index's record gave: a rebuild from the caller's own
  * settings (a tool call, `corpus.index({ rebuild: true })`) does not keep them.
  */
-export interface RebuildFix {
-  /** `wayfinder index <root> [flags] --rebuild`. */
-  command: string;
-  /** Those flags as the command spells them; "" when there are none. */
-  recorded: string;
-}
+export type RebuildFix = RebuildCommand;
 
 /** The fixes messages suggest, each a clause that ends or continues a message. */
 export interface Hints {
@@ -138,4 +133,29 @@ export function hintsFor(audience: HintAudience = "cli"): Hints {
 
 function plainRebuild(root: string): string {
   return `wayfinder index ${root} --rebuild`;
+}
+
+/** A structured fix as a clause `hints` words for its reader. */
+export function wordingOf(hints: Hints): (fix: Fix) => string {
+  return (fix) => {
+    switch (fix.kind) {
+      case "reindex":
+        return `${hints.index(fix.root)} to rebuild it`;
+      case "rebuild":
+        return hints.rebuild(fix.root, fix.command);
+      case "replace_index":
+        return hints.replaceIndex(fix.root);
+      case "unfit_passages":
+        return hints.unfitPassages();
+    }
+  };
+}
+
+/**
+ * `error` with its fix worded for `hints`' reader, when it is a
+ * `WayfinderError` that carries one not yet worded; anything else as it is.
+ */
+export function worded<E>(error: E, hints: Hints): E {
+  if (error instanceof WayfinderError) error.wordFix(wordingOf(hints));
+  return error;
 }

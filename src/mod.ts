@@ -1,26 +1,49 @@
 /**
- * wayfinder as a library: open a source tree, index it, search it.
+ * wayfinder as a library: open a source tree, index it, search it; validate
+ * an OKF knowledge bundle and get the Profiles bound to it.
  *
- * ```ts ignore
- * import { openCorpus } from "./src/mod.ts";
+ * @example Index a folder and search it
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus } from "./mod.ts";
  *
- * const corpus = await openCorpus("./my-repo");
+ * const dataDir = await Deno.makeTempDir();
+ * // A real model is the default; the fake embedder keeps the example fast.
+ * const corpus = await openCorpus("fixtures/corpus", { dataDir, embedder: new FakeEmbedder() });
  * await corpus.index();
- * const { matches, contextText } = await corpus.search("refresh the auth token", {
- *   mode: "hybrid",
- *   expand: true,
- *   contextChars: 6000,
- * });
+ * const { matches } = await corpus.search("encrypt sensitive data", { limit: 3, mode: "hybrid" });
+ * assert.equal(matches.length, 3);
  * await corpus.close();
+ * await Deno.remove(dataDir, { recursive: true });
  * ```
- *
- * The stages below the front door (walk, chunk, embed, store, search, eval)
- * are exported from their own `mod.ts` for callers who compose them.
  * @module
  */
-export * from "./corpus/mod.ts";
-export type { Chunk, Hit } from "./types.ts";
+import {
+  type GetOptions,
+  getProfiles as getOkfProfiles,
+  validateBundle as validateOkfBundle,
+  type ValidationReport,
+} from "./okf/mod.ts";
+
+export { openCorpus } from "./corpus/mod.ts";
+export type { Corpus } from "./corpus/mod.ts";
+export {
+  type CorpusIndexOptions,
+  type CorpusOptions,
+  type CorpusSearchOptions,
+  type CorpusSearchResult,
+  type CorpusState,
+  type CorpusStatus,
+  type EmbedderSettings,
+  type FileLines,
+  type IndexSettings,
+  type RerankerSettings,
+  type Staleness,
+} from "./corpus/mod.ts";
 export type {
+  BatchEvent,
+  FailedEvent,
+  FileEvent,
   FitInput,
   FitInputsOptions,
   FitInputsReport,
@@ -28,24 +51,18 @@ export type {
   IndexProgress,
   IndexSummary,
   PartialEvent,
+  PartialPublishing,
+  PublishedEvent,
+  StartedEvent,
 } from "./pipeline/mod.ts";
+export type { FitDiagnostic, FitDiagnosticCode, FitNote, UnfitPassage } from "./fit/mod.ts";
+export type { SkippedFile, SkipReason } from "./walk/mod.ts";
+export type { RunFailure, RunProgress } from "./store/mod.ts";
 export {
-  type FitBudget,
-  type FitDiagnostic,
-  type FitDiagnosticCode,
-  type FitFragment,
-  type FitPassage,
-  fitPassage,
-  type FittedPassage,
-  type UnfitPassage,
-} from "./fit/mod.ts";
-export {
-  buildContext,
-  diversifyingSearcher,
-  expandingSearcher,
-  indexSearcher,
+  type FoldedHit,
   type ParentContext,
   type PassageScorer,
+  type RerankingOptions,
   rerankingSearcher,
   type Searcher,
   type SearchFilter,
@@ -53,15 +70,90 @@ export {
   type SearchMode,
   type SearchRequest,
   type SearchResult,
+  type SearchScores,
 } from "./search/mod.ts";
+export type { Chunk, Hit, Quantization } from "./types.ts";
+export { type Embedder, FakeEmbedder, type ModelIdentity } from "./embed/mod.ts";
 export {
-  type Embedder,
-  FakeEmbedder,
-  HttpEmbedder,
-  HttpReranker,
-  LlamaEmbedder,
-  LlamaReranker,
-  type ModelIdentity,
-} from "./embed/mod.ts";
-export type { Metrics, Report, RunReport } from "./eval/mod.ts";
+  type ContextEntry,
+  type Finding,
+  type FindingLocation,
+  type Gate,
+  type GetOptions,
+  type KnowledgePolicy,
+  type PolicyOrigins,
+  type Severity,
+  type ValidationReport,
+} from "./okf/mod.ts";
+export type { ErrorCode, Fix, RebuildCommand } from "./error.ts";
 export { WayfinderError } from "./error.ts";
+
+/**
+ * Validates the OKF 0.2 bundle at `dir`: front matter and `type` of every
+ * concept, the structure of index and log files, the shape of optional
+ * fields (advisories) and internal links (notes). Never writes.
+ *
+ * @param dir The bundle root directory.
+ * @returns The findings, sorted, with counts and the gate.
+ * @throws {WayfinderError} `io` when `dir` does not exist; `usage` when it is a file.
+ * @example Validate a bundle
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { validateBundle } from "./mod.ts";
+ *
+ * const report = await validateBundle("fixtures/okf/valid");
+ * assert.equal(report.gate, "PASS");
+ * assert.deepEqual(report.findings.filter((f) => f.severity === "error"), []);
+ * ```
+ */
+export function validateBundle(dir: string): Promise<ValidationReport> {
+  return validateOkfBundle(dir);
+}
+
+/** What {@link getProfiles} did. */
+export interface GetResult {
+  /** The wayfinder.lock beside wayfinder.json. */
+  lockFile: string;
+  /** False when the lock already held exactly this content. */
+  lockWritten: boolean;
+  /** True when no Profile is bound any more and get removed the lock an earlier run wrote. */
+  lockRemoved: boolean;
+  /** Sources git fetched from during this run (empty when everything was cached). */
+  fetched: string[];
+  /** Skill folders written. */
+  installed: string[];
+  /** Skill folders `get` had installed whose package no longer ships a skill, removed. */
+  removed: string[];
+  /** Top-level keys of wayfinder.json that nothing defines. */
+  unknownKeys: string[];
+  /** Why the lock that was there could not be read, when get replaced it. */
+  replacedLock?: string;
+}
+
+/**
+ * Resolves the Profiles a project's wayfinder.json binds, pins them in
+ * wayfinder.lock, caches their packages under `<dataRoot>/profiles` and
+ * installs their skills. With nothing bound it removes a lock it wrote.
+ *
+ * @param options The project's wayfinder.json and the data root of the cache.
+ * @returns What was fetched, written and installed.
+ * @throws {WayfinderError} `config` for a malformed binding, lock or package; `io` when git fails.
+ * @example A wayfinder.json that binds no Profile is refused
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { join } from "node:path";
+ * import { getProfiles, WayfinderError } from "./mod.ts";
+ *
+ * const project = await Deno.makeTempDir();
+ * const configFile = join(project, "wayfinder.json");
+ * await Deno.writeTextFile(configFile, "{}");
+ * await assert.rejects(
+ *   getProfiles({ configFile, dataRoot: join(project, "data") }),
+ *   (error) => error instanceof WayfinderError && error.code === "config",
+ * );
+ * await Deno.remove(project, { recursive: true });
+ * ```
+ */
+export function getProfiles(options: GetOptions): Promise<GetResult> {
+  return getOkfProfiles(options);
+}

@@ -22,12 +22,15 @@ export interface SourceFile {
 export interface Chunk {
   /** Stable id: sha1 of `path|lineStart|lineEnd|type|sha1(content)`. */
   id: string;
+  /** The file, relative to the root, `/`-separated. */
   sourcePath: string;
   /** 1-based, inclusive. */
   lineStart: number;
+  /** Last line, inclusive. */
   lineEnd: number;
   /** UTF-16 offsets into the source text, end exclusive. */
   startOffset: number;
+  /** UTF-16 offset where it ends, exclusive. */
   endOffset: number;
   /** class, method, function, heading, paragraph, code, table, text, … */
   type: string;
@@ -37,12 +40,15 @@ export interface Chunk {
   symbol?: string;
   /** The enclosing declaration's symbol, when there is one. */
   parent?: string;
+  /** The passage's text. */
   content: string;
+  /** What a stage adds (a knowledge passage's concept and status, among others). */
   metadata: Record<string, unknown>;
 }
 
 /** A search result. */
 export interface Hit {
+  /** The passage found. */
   chunk: Chunk;
   /**
    * What the hit was ranked by: cosine similarity for dense search, BM25 for

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openCorpus, WayfinderError } from "../src/mod.ts";
+import { liveIndex } from "../src/corpus/mod.ts";
 import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
 import { CORPUS, dataEnv, tinyCorpusOptions, tinyEnv } from "./_env.ts";
 
@@ -266,7 +267,7 @@ Deno.test("search --expand shows a hit inside a split function in the whole func
   const corpus = await openCorpus(root, await tinyCorpusOptions());
   try {
     await corpus.index();
-    const parts = (await corpus.open()).chunks.filter((c) => c.symbol === "giantRoutine");
+    const parts = (await liveIndex(corpus)).chunks.filter((c) => c.symbol === "giantRoutine");
     assert.ok(parts.length > 1, "the chunker split giantRoutine");
     const { matches } = await corpus.search("zebraquokka", {
       limit: 1,

@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openCorpus } from "../src/mod.ts";
+import { liveIndex } from "../src/corpus/mod.ts";
 import { copyTree, wayfinder } from "./_run.ts";
 import { SERVICES, tinyCorpusOptions, tinyEnv } from "./_env.ts";
 
@@ -98,7 +99,7 @@ async function enospcInProcess() {
   const open = Deno.open;
   try {
     await corpus.index();
-    const live = await corpus.open();
+    const live = await liveIndex(corpus);
     await Deno.writeTextFile(join(root, "extra.md"), "# Extra\n\nA new page about quasars.\n");
     // The vectors of the next generation go to /dev/full: the real write fails with ENOSPC.
     // Only writes are redirected: opening the live index reads its vectors through Deno.open too.
@@ -111,7 +112,7 @@ async function enospcInProcess() {
       message: /no space left on device \(ENOSPC\) writing .*; the previous index stays live$/,
     });
     Deno.open = open;
-    assert.equal((await corpus.open()).generation, live.generation);
+    assert.equal((await liveIndex(corpus)).generation, live.generation);
     const status = await corpus.status();
     assert.equal(status.state, "failed");
     assert.match(status.failure!.message, /ENOSPC/);

@@ -1,9 +1,13 @@
 /**
  * The import rules that keep stages independent: other folders are reached
  * only through their mod.ts; src/ never reaches into commands/ or the
- * process; only the llama files import node-llama-cpp and nothing in src/
- * imports Orama (its public API was measured against the store's own index;
- * bench/lexical_probe.ts keeps that comparison).
+ * process, and reads the environment only in config/; only the llama files
+ * import node-llama-cpp and nothing in src/ imports Orama (its public API was
+ * measured against the store's own index; bench/lexical_probe.ts keeps that
+ * comparison). The command line and the MCP server are clients of the
+ * library: from src/ they import src/mod.ts, what a user imports, and
+ * src/cli/mod.ts, what only they need and nothing the library exports
+ * (commands/mcp.ts also imports the server, src/mcp/mod.ts).
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -119,4 +123,59 @@ Deno.test("only the llama embedders import node-llama-cpp, and src/ does not imp
     users(/^node-llama-cpp$/).join(),
   );
   assert.deepEqual(users(/^@orama\//), []);
+});
+
+Deno.test("src/ reads the environment only in config/", () => {
+  const offending = sources()
+    .filter(({ path, text }) => !path.startsWith("config/") && /\bDeno\.env\b/.test(text))
+    .map(({ path }) => path);
+  assert.deepEqual(offending, []);
+});
+
+/** The names a module's `export { … }` lists and `export * from` brings. */
+function exportedNames(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const listed = [...text.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)].flatMap((m) =>
+    m[1]!.split(",").map((n) => n.trim().replace(/^type\s+/, "").split(/\s+as\s+/).pop()!)
+  );
+  const declared = [
+    ...text.matchAll(/^export (?:async )?(?:function|interface|type|const|class) (\w+)/gm),
+  ]
+    .map((m) => m[1]!);
+  const starred = [...text.matchAll(/export \* from "([^"]+)"/g)]
+    .flatMap((m) => exportedNames(join(file, "..", m[1]!)));
+  return [...listed, ...declared, ...starred].filter(Boolean);
+}
+
+Deno.test("commands/ and src/mcp/ import from src/ only the library and the CLI's module", () => {
+  const allowed = new Set(["mod.ts", "cli/mod.ts"]);
+  const clients = [
+    ...readdirSync(join(REPO, "commands")).map((p) => join(REPO, "commands", p)),
+    ...readdirSync(join(SRC, "mcp")).map((p) => join(SRC, "mcp", p)),
+  ].filter((p) => p.endsWith(".ts"));
+  const offending: string[] = [];
+  for (const file of clients) {
+    for (const spec of imports(readFileSync(file, "utf8"))) {
+      if (!spec.startsWith(".")) continue;
+      const target = relative(SRC, join(file, "..", spec));
+      if (target.startsWith("..")) continue; // commands/ and tests/ helpers of their own
+      const own = file.startsWith(join(SRC, "mcp")) && target.startsWith("mcp/");
+      const server = file === join(REPO, "commands", "mcp.ts") && target === "mcp/mod.ts";
+      if (!allowed.has(target) && !own && !server) {
+        offending.push(`${relative(REPO, file)} → ${spec}`);
+      }
+    }
+  }
+  assert.deepEqual(offending, []);
+  const library = new Set(exportedNames(join(SRC, "mod.ts")));
+  const repeated = exportedNames(join(SRC, "cli", "mod.ts")).filter((name) => library.has(name));
+  assert.deepEqual(repeated, [], "src/cli/mod.ts repeats what the library exports");
+});
+
+Deno.test("the stages below the corpus throw structured fixes: none of them imports hints.ts", () => {
+  const offending = sources()
+    .filter(({ path }) => /^(store|fit|pipeline|walk|chunk|embed|search)\//.test(path))
+    .filter(({ text }) => imports(text).some((spec) => spec === "../hints.ts"))
+    .map(({ path }) => path);
+  assert.deepEqual(offending, []);
 });

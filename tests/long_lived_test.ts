@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type CorpusSearchResult, openCorpus } from "../src/mod.ts";
+import { liveIndex } from "../src/corpus/mod.ts";
 import { copyTree, tinyModel, wayfinder } from "./_run.ts";
 import { SERVICES } from "./_env.ts";
 
@@ -15,7 +16,7 @@ Deno.test("a long-lived Corpus keeps lexical and dense search across two newer g
   const corpus = await openCorpus(root, { dataDir, embedder: { model: tinyModel(), threads: 1 } });
   try {
     await corpus.index();
-    const held = await corpus.open();
+    const held = await liveIndex(corpus);
     const heldSearcher = await corpus.searcher({ mode: "hybrid" });
 
     // Two newer generations, published by another process as a cron job or a watcher would.
@@ -39,7 +40,7 @@ Deno.test("a long-lived Corpus keeps lexical and dense search across two newer g
     // The corpus itself follows the newest generation, lexical and dense.
     const lexical = await corpus.search("obsidianlattice", { mode: "lexical", limit: 1 });
     assert.equal(lexical.matches[0]!.chunk.sourcePath, "obsidianlattice.md");
-    const live = await corpus.open();
+    const live = await liveIndex(corpus);
     assert.notEqual(live.generation, held.generation);
     const dense = await corpus.search("zephyrquartz rotates", { limit: live.chunks.length });
     assert.equal(dense.matches.length, live.chunks.length);

@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Corpus, openCorpus, openEmbedder, type PartialEvent } from "../src/mod.ts";
+import { type Corpus, openCorpus, type PartialEvent } from "../src/mod.ts";
+import { openEmbedder } from "../src/corpus/mod.ts";
 import type { Embedder } from "../src/embed/mod.ts";
 import { rowsIn } from "../src/row_ranges.ts";
 import { openIndex, writeRunProgress } from "../src/store/mod.ts";

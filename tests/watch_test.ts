@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Corpus, openCorpus, watchCorpus, type WatchUpdate } from "../src/mod.ts";
+import { type Corpus, openCorpus } from "../src/mod.ts";
+import { watchCorpus, type WatchUpdate } from "../src/corpus/mod.ts";
 import { ollamaServer } from "./_ollama_server.ts";
 import { copyTree, tinyModel, wayfinder, wayfinderCommand } from "./_run.ts";
 import { dataEnv, SERVICES, tinyEnv } from "./_env.ts";

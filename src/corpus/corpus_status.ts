@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
-import { type Hints, hintsFor, type RebuildFix } from "../hints.ts";
+import { type Hints, hintsFor, type RebuildFix, worded } from "../hints.ts";
 import { rowsIn } from "../row_ranges.ts";
 import { type TreeChanges, treeChanges } from "../pipeline/mod.ts";
 import {
@@ -31,13 +31,16 @@ import {
 import { modelDifference } from "./model_difference.ts";
 import type { EmbedderSettings, Locations } from "./open_models.ts";
 
+/** Where an index stands: `ready` to search, being built, behind its tree or settings, its last run failed, or none yet. */
 export type CorpusState = "ready" | "indexing" | "stale" | "failed" | "absent";
 
 /** Why an index no longer matches its tree or its settings. */
 export interface Staleness {
   /** Paths relative to the root, sorted. */
   changed: string[];
+  /** Files added since the index was built. */
   added: string[];
+  /** Files deleted since the index was built. */
   deleted: string[];
   /** Differences other than files: model, chunking, format. */
   reasons: string[];
@@ -45,15 +48,21 @@ export interface Staleness {
 
 /** What `corpus.status()` and `wayfinder status` report. */
 export interface CorpusStatus {
+  /** The index's state, as the `status` command reports it. */
   state: CorpusState;
+  /** The tree's absolute path. */
   root: string;
+  /** The index folder. */
   indexDir: string;
   /** The live generation, when there is one. */
   generation: string | null;
   /** When the live generation was written (ISO). */
   updatedAt: string | null;
+  /** Files the live generation holds. */
   files: number;
+  /** Passages the live generation holds. */
   chunks: number;
+  /** The model that embedded the live generation, or null when there is none. */
   model: { name: string; provider: string; sha256: string; dimensions: number } | null;
   /** Bytes the index folder holds on disk (live and previous generation included). */
   diskBytes: number;
@@ -118,10 +127,10 @@ export async function inspectCorpus(
   let formatProblem: string | undefined;
   const before = await currentGeneration(indexDir).catch(() => null);
   try {
-    manifest = await readManifest(indexDir, root, hints);
+    manifest = await readManifest(indexDir, root);
   } catch (error) {
     if (!(error instanceof WayfinderError && error.code === "stale_index")) throw error;
-    formatProblem = error.message;
+    formatProblem = worded(error, hints).message;
   }
   const generation = await currentGeneration(indexDir).catch(() => null);
   // Only when no run published in between is the manifest read that generation's.

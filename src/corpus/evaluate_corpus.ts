@@ -16,12 +16,8 @@ import {
   unmatchedJudgments,
 } from "../eval/mod.ts";
 import { indexDirFor } from "../store/mod.ts";
-import {
-  corpusDataDir,
-  type CorpusOptions,
-  type CorpusSearchOptions,
-  openCorpus,
-} from "./open_corpus.ts";
+import type { ConfiguredCorpusOptions, CorpusSearchOptions } from "./corpus.ts";
+import { corpusDataDir, liveIndex, openConfiguredCorpus } from "./open_corpus.ts";
 import {
   type EmbedderSettings,
   openEmbedder,
@@ -81,7 +77,7 @@ export function parseRun(name: string): RunSpec {
 export interface EvaluateOptions extends Omit<EvaluationInput, "runs" | "pathOf"> {
   runs: RunSpec[];
   /** Index settings, data root and locations; `embedder` and `reranker` come from below. */
-  corpus: Omit<CorpusOptions, "embedder" | "reranker">;
+  corpus: Omit<ConfiguredCorpusOptions, "embedder" | "reranker">;
   embedder: EmbedderSettings;
   reranker?: RerankerSettings;
 }
@@ -125,7 +121,7 @@ export async function evaluateCorpus(
       throw error;
     });
   try {
-    const corpus = await openCorpus(root, {
+    const corpus = await openConfiguredCorpus(root, {
       ...options.corpus,
       indexDir: options.corpus.indexDir ?? evaluationIndexDir(root, options.corpus, embedder),
       embedder,
@@ -136,7 +132,7 @@ export async function evaluateCorpus(
       const truncatedQueries = await queriesOverBudget(embedder, options);
       await corpus.index();
       const searchers = await Promise.all(options.runs.map((run) => corpus.searcher(run.options)));
-      const { chunks } = await corpus.open();
+      const { chunks } = await liveIndex(corpus);
       const chunkPaths = new Map(chunks.map((c) => [c.id, c.sourcePath]));
       const runs: EvalRun[] = options.runs.map((run, i) => ({
         name: run.name,

@@ -3,16 +3,17 @@
  * searched through one object that every command shares.
  * @module
  */
-export {
-  type Corpus,
-  type CorpusIndexOptions,
-  type CorpusOptions,
-  type CorpusSearchOptions,
-  type CorpusSearchResult,
-  openCorpus,
-} from "./open_corpus.ts";
-export { effectiveSettings, type IndexSettings } from "./corpus_settings.ts";
-export type { HintAudience } from "../hints.ts";
+export type {
+  ConfiguredCorpusOptions,
+  Corpus,
+  CorpusIndexOptions,
+  CorpusOptions,
+  CorpusSearchOptions,
+  CorpusSearchResult,
+} from "./corpus.ts";
+export { indexHoldingLock, liveIndex, openConfiguredCorpus, openCorpus } from "./open_corpus.ts";
+export type { FileLines } from "./read_lines.ts";
+export type { IndexSettings } from "./corpus_settings.ts";
 export { type BuildSettingName } from "./rebuild_command.ts";
 export {
   type CorpusReport,

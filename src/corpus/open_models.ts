@@ -24,6 +24,7 @@ import { type CodeChunker, createCodeChunker } from "../chunk/mod.ts";
 /** Which embedder to open and how. Unset fields fall back to the index's record, then defaults. */
 export interface EmbedderSettings {
   /** @default "llama" */
+  /** Where vectors come from: llama.cpp in process, or an HTTP server. @default "llama" */
   provider?: "llama" | "ollama" | "openai" | "tei";
   /** GGUF path for llama (default: `models/embedding.gguf`), the remote model name otherwise. */
   model?: string;
@@ -31,12 +32,14 @@ export interface EmbedderSettings {
   modelOrigin?: string;
   /** Base URL of an HTTP embedder. */
   url?: string;
+  /** The API key an HTTP embedder sends. */
   apiKey?: string;
   /** Per-request timeout of an HTTP embedder. @default 30000 */
   timeoutMs?: number;
   /** llama.cpp CPU threads. @default the idle cores, 1 to 8 (see `defaultThreads`) */
   threads?: number;
   /** @default 32 */
+  /** Passages embedded per call. @default 32 */
   batchSize?: number;
   /** What to do with passages over the model's token budget. @default "reject" */
   longInput?: "reject" | "truncate";
@@ -51,10 +54,13 @@ export interface EmbedderSettings {
 
 /** A cross-encoder: a GGUF file in process, or a TEI `/rerank` server. */
 export interface RerankerSettings {
+  /** A GGUF cross-encoder's path. */
   model?: string;
+  /** A TEI server's base URL (its `/rerank`). */
   url?: string;
   /** Per-request timeout of the HTTP reranker. @default 30000 */
   timeoutMs?: number;
+  /** llama.cpp CPU threads. */
   threads?: number;
 }
 

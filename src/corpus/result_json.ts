@@ -1,6 +1,6 @@
 import type { ParentContext, SearchHit, SearchScores } from "../search/mod.ts";
 import type { Chunk } from "../types.ts";
-import type { CorpusSearchResult } from "./open_corpus.ts";
+import type { CorpusSearchResult } from "./corpus.ts";
 
 /** One match as `search --output json` and the MCP `search` tool print it. */
 export interface HitJson {

@@ -10,7 +10,8 @@ import { basename, relative } from "node:path";
 import { type ErrorCode, WayfinderError } from "../error.ts";
 import type { IndexSummary } from "../pipeline/mod.ts";
 import { acquireIndexLock, currentGeneration, type IndexLock } from "../store/mod.ts";
-import type { Corpus } from "./open_corpus.ts";
+import type { Corpus } from "./corpus.ts";
+import { indexHoldingLock } from "./open_corpus.ts";
 import { type FolderSkip, TreeWatcher } from "./tree_watcher.ts";
 
 /** One update: what triggered it and how it ended. */
@@ -220,7 +221,11 @@ class UpdateQueue {
     let update: WatchUpdate;
     try {
       await this.prepare();
-      update = { trigger, paths, summary: await this.corpus.index({ lock: this.lock, signal }) };
+      update = {
+        trigger,
+        paths,
+        summary: await indexHoldingLock(this.corpus, this.lock, { signal }),
+      };
     } catch (error) {
       // Stopped, or the root vanished under the update: the watcher says that instead.
       if (signal?.aborted || trigger !== "initial" && !await isDirectory(this.corpus.root)) {

@@ -14,12 +14,15 @@ export interface ModelIdentity {
   provider: string;
   /** SHA-256 of the weights (GGUF bytes), or the remote model name for HTTP embedders. */
   sha256: string;
+  /** Vector length. */
   dimensions: number;
   /** Prepended to queries only; documents are embedded as they are. */
   queryPrefix: string;
   /** "cls" | "mean" | "last" | "none" | "remote". */
   pooling: string;
+  /** Whether vectors are L2-normalised. */
   normalize: boolean;
+  /** The most tokens one input can hold. */
   maxTokens: number;
   /** "reject" | "truncate". */
   longInput: string;
@@ -29,6 +32,7 @@ export interface ModelIdentity {
 
 /** An embedding backend. Vectors are L2-normalised. */
 export interface Embedder {
+  /** Which model this is; an index records it. */
   readonly identity: ModelIdentity;
   /** Embeds passages as they are, in batches. */
   embedDocuments(texts: string[]): Promise<Float32Array[]>;
@@ -36,5 +40,6 @@ export interface Embedder {
   embedQuery(text: string): Promise<Float32Array>;
   /** Tokens the model would see for this input, special tokens included. */
   countTokens(text: string, kind: "document" | "query"): Promise<number>;
+  /** Releases the model. */
   close(): Promise<void>;
 }

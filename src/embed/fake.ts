@@ -19,10 +19,27 @@ export interface FakeEmbedderOptions {
  * A deterministic embedder for unit tests of other stages: it hashes
  * lowercased words and character trigrams into a small vector, so texts that
  * share words land close together and unrelated texts do not.
+ *
+ * @example Texts that share words are closer
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder } from "./mod.ts";
+ *
+ * const embedder = new FakeEmbedder();
+ * const [query, near, far] = await embedder.embedDocuments([
+ *   "parse the config file",
+ *   "parseConfig reads the config file",
+ *   "render a table",
+ * ]);
+ * const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i], 0);
+ * assert.ok(dot(query, near) > dot(query, far));
+ * ```
  */
 export class FakeEmbedder implements Embedder {
+  /** Which model this is: `fake`, with the options' dimensions and budget. */
   readonly identity: ModelIdentity;
 
+  /** A fake embedder; every option has a default. */
   constructor(options: FakeEmbedderOptions = {}) {
     this.identity = modelIdentity(
       {
@@ -52,6 +69,7 @@ export class FakeEmbedder implements Embedder {
     return Promise.resolve(_words(input).length);
   }
 
+  /** Nothing to release. */
   close(): Promise<void> {
     return Promise.resolve();
   }

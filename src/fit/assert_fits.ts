@@ -1,11 +1,14 @@
 import { WayfinderError } from "../error.ts";
-import { type Hints, hintsFor } from "../hints.ts";
 
 /** A chunk whose body cannot fit: even its smallest piece, without context, is over budget. */
 export interface UnfitPassage {
+  /** The passage's chunk id. */
   chunkId: string;
+  /** The file it comes from, relative to the root. */
   sourcePath: string;
+  /** Its first line, 1-based. */
   lineStart: number;
+  /** Its last line, inclusive. */
   lineEnd: number;
   /** Tokens of the smallest piece that did not fit (one code point and the special tokens). */
   tokens: number;
@@ -18,12 +21,11 @@ const LISTED = 10;
  * Throws when some passage cannot fit the budget even cut between code
  * points, naming each place once; the caller decides whether that is an error
  * (`--long-input reject`) or a passage to embed from its first tokens.
- * `hints` words the way out. @default the CLI's wording
+ * The error's fix says to leave such passages out or cut them.
  */
 export function assertFits(
   unfit: readonly UnfitPassage[],
   maxTokens: number,
-  hints: Hints = hintsFor("cli"),
 ): void {
   if (unfit.length === 0) return;
   const byPlace = new Map<string, number>();
@@ -41,6 +43,7 @@ export function assertFits(
     "long_input",
     `Cannot embed ${unfit.length} ${noun} within ${maxTokens} tokens, even one character at a time: ${
       listed.join(", ")
-    }; ${hints.unfitPassages()}`,
+    }`,
+    { fix: { kind: "unfit_passages" } },
   );
 }

@@ -10,9 +10,13 @@ export type FitDiagnosticCode = "embedding_context_omitted" | "oversized_segment
 
 /** One code's chunks in one file: the lines enclosing them and how many there are. */
 export interface FitDiagnostic {
+  /** What was done to the passage. */
   code: FitDiagnosticCode;
+  /** The file it comes from, relative to the root. */
   sourcePath: string;
+  /** Its first line, 1-based. */
   lineStart: number;
+  /** Its last line, inclusive. */
   lineEnd: number;
   /** Original chunks affected, each counted once. */
   affectedChunks: number;
@@ -20,10 +24,15 @@ export interface FitDiagnostic {
 
 /** What one original chunk needed, before aggregation. */
 export interface FitNote {
+  /** What was done to the passage. */
   code: FitDiagnosticCode;
+  /** The passage's chunk id. */
   chunkId: string;
+  /** The file it comes from, relative to the root. */
   sourcePath: string;
+  /** Its first line, 1-based. */
   lineStart: number;
+  /** Its last line, inclusive. */
   lineEnd: number;
 }
 

@@ -11,8 +11,7 @@
  * still get its result) and every call made meanwhile, plain or rebuild,
  * joins the rebuild: a rebuilt index is an up-to-date one too.
  */
-import type { Corpus } from "../corpus/mod.ts";
-import type { IndexProgress, IndexSummary } from "../pipeline/mod.ts";
+import type { Corpus, IndexProgress, IndexSummary } from "../mod.ts";
 
 /** How long an `index` call waits for its run before answering that the run goes on. */
 export const INDEX_ANSWER_MS = 20_000;

@@ -1,6 +1,5 @@
-import type { Corpus } from "../corpus/mod.ts";
-import { escapeLine } from "../escape.ts";
-import { WayfinderError } from "../error.ts";
+import { type Corpus, WayfinderError } from "../mod.ts";
+import { escapeLine } from "../cli/mod.ts";
 import type { Roots } from "./roots.ts";
 
 /** A stored passage as `get_chunk` returns it: `read_range`'s fields and what the index knows. */

@@ -1,7 +1,4 @@
-import { join } from "node:path";
-import { WayfinderError } from "../error.ts";
-import { contentHasher } from "../pipeline/mod.ts";
-import { decodeText } from "../walk/mod.ts";
+import { WayfinderError } from "../mod.ts";
 import type { Roots } from "./roots.ts";
 
 /** Lines of a file inside a served root. */
@@ -26,28 +23,14 @@ export async function readRange(
   request: { path: string; lineStart: number; lineEnd: number; root?: string },
   maxLines: number,
 ): Promise<Range> {
-  const { corpus, relativePath, indexedHash } = await roots.locateIndexed(
-    request.path,
-    request.root,
-  );
+  const { corpus, file } = await roots.locateIndexed(request.path, request.root);
   if (request.lineEnd < request.lineStart) {
     throw new WayfinderError(
       "usage",
       `lineEnd ${request.lineEnd} is before lineStart ${request.lineStart}`,
     );
   }
-  let bytes: Uint8Array;
-  try {
-    bytes = await Deno.readFile(join(corpus.root, relativePath));
-  } catch (error) {
-    throw new WayfinderError("io", `Cannot read '${relativePath}': ${(error as Error).message}`);
-  }
-  // Decoded as the walk decodes it (a byte order mark dropped), so lines and hash match the index's.
-  const decoded = decodeText(bytes);
-  const text = "text" in decoded ? decoded.text : new TextDecoder().decode(bytes);
-  // A final newline ends the last line; it does not start another.
-  const lines = text.split("\n");
-  if (text === "" || text.endsWith("\n")) lines.pop();
+  const { path: relativePath, lines } = file;
   if (request.lineStart > lines.length) {
     throw new WayfinderError(
       "usage",
@@ -64,6 +47,6 @@ export async function readRange(
     lineEnd: last,
     content: lines.slice(request.lineStart - 1, last).join("\n"),
   };
-  if ((await contentHasher())(text) !== indexedHash) range.changedSinceIndex = true;
+  if (file.changedSinceIndex) range.changedSinceIndex = true;
   return range;
 }

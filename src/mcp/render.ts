@@ -1,14 +1,14 @@
-import type { CorpusSearchResult } from "../corpus/mod.ts";
-import { escapeLine, escapeText } from "../escape.ts";
-import { describeConcept } from "../okf/mod.ts";
-import { plural } from "../plural.ts";
+import type { CorpusSearchResult, SearchHit } from "../mod.ts";
 import {
+  describeConcept,
   describeParent,
+  escapeLine,
+  escapeText,
   parentIsWider,
-  type SearchHit,
+  plural,
   shownPassage,
   type SourceReader,
-} from "../search/mod.ts";
+} from "../cli/mod.ts";
 
 /** Lines of a passage shown under its citation; the rest is one `get_chunk` away. */
 export const SHOWN_LINES = 8;

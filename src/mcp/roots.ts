@@ -1,7 +1,6 @@
 import { realpathSync } from "node:fs";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
-import { WayfinderError } from "../error.ts";
-import type { Corpus } from "../corpus/mod.ts";
+import { type Corpus, type FileLines, WayfinderError } from "../mod.ts";
 
 /** The corpora a server answers for, by root, and the rules for paths inside them. */
 export class Roots {
@@ -72,31 +71,31 @@ export class Roots {
   }
 
   /**
-   * `locate` for a file the live index of its root holds, with the content
-   * hash the index recorded for it. A file the walker skips (git-ignored,
-   * excluded, too large) stays out of reach, like one outside the roots: an
-   * agent reads only what search could show it.
+   * `locate` for a file the live index of its root holds, with its lines as
+   * it reads now and whether it changed since it was indexed. A file the
+   * walker skips (git-ignored, excluded, too large) stays out of reach, like
+   * one outside the roots: an agent reads only what search could show it.
    * @throws {WayfinderError} "usage" for a path outside the roots, one the
    *   index does not hold, or one it holds that is gone from the tree.
    */
   async locateIndexed(
     path: string,
     root?: string,
-  ): Promise<{ corpus: Corpus; relativePath: string; indexedHash: string }> {
+  ): Promise<{ corpus: Corpus; file: FileLines }> {
     let found;
     try {
       found = this.locate(path, root);
     } catch (error) {
       throw await this.#goneSinceIndexed(path, root) ?? error;
     }
-    const { manifest } = await found.corpus.open();
-    if (!Object.hasOwn(manifest.files, found.relativePath)) {
+    const file = await found.corpus.readLines(found.relativePath);
+    if (!file) {
       throw new WayfinderError(
         "usage",
         `'${path}' is not a file the index of ${found.corpus.root} holds (ignored, excluded or not indexed yet)`,
       );
     }
-    return { ...found, indexedHash: manifest.files[found.relativePath]!.hash };
+    return { corpus: found.corpus, file };
   }
 
   /**
@@ -111,8 +110,12 @@ export class Roots {
       if (!inside) continue;
       const there = await Deno.lstat(resolve(corpus.root, inside)).then(() => true, () => false);
       if (there) continue;
-      const manifest = await corpus.open().then((index) => index.manifest, () => null);
-      if (manifest && Object.hasOwn(manifest.files, inside)) {
+      // The index holds a file that cannot be read now when reading it fails with "io".
+      const held = await corpus.readLines(inside).then(
+        () => false,
+        (error) => error instanceof WayfinderError && error.code === "io",
+      );
+      if (held) {
         return new WayfinderError(
           "usage",
           `'${path}' was indexed but no longer exists; the index is behind the tree ` +

@@ -1,63 +1,26 @@
-import { escapeLine, escapeText } from "../escape.ts";
 /**
  * The MCP server: wayfinder's corpora as tools for coding agents, over the
  * same front door as the CLI. Tools answer with `structuredContent` (the
  * CLI's JSON) and a compact text rendering with `path:lines` citations; a
  * failure is an error result of one line, never a crash.
  */
+import { type Corpus, WayfinderError } from "../mod.ts";
+import { escapeLine, escapeText, locateBinding, plural, validateProject } from "../cli/mod.ts";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { type Corpus, type CorpusSearchOptions, resultJson } from "../corpus/mod.ts";
-import type { IndexProgress } from "../pipeline/mod.ts";
 import { basename, join } from "node:path";
-import { WayfinderError } from "../error.ts";
-import { locateBinding, validateProject } from "../okf/mod.ts";
-import { sourceReader } from "../search/mod.ts";
-import { renderSearch, SHOWN_LINES } from "./render.ts";
-import { SEARCH_OUTPUT } from "./search_output.ts";
 import { type Range, readRange } from "./read_range.ts";
 import { readChunk, type StoredPassage } from "./read_chunk.ts";
 import { checkToolArguments, recordingRegistry, type ToolRegistry } from "./tool_arguments.ts";
 import type { Roots } from "./roots.ts";
 import { IndexRuns } from "./index_runs.ts";
-import { plural } from "../plural.ts";
+import { answer, LIMITS, ROOT, type RootArgument } from "./tool_answer.ts";
+import { registerSearch, type SearchDefaults } from "./search_tool.ts";
+import { registerIndex } from "./index_tool.ts";
 
-/** Limits that keep one call from flooding an agent's context or the machine. */
-export const LIMITS = { limit: 100, contextChars: 100_000, lines: 2_000 } as const;
-
-/** What a tool handler returns. */
-type ToolResult = {
-  content: { type: "text"; text: string }[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-};
-
-/** Runs a tool body; any error becomes an error result with one `wayfinder: …` line. */
-async function answer(
-  body: () => Promise<{ text: string; data: object }>,
-): Promise<ToolResult> {
-  try {
-    const { text, data } = await body();
-    return {
-      content: [{ type: "text", text }],
-      structuredContent: data as Record<string, unknown>,
-    };
-  } catch (error) {
-    const message = error instanceof WayfinderError || error instanceof Error
-      ? error.message
-      : String(error);
-    return {
-      content: [{ type: "text", text: `wayfinder: ${message.split("\n")[0]}` }],
-      isError: true,
-    };
-  }
-}
-
-const clamp = (value: number | undefined, max: number) =>
-  value === undefined ? undefined : Math.max(1, Math.min(Math.floor(value), max));
+export { LIMITS } from "./tool_answer.ts";
+export type { SearchDefaults } from "./search_tool.ts";
 
 /** What the server needs besides its roots. */
 export interface ServerOptions {
@@ -79,12 +42,6 @@ export interface ServerOptions {
    * on in the background. @default INDEX_ANSWER_MS
    */
   indexAnswerMs?: number;
-}
-
-/** A root's search settings: the options, and the diversity `diverse: true` asks for. */
-export interface SearchDefaults {
-  options: CorpusSearchOptions;
-  diversity?: { lambda?: number; fetchK?: number };
 }
 
 /** The server: how to connect it, and how to wait for the index runs it started. */
@@ -129,10 +86,6 @@ export function createServer(roots: Roots, options: ServerOptions): WayfinderSer
   };
 }
 
-/** A `root` argument; each registration describes it with the roots served. */
-type RootArgument = z.ZodOptional<z.ZodString>;
-const ROOT: RootArgument = z.string().optional();
-
 /** `root`, described: "one of: app (/src/app), kb (/src/kb); default app". */
 function rootArgument(roots: Roots, defaultWords: string): RootArgument {
   const served = roots.all.map((c) => `${escapeLine(basename(c.root))} (${escapeLine(c.root)})`);
@@ -143,126 +96,14 @@ function rootArgument(roots: Roots, defaultWords: string): RootArgument {
   );
 }
 
-const LIST = (what: string) => z.array(z.string()).optional().describe(what);
-const SEARCH_INPUT = {
-  query: z.string().describe("What to look for, in plain language or identifiers"),
-  root: ROOT,
-  limit: z.number().int().min(1).optional().describe(
-    `Hits wanted (default 10, at most ${LIMITS.limit})`,
-  ),
-  mode: z.enum(["dense", "lexical", "bm25", "hybrid"]).optional().describe(
-    "dense (default) for questions, hybrid for identifiers, lexical (BM25) for exact words only",
-  ),
-  path: LIST(
-    "Only hits whose path, relative to the root, matches one of these: a glob without '/' matches " +
-      "the file name at any depth (*.ts), one with '/' the whole path (src/**/*.ts); a path without " +
-      "glob characters matches itself and everything below it (src/auth)",
-  ),
-  type: LIST("Only these chunk types: class, method, heading, …"),
-  lang: LIST("Only these languages: ids (typescript) or extensions (ts, py, md)"),
-  expand: z.boolean().optional().describe("Show each hit in its class, section or file"),
-  diverse: z.boolean().optional().describe("Skip near-copies of better hits"),
-  contextChars: z.number().int().min(1).optional().describe(
-    `Also return prompt-ready context of at most this many characters (≤ ${LIMITS.contextChars})`,
-  ),
-  current: z.boolean().optional().describe(
-    "Knowledge bundles: drop deprecated concepts and those past stale_after",
-  ),
-  asOf: z.string().min(1).optional().describe(
-    "Knowledge bundles, only together with `current` (this call's, or the server's when the call " +
-      "omits it; refused otherwise): the date (YYYY-MM-DD) `current` judges staleness at; default today",
-  ),
-  status: LIST("Knowledge bundles: only concepts with these statuses"),
-  conceptType: LIST("Knowledge bundles: only concepts of these types"),
-  pathPrefix: LIST("Knowledge bundles: only concepts under these bundle paths"),
-  governing: z.record(z.string()).optional().describe(
-    "Knowledge bundles: lower concept path → the concept that governs it, shown before it",
-  ),
-  expandLinks: z.boolean().optional().describe(
-    "Knowledge bundles: add each match's linked concepts (one hop) as context",
-  ),
-};
 const FIT_INPUTS_INPUT = {
   root: ROOT,
   showInputs: z.boolean().optional().describe(
     "List every embedding input's exact text with its chunk's path, lines and token count",
   ),
 };
-type SearchArgs = z.infer<z.ZodObject<typeof SEARCH_INPUT>>;
 type RootArgs = { root?: string };
 type FitInputsArgs = z.infer<z.ZodObject<typeof FIT_INPUTS_INPUT>>;
-/** Per-request helpers the SDK hands a tool: progress notifications, the request's metadata. */
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
-function registerSearch(
-  server: ToolRegistry,
-  roots: Roots,
-  root: RootArgument,
-  defaultsOf: (corpus: Corpus) => SearchDefaults,
-): void {
-  server.registerTool("search", {
-    title: "Search code and docs",
-    description:
-      "Semantic search over an indexed source tree or knowledge bundle. Returns the best passages with " +
-      `path:lineStart-lineEnd citations, each with its first ${SHOWN_LINES} lines (get_chunk with the ` +
-      "hit's id returns the whole passage). Use mode 'hybrid' for identifiers, 'dense' for questions; " +
-      "expand shows each hit in its class or section; contextChars returns prompt-ready context of at " +
-      "most that many characters instead of the lines. Each score is labelled by what ranked the hit, " +
-      "and the kinds do not compare: cos is dense cosine similarity (about 0 to 1), bm25 a lexical " +
-      "match score (unbounded), rrf hybrid's rank fusion (at most about 0.033), rerank the " +
-      "cross-encoder's. On a knowledge bundle, the policy arguments choose what is eligible and what " +
-      "context comes with a match.",
-    inputSchema: { ...SEARCH_INPUT, root },
-    outputSchema: SEARCH_OUTPUT,
-  }, (args: SearchArgs) =>
-    answer(async () => {
-      const corpus = roots.pick(args.root);
-      const options = searchOptions(args, defaultsOf(corpus));
-      const result = await corpus.search(args.query, options);
-      const read = sourceReader(corpus.root);
-      const text = renderSearch(result, { asOf: options.policy?.asOf, read });
-      return { text, data: resultJson(result) };
-    }));
-}
-
-/** A call's arguments over the server's defaults, clamped. */
-function searchOptions(
-  args: SearchArgs,
-  { options: defaults, diversity }: SearchDefaults,
-): CorpusSearchOptions {
-  const policy = defaults.policy ?? {};
-  const filter = defaults.filter ?? {};
-  const current = args.current ?? policy.current;
-  return {
-    ...defaults,
-    limit: clamp(args.limit ?? defaults.limit, LIMITS.limit) ?? 10,
-    mode: args.mode ?? defaults.mode,
-    filter: {
-      paths: args.path ?? filter.paths,
-      types: args.type ?? filter.types,
-      languages: args.lang ?? filter.languages,
-    },
-    expand: args.expand ?? defaults.expand,
-    // `diverse: true` keeps the configured lambda and fetchK.
-    diverse: args.diverse === undefined ? defaults.diverse : args.diverse && (diversity ?? true),
-    contextChars: clamp(args.contextChars ?? defaults.contextChars, LIMITS.contextChars),
-    policy: {
-      current,
-      // The server's date qualifies its `current`; a call that turns it off asks no date.
-      asOf: args.asOf ?? (current ? policy.asOf : undefined),
-      status: args.status ?? policy.status,
-      conceptTypes: args.conceptType ?? policy.conceptTypes,
-      pathPrefixes: args.pathPrefix ?? policy.pathPrefixes,
-      governing: args.governing ?? policy.governing,
-      expandLinks: args.expandLinks ?? policy.expandLinks,
-      // A value from the call is named by its argument; one from the settings, by its origin.
-      origins: {
-        asOf: args.asOf === undefined ? policy.origins?.asOf : undefined,
-        governing: args.governing === undefined ? policy.origins?.governing : undefined,
-      },
-    },
-  };
-}
 
 const PATH = z.string().describe("Path relative to the root, as search returns it");
 const LINE_START = z.number().int().min(1).describe("First line to read, 1-based");
@@ -360,102 +201,6 @@ function getChunkForm(args: GetChunkArgs): { id: string } | RangeArgs {
     );
   }
   return { path: path!, lineStart: lineStart!, lineEnd: lineEnd!, root };
-}
-
-const INDEX_INPUT = {
-  root: ROOT,
-  rebuild: z.boolean().optional().describe(
-    "Discard the index and embed everything again with the server's settings (default false); " +
-      "minutes on a large tree, so only when an error names it",
-  ),
-};
-type IndexArgs = z.infer<z.ZodObject<typeof INDEX_INPUT>>;
-
-/** Registers `index`, its runs kept by `runs`. */
-function registerIndex(
-  server: ToolRegistry,
-  roots: Roots,
-  root: RootArgument,
-  runs: IndexRuns,
-): void {
-  const seconds = Math.round(runs.answerMs / 1000);
-  server.registerTool("index", {
-    title: "Update the index",
-    description:
-      "Brings a root's index up to date; only changed files are embedded. A first index of a large tree " +
-      `can take minutes: the call answers within about ${seconds} s, and if the run is not done by then it ` +
-      "answers state 'indexing' with its progress while the run goes on in the background. Search works " +
-      "meanwhile on what the run has published; call status to follow it, or index again to wait for the " +
-      "same run (a second call never starts another). Sends progress notifications while the call waits, " +
-      "when the request carries a progress token. rebuild: true discards the index and embeds every " +
-      "passage again with the server's settings, which takes as long as a first index (minutes on a large " +
-      "tree): the fix an error names for an index built another way, such as with another model. " +
-      "Settings only the old index recorded (a model, globs or chunk size the server does not set) are " +
-      "not kept; the error says when there are any. A rebuild asked while a plain run goes starts when " +
-      "that run ends, and calls made meanwhile wait for the rebuild.",
-    inputSchema: { ...INDEX_INPUT, root },
-  }, (args: IndexArgs, extra: Extra) =>
-    answer(async () => {
-      const token = extra._meta?.progressToken;
-      const corpus = roots.pick(args.root);
-      const rebuild = args.rebuild ?? false;
-      // The SDK aborts `extra.signal` when the client cancels the call or the transport closes.
-      const outcome = await runs.wait(
-        corpus,
-        extra.signal,
-        token === undefined ? undefined : progressTo(extra, token),
-        rebuild,
-      );
-      if (!outcome.ended) {
-        const { progress, queued } = outcome;
-        const where = queued
-          ? "waiting for the index run going on to end first"
-          : progressWords(progress);
-        const text = `Still ${rebuild ? "rebuilding" : "indexing"} ${corpus.root} (${where}); ` +
-          "search works meanwhile on what is published; poll the status tool to see when it ends";
-        return { text, data: { root: corpus.root, state: "indexing", progress } };
-      }
-      const { summary } = outcome;
-      const { skipped: _skipped, ...data } = summary;
-      const text = summary.current
-        ? `Index for ${summary.root} is current`
-        : `${rebuild ? "Rebuilt" : "Indexed"} ${summary.root}: ${
-          plural(summary.embeddedChunks, "chunk")
-        } embedded, ${summary.reusedChunks} reused`;
-      return { text, data };
-    }));
-}
-
-/** Where a run is, in words: "120 of 600 chunks embedded", "chunk: 40 of 90 files". */
-function progressWords(progress: IndexProgress | null): string {
-  if (progress === null) return "starting";
-  const { phase, filesDone, filesTotal, chunksDone, chunksTotal } = progress;
-  if (phase === "embed") return `${chunksDone} of ${plural(chunksTotal, "chunk")} embedded`;
-  if (phase === "write") return "writing the index";
-  return filesTotal > 0 ? `${phase}: ${filesDone} of ${plural(filesTotal, "file")}` : phase;
-}
-
-/**
- * Progress notifications for one index run. MCP wants `progress` to rise
- * with every notification, while a run counts files, then chunks, then
- * writes: so `progress` counts the steps reported, and the message says
- * which phase is how far along.
- */
-function progressTo(extra: Extra, token: string | number): (p: IndexProgress) => void {
-  let step = 0;
-  let last = "";
-  return (p) => {
-    const [done, total] = p.phase === "embed"
-      ? [p.chunksDone, p.chunksTotal]
-      : [p.filesDone, p.filesTotal];
-    const message = total > 0 ? `${p.phase} ${done}/${total}` : p.phase;
-    if (message === last) return;
-    last = message;
-    extra.sendNotification({
-      method: "notifications/progress",
-      params: { progressToken: token, progress: ++step, message },
-    }).catch(() => {});
-  };
 }
 
 function registerStatus(server: ToolRegistry, roots: Roots, root: RootArgument): void {

@@ -8,7 +8,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import { z, type ZodRawShape, type ZodTypeAny } from "zod";
-import { escapeLine } from "../escape.ts";
+import { escapeLine } from "../cli/mod.ts";
 
 /** What a value of `schema` is, in words: "a whole number ≥ 1", "one of dense, lexical". */
 export function expectation(schema: ZodTypeAny): string {

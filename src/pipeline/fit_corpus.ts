@@ -24,9 +24,13 @@ export interface FitInputsOptions {
 
 /** One embedding input, exactly as `index` embeds it, and the lines of the chunk it stands for. */
 export interface FitInput {
+  /** The passage's chunk id. */
   chunkId: string;
+  /** The file it comes from, relative to the root. */
   sourcePath: string;
+  /** Its first line, 1-based. */
   lineStart: number;
+  /** Its last line, inclusive. */
   lineEnd: number;
   /** As the model's tokenizer counted the text. */
   tokens: number;
@@ -36,10 +40,13 @@ export interface FitInput {
 
 /** How a tree's embedding inputs fit the model: what `fit-inputs` prints. */
 export interface FitInputsReport {
+  /** The tree's absolute path. */
   root: string;
   /** The model whose tokenizer counted. */
   model: string;
+  /** The model's token budget. */
   maxTokens: number;
+  /** Files walked, and files the walk skipped. */
   files: { seen: number; skipped: number };
   /** Chunks as chunked. */
   chunks: number;

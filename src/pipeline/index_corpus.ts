@@ -1,8 +1,8 @@
+// Over 400 lines: one incremental run (plan, reuse, embed, publish) whose steps share its Plan type.
 import type { Chunk, Quantization, RowRange, SourceFile } from "../types.ts";
 import { inRanges } from "../row_ranges.ts";
-import { WayfinderError } from "../error.ts";
-import { type Hints, hintsFor, type RebuildFix } from "../hints.ts";
-import type { WalkResult } from "../walk/mod.ts";
+import { type Fix, type RebuildCommand, WayfinderError } from "../error.ts";
+import type { SkippedFile, WalkResult } from "../walk/mod.ts";
 import type { CodeChunker } from "../chunk/mod.ts";
 import { assertFits, type UnfitPassage } from "../fit/mod.ts";
 import { type Embedder, identityFingerprint, type ModelIdentity } from "../embed/mod.ts";
@@ -57,7 +57,7 @@ export interface IndexOptions {
    * The rebuild an error about another model names as the fix, from the
    * previous index's recorded settings. @default `wayfinder index <root> --rebuild`
    */
-  rebuildFix?: (recorded: RecordedSettings | undefined) => Promise<RebuildFix>;
+  rebuildFix?: (recorded: RecordedSettings | undefined) => Promise<RebuildCommand>;
   onProgress?: (progress: IndexProgress) => void;
   /** Written into the manifest, for `search` and later runs to read back. */
   settings?: RecordedSettings;
@@ -78,31 +78,50 @@ export interface IndexOptions {
    * or `false` to publish once at the end. @default PARTIAL_PUBLISHING
    */
   partial?: Partial<PartialPublishing> | false;
-  /** How errors word their fix. @default the CLI's wording */
-  hints?: Hints;
+  /**
+   * Words an error's fix for whoever reads the run's failure (its event, and
+   * `status` later); without it the failure is told without its fix.
+   */
+  wordFix?: (fix: Fix) => string;
 }
 
+/** Where an index run is, for a progress display. */
 export interface IndexProgress {
+  /** The stage running now. */
   phase: "walk" | "chunk" | "embed" | "write";
+  /** Files through the current stage. */
   filesDone: number;
+  /** Files the run will go through. */
   filesTotal: number;
+  /** Passages embedded so far. */
   chunksDone: number;
+  /** Passages the run will embed. */
   chunksTotal: number;
 }
 
 /** The summary `index --output json` prints. */
 export interface IndexSummary {
+  /** The tree's absolute path. */
   root: string;
+  /** The index folder. */
   index: string;
+  /** Files walked, changed (added included), deleted and skipped. */
   files: { seen: number; changed: number; deleted: number; skipped: number };
-  skipped: WalkResult["skipped"];
+  /** Each skipped file and why. */
+  skipped: SkippedFile[];
+  /** Passages embedded by this run. */
   embeddedChunks: number;
+  /** Passages kept from the previous generation. */
   reusedChunks: number;
+  /** Passages dropped with their changed or deleted files. */
   removedChunks: number;
+  /** Passages cut to the model's budget (`longInput: "truncate"`). */
   truncatedChunks: number;
+  /** Wall-clock time of the run. */
   elapsedMs: number;
   /** True when the index was already up to date and nothing was written. */
   current: boolean;
+  /** The generation published, or null when nothing changed. */
   generation: string | null;
   /** Why the live generation could not be built on (`vectors.f32 fails its checksum`): the run rebuilt it. */
   rebuilt?: string;
@@ -144,6 +163,8 @@ export async function indexCorpus(options: IndexOptions): Promise<IndexSummary> 
     await journal.succeeded(summary);
     return summary;
   } catch (error) {
+    // The journal keeps the message for events and `status`: worded for the caller's reader first.
+    if (error instanceof WayfinderError && options.wordFix) error.wordFix(options.wordFix);
     throw await journal.failed(error);
   } finally {
     await journal.close();
@@ -195,9 +216,8 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
     previous = null;
   }
   if (previous && previous.manifest.fingerprint !== fingerprint) {
-    const rebuild = await options.rebuildFix?.(previous.manifest.settings);
-    const fix = (options.hints ?? hintsFor("cli")).rebuild(root, rebuild);
-    assertSameModel(previous.manifest, embedder.identity, fingerprint, root, fix);
+    const command = await options.rebuildFix?.(previous.manifest.settings);
+    assertSameModel(previous.manifest, embedder.identity, fingerprint, root, command);
   }
   // A complete live generation for this model keeps answering until the run ends:
   // a partial one in its place would take dense answers away.
@@ -215,7 +235,7 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
       : readVectorCache(options.indexDir, fingerprint, embedder.identity.dimensions);
   const plan = await planUpdate(options, previous, dropped);
   if (options.longInput === "reject") {
-    assertFits(plan.unfit, embedder.identity.maxTokens, options.hints);
+    assertFits(plan.unfit, embedder.identity.maxTokens);
   }
   const summary = (embedded: number, truncated: number, generation: string | null) => ({
     ...summarise(options, plan, { embedded, truncated, generation, started }),
@@ -287,8 +307,7 @@ async function openPrevious(
 ): Promise<{ previous: StoredIndex | null; rebuilt?: string }> {
   if (options.rebuild) return { previous: null };
   try {
-    const { root, hints } = options;
-    return { previous: await openIndex(options.indexDir, { root, hints }) };
+    return { previous: await openIndex(options.indexDir, { root: options.root }) };
   } catch (error) {
     if (!(error instanceof UnusableIndexError)) throw error;
     return { previous: null, rebuilt: error.reason };

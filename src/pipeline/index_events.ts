@@ -7,17 +7,25 @@ import type { IndexSummary } from "./index_corpus.ts";
 
 /** The run took the lock and starts walking. */
 export interface StartedEvent {
+  /** The run started. */
   event: "started";
+  /** When, as an ISO 8601 timestamp. */
   time: string;
+  /** The tree's absolute path. */
   root: string;
+  /** The index folder. */
   index: string;
 }
 
 /** A file was (re)chunked, dropped or skipped. Unchanged files are not reported. */
 export interface FileEvent {
+  /** One file walked. */
   event: "file";
+  /** When, as an ISO 8601 timestamp. */
   time: string;
+  /** The file, relative to the root. */
   path: string;
+  /** What the run does with it. */
   status: "added" | "changed" | "deleted" | "skipped";
   /** Chunks the file now has (added, changed). */
   chunks?: number;
@@ -27,9 +35,13 @@ export interface FileEvent {
 
 /** A batch of passages was embedded. */
 export interface BatchEvent {
+  /** A batch of passages embedded. */
   event: "batch";
+  /** When, as an ISO 8601 timestamp. */
   time: string;
+  /** Passages embedded so far. */
   done: number;
+  /** Passages the run embeds in all. */
   total: number;
 }
 
@@ -38,24 +50,37 @@ export interface BatchEvent {
  * is searchable lexically, `dense.covered` of `dense.total` rows densely.
  */
 export interface PartialEvent {
+  /** A searchable generation published before every passage has its vector. */
   event: "partial";
+  /** When, as an ISO 8601 timestamp. */
   time: string;
+  /** The generation published. */
   generation: string;
+  /** Passages with a vector, of all. */
   dense: { covered: number; total: number };
 }
 
 /** The run ended well: a generation was published, or the index was already current. */
 export interface PublishedEvent {
+  /** The run published its generation (or found nothing to change). */
   event: "published";
+  /** When, as an ISO 8601 timestamp. */
   time: string;
   /** The new generation, or null when nothing changed and nothing was written. */
   generation: string | null;
+  /** True when nothing changed and nothing was written. */
   current: boolean;
+  /** Files walked, changed, deleted and skipped. */
   files: { seen: number; changed: number; deleted: number; skipped: number };
+  /** Passages embedded by this run. */
   embeddedChunks: number;
+  /** Passages kept from the previous generation. */
   reusedChunks: number;
+  /** Passages dropped with their changed or deleted files. */
   removedChunks: number;
+  /** Passages cut to the model's budget. */
   truncatedChunks: number;
+  /** Wall-clock time of the run. */
   elapsedMs: number;
   /** Present when the live generation could not be built on (damaged, another format) and the run rebuilt it. */
   rebuilt?: string;
@@ -63,13 +88,17 @@ export interface PublishedEvent {
 
 /** The run failed; the previous generation stays live. */
 export interface FailedEvent {
+  /** The run failed; the previous generation stays live. */
   event: "failed";
+  /** When, as an ISO 8601 timestamp. */
   time: string;
   /** The error code (`io`, `long_input`, `busy`, `aborted`, …). */
   code: string;
+  /** Why, as the error says it. */
   message: string;
 }
 
+/** One event of an index run, as `index --events` prints it (one JSON object a line). */
 export type IndexEvent =
   | StartedEvent
   | FileEvent

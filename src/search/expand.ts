@@ -10,16 +10,21 @@ import { lineStartBefore, type SourceReader } from "./source_text.ts";
  * enclosing range (a Markdown section, an outer function), else the file.
  */
 export interface ParentContext {
+  /** Why this is the context: the declaration the hit is part of, a wider enclosing passage, or the whole file. */
   reason: "declaration" | "enclosing" | "file";
   /** The declaration's or section's symbol, when it has one. */
   symbol?: string;
   /** class, impl, heading, file, … */
   type: string;
+  /** First line, 1-based. */
   lineStart: number;
+  /** Last line, inclusive. */
   lineEnd: number;
   /** UTF-16 offsets into the file, end exclusive. */
   startOffset: number;
+  /** UTF-16 offset where it ends, exclusive. */
   endOffset: number;
+  /** Its text, read now. */
   content: string;
   /** Later (worse) hits that lie in this context and were folded into it, best first. */
   matched?: FoldedHit[];
@@ -27,11 +32,17 @@ export interface ParentContext {
 
 /** A hit folded into the context of a better one: where it is and what it scored. */
 export interface FoldedHit {
+  /** The folded hit's chunk id. */
   id: string;
+  /** Its symbol, when it has one. */
   symbol?: string;
+  /** Its chunk type. */
   type: string;
+  /** First line, 1-based. */
   lineStart: number;
+  /** Last line, inclusive. */
   lineEnd: number;
+  /** Its score. */
   score: number;
 }
 

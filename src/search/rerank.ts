@@ -87,6 +87,29 @@ export interface RerankingOptions {
  * retrieval order, with their retrieval scores. Each search asks `inner`
  * once, so stack anything that searches its inner searcher repeatedly (an
  * `expandingSearcher`) below this one.
+ *
+ * @example Rerank any searcher's hits
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { rerankingSearcher, type Searcher } from "./mod.ts";
+ *
+ * const chunk = (id: string) => ({
+ *   id, sourcePath: `${id}.ts`, lineStart: 1, lineEnd: 1, startOffset: 0, endOffset: id.length,
+ *   type: "function", language: "typescript", content: id, metadata: {},
+ * });
+ * const inner: Searcher = {
+ *   search: () => Promise.resolve({
+ *     matches: ["a", "ccc", "bb"].map((id, i) => ({
+ *       chunk: chunk(id), score: 1 - i / 10, similarity: 1 - i / 10, scores: {},
+ *     })),
+ *     notices: [],
+ *     examined: 3,
+ *   }),
+ * };
+ * const longest = { rank: (_q: string, texts: string[]) => Promise.resolve(texts.map((t) => t.length)) };
+ * const { matches } = await rerankingSearcher(inner, longest).search({ query: "q", limit: 2 });
+ * assert.deepEqual(matches.map((hit) => hit.chunk.id), ["ccc", "bb"]);
+ * ```
  */
 export function rerankingSearcher(
   inner: Searcher,

@@ -64,6 +64,7 @@ export interface SearchScores {
 
 /** A hit with its component scores. */
 export interface SearchHit extends Hit {
+  /** Every score behind the rank. */
   scores: SearchScores;
   /** The context the hit sits in, when an expanding searcher asked for it. */
   parent?: ParentContext;
@@ -71,7 +72,9 @@ export interface SearchHit extends Hit {
 
 /** Hits, best first, and anything the caller should tell the user. */
 export interface SearchResult {
+  /** Hits, best first. */
   matches: SearchHit[];
+  /** What the caller should be told (a filter that matched nothing, a floor ignored). */
   notices: string[];
   /**
    * Size of the candidate window the hits were taken from (limit × 1, 2, 4,

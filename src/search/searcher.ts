@@ -8,6 +8,7 @@ import {
 
 /** What one search asks for; every searcher in a stack passes it on, adjusted. */
 export interface SearchRequest {
+  /** The question, as the user asked it. */
   query: string;
   /** Hits wanted. */
   limit: number;
@@ -21,8 +22,27 @@ export interface SearchRequest {
  * Anything that answers a query with ranked hits. Searchers stack without
  * adapters: a reranker over a hybrid retriever, diversity over that, and
  * parent/child expansion over any of them, each taking an inner `Searcher`.
+ *
+ * @example A searcher that keeps only one folder's hits, over any other
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { Searcher } from "./mod.ts";
+ *
+ * function onlyUnder(folder: string, inner: Searcher): Searcher {
+ *   return {
+ *     async search(request) {
+ *       const result = await inner.search(request);
+ *       const matches = result.matches.filter((hit) => hit.chunk.sourcePath.startsWith(`${folder}/`));
+ *       return { ...result, matches };
+ *     },
+ *   };
+ * }
+ * const none: Searcher = { search: () => Promise.resolve({ matches: [], notices: [], examined: 0 }) };
+ * assert.deepEqual((await onlyUnder("src", none).search({ query: "q", limit: 5 })).matches, []);
+ * ```
  */
 export interface Searcher {
+  /** Answers one request, best hit first. */
   search(request: SearchRequest): Promise<SearchResult>;
 }
 

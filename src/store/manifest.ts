@@ -1,6 +1,5 @@
 import type { ModelIdentity } from "../embed/mod.ts";
-import { WayfinderError } from "../error.ts";
-import { hintsFor } from "../hints.ts";
+import { type RebuildCommand, WayfinderError } from "../error.ts";
 import type { Quantization, RowRange } from "../types.ts";
 
 /**
@@ -98,7 +97,7 @@ export function identityChanges(
  * @param current The identity of the model this run uses.
  * @param fingerprint Fingerprint of `current`.
  * @param root The corpus root, for the message.
- * @param fix What the message says to do. @default the CLI's `run 'wayfinder index <root> --rebuild'`
+ * @param command The rebuild command the error's fix names, with the flags the rebuild needs.
  * @throws {WayfinderError} `stale_index` when the fingerprints differ, naming what differs.
  */
 export function assertSameModel(
@@ -106,7 +105,7 @@ export function assertSameModel(
   current: ModelIdentity,
   fingerprint: string,
   root: string,
-  fix = hintsFor("cli").rebuild(root),
+  command?: RebuildCommand,
 ): void {
   if (manifest.fingerprint === fingerprint) return;
   const built = manifest.identity;
@@ -119,8 +118,9 @@ export function assertSameModel(
     "stale_index",
     built.name === current.name
       ? `Cannot use index for ${root}: model '${built.name}' was set up another way when it was built ` +
-        `(${differs.join(", ") || "another identity"}); ${fix}`
+        `(${differs.join(", ") || "another identity"})`
       : `Cannot use index for ${root}: it was built with model '${built.name}', this run uses '${current.name}' ` +
-        `(${differs.join(", ")}); ${fix}`,
+        `(${differs.join(", ")})`,
+    { fix: { kind: "rebuild", root, command } },
   );
 }

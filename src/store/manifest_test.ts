@@ -1,6 +1,6 @@
 import { equal, throws } from "node:assert/strict";
 import { WayfinderError } from "../error.ts";
-import { hintsFor } from "../hints.ts";
+import { hintsFor, worded } from "../hints.ts";
 import { assertSameModel, FORMAT_VERSION, type IndexManifest } from "./manifest.ts";
 import { testIdentity } from "./testdata/synthetic.ts";
 
@@ -26,7 +26,7 @@ Deno.test("assertSameModel() refuses another model, names what differs and the f
     () => assertSameModel(manifest, other, "bbbbbbbbbbbbbbbb", "/corpus"),
     (error: unknown) =>
       error instanceof WayfinderError && error.code === "stale_index" &&
-      error.message ===
+      error.fix?.kind === "rebuild" && worded(error, hintsFor("cli")).message ===
         `Cannot use index for /corpus: it was built with model 'synthetic', this run uses 'other-model' ` +
           `(name "synthetic" → "other-model", weights, longInput "reject" → "truncate"); ` +
           `run 'wayfinder index /corpus --rebuild'`,
@@ -36,11 +36,13 @@ Deno.test("assertSameModel() refuses another model, names what differs and the f
 Deno.test("assertSameModel() names the fix it is given", () => {
   const other = { ...testIdentity(4), longInput: "truncate" as const };
   const command = "wayfinder index /corpus --long-input truncate --rebuild";
-  const fix = hintsFor("cli").rebuild("/corpus", { command, recorded: "" });
   throws(
-    () => assertSameModel(manifest, other, "bbbbbbbbbbbbbbbb", "/corpus", fix),
+    () =>
+      assertSameModel(manifest, other, "bbbbbbbbbbbbbbbb", "/corpus", { command, recorded: "" }),
     (error: unknown) =>
       error instanceof WayfinderError &&
-      error.message.endsWith(`(longInput "reject" → "truncate"); run '${command}'`),
+      worded(error, hintsFor("cli")).message.endsWith(
+        `(longInput "reject" → "truncate"); run '${command}'`,
+      ),
   );
 });

@@ -1,7 +1,6 @@
 import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { WayfinderError } from "../error.ts";
-import { type Hints, hintsFor } from "../hints.ts";
 import type { Chunk, QuantizedVectors, RowColumns, RowRange } from "../types.ts";
 import { _float32FromLE } from "./_durable.ts";
 import { _readHashed, _xxh64File } from "./_xxh64.ts";
@@ -64,8 +63,6 @@ export interface OpenOptions {
    * @default the manifest's record, when it is readable
    */
   root?: string;
-  /** How that fix is worded. @default the CLI's wording */
-  hints?: Hints;
 }
 
 /**
@@ -75,27 +72,20 @@ export interface OpenOptions {
  * the fix, and an index run does it unasked.
  */
 export class UnusableIndexError extends WayfinderError {
-  constructor(
-    dir: string,
-    readonly reason: string,
-    root: string | undefined,
-    hints: Hints = hintsFor("cli"),
-  ) {
-    super(
-      "stale_index",
-      `Cannot use index at ${dir}: ${reason}; ${hints.index(root ?? "<root>")} to rebuild it`,
-    );
+  constructor(dir: string, readonly reason: string, root: string | undefined) {
+    super("stale_index", `Cannot use index at ${dir}: ${reason}`, {
+      fix: { kind: "reindex", root: root ?? "<root>" },
+    });
   }
 }
 
-/** Who a stale-index error names and how it words the fix. */
+/** The root a stale-index error's fix names. */
 interface Fix {
   root?: string;
-  hints?: Hints;
 }
 
 function stale(dir: string, reason: string, fix: Fix): UnusableIndexError {
-  return new UnusableIndexError(dir, reason, fix.root, fix.hints);
+  return new UnusableIndexError(dir, reason, fix.root);
 }
 
 async function readCurrent(dir: string): Promise<string | null> {
@@ -110,7 +100,7 @@ async function readCurrent(dir: string): Promise<string | null> {
 }
 
 function parseManifest(dir: string, text: string, fix: Fix): IndexManifest {
-  const { root, hints = hintsFor("cli") } = fix;
+  const { root } = fix;
   let manifest: IndexManifest;
   try {
     manifest = JSON.parse(text) as IndexManifest;
@@ -122,16 +112,15 @@ function parseManifest(dir: string, text: string, fix: Fix): IndexManifest {
     throw stale(
       dir,
       `built by format ${manifest?.formatVersion}, this wayfinder reads ${FORMAT_VERSION}`,
-      { root: root ?? recorded, hints },
+      { root: root ?? recorded },
     );
   }
   if (root !== undefined && !sameTree(manifest.root, root)) {
     // Another tree's index (an --index-dir given twice): neither built on nor replaced unasked.
     throw new WayfinderError(
       "stale_index",
-      `Cannot use index at ${dir}: it indexes ${manifest.root}, not ${root}; ${
-        hints.replaceIndex(root)
-      }`,
+      `Cannot use index at ${dir}: it indexes ${manifest.root}, not ${root}`,
+      { fix: { kind: "replace_index", root } },
     );
   }
   return manifest;
@@ -229,7 +218,7 @@ async function load(
   const text = await Deno.readTextFile(join(genDir, FILES.manifest));
   const manifest = parseManifest(dir, text, options);
   const fail = (reason: string) =>
-    new UnusableIndexError(dir, reason, options.root ?? manifest.root, options.hints);
+    new UnusableIndexError(dir, reason, options.root ?? manifest.root);
   const c: Checked = { genDir, manifest, fail, verify: options.verifyChecksums ?? true };
   const { dimensions, chunkCount } = manifest;
   const vectorBytes = fixedSizes(chunkCount, dimensions)[FILES.vectors];
@@ -272,16 +261,14 @@ async function load(
  * need an index's settings or identity before loading it.
  *
  * @param root The corpus root, named in a stale-index error's fix.
- * @param hints How that fix is worded. @default the CLI's wording
  * @returns The manifest, or null when nothing was ever published there.
  * @throws {WayfinderError} `stale_index` for another format version; `io` when unreadable.
  */
 export function readManifest(
   indexDir: string,
   root?: string,
-  hints?: Hints,
 ): Promise<IndexManifest | null> {
-  const fix = { root, hints };
+  const fix = { root };
   return withLiveGeneration(indexDir, fix, async (generation) => {
     const text = await Deno.readTextFile(join(indexDir, generation, FILES.manifest));
     return parseManifest(indexDir, text, fix);

@@ -1,13 +1,16 @@
 import { deepEqual, equal, ok, rejects, throws } from "node:assert/strict";
 import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
+import { hintsFor, worded } from "../hints.ts";
 import { openIndex, type StoredIndex } from "./open_index.ts";
 import { syntheticGeneration } from "./testdata/synthetic.ts";
 import { writeGeneration } from "./write_generation.ts";
 
+/** A stale-index error whose message, its fix worded as the CLI words it, matches `pattern`. */
 function staleMatching(pattern: RegExp) {
   return (error: unknown) =>
-    error instanceof WayfinderError && error.code === "stale_index" && pattern.test(error.message);
+    error instanceof WayfinderError && error.code === "stale_index" &&
+    pattern.test(worded(error, hintsFor("cli")).message);
 }
 
 /** One line, the file and reason named, the remedy given. */

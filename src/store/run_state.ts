@@ -12,22 +12,33 @@ export const RUN_FILES = { progress: "progress.json", failure: "last-failure.jso
 
 /** Where a running index is, as its writer last reported. */
 export interface RunProgress {
+  /** The process running it. */
   pid: number;
+  /** When it started, ISO 8601. */
   startedAt: string;
+  /** When it last reported, ISO 8601. */
   updatedAt: string;
+  /** The stage running now. */
   phase: "walk" | "chunk" | "embed" | "write";
+  /** Files through the current stage. */
   filesDone: number;
+  /** Files the run goes through. */
   filesTotal: number;
+  /** Passages embedded so far. */
   chunksDone: number;
+  /** Passages the run embeds. */
   chunksTotal: number;
 }
 
 /** The last index run that failed. */
 export interface RunFailure {
+  /** When it failed, ISO 8601. */
   at: string;
+  /** The process that ran it. */
   pid: number;
   /** The error code (`io`, `long_input`, …). */
   code: string;
+  /** Why, as the error said it. */
   message: string;
 }
 

@@ -29,6 +29,7 @@ export interface SkippedFile {
    * in it as `\\`.
    */
   path: string;
+  /** Why it was skipped. */
   reason: SkipReason;
 }
 

@@ -5,8 +5,11 @@ export type Severity = "error" | "advisory" | "note";
 
 /** Where a finding points: a bundle-relative posix path and a 1-based position. */
 export interface FindingLocation {
+  /** The file, relative to the bundle root. */
   path: string;
+  /** 1-based line. */
   line: number;
+  /** 1-based column. */
   column: number;
 }
 
@@ -14,8 +17,11 @@ export interface FindingLocation {
 export interface Finding {
   /** Namespaced rule id, e.g. `okf/missing-type` or `<profile-id>/<rule-id>`. */
   id: string;
+  /** How much the finding matters: an error fails the gate. */
   severity: Severity;
+  /** What is wrong, in one sentence. */
   message: string;
+  /** Where. */
   location: FindingLocation;
   /** Where the rule is explained. */
   helpUri?: string;

@@ -15,14 +15,17 @@ export type Gate = "PASS" | "FAIL" | "INCOMPLETE";
 export interface ValidationReport {
   /** Absolute path of the bundle root. */
   bundle: string;
+  /** The verdict. */
   gate: Gate;
   /** True when no finding is an error. */
   conformant: boolean;
+  /** Findings by severity. */
   counts: Record<Severity, number>;
   /** Sorted by path, line, column, id. */
   findings: Finding[];
   /** Markdown files read, and how many of them are concepts. */
   documents: number;
+  /** Of `documents`, how many are concepts. */
   concepts: number;
 }
 

@@ -34,7 +34,9 @@ export interface KnowledgePolicy {
 
 /** How messages name the policy values a caller gave. */
 export interface PolicyOrigins {
+  /** Where `asOf` came from. */
   asOf?: string;
+  /** Where `governing` came from. */
   governing?: string;
 }
 

@@ -10,11 +10,13 @@ import {
 
 /** Why a passage is in a knowledge answer's context. */
 export interface ContextEntry {
+  /** Why the passage is in the context: it matched, it governs a match, or a match links to it. */
   reason: "match" | "governing" | "relationship";
   /** The concept's bundle path. */
   path: string;
   /** The matched concept that brought this one in (governing and relationship entries). */
   viaPath?: string;
+  /** The passage. */
   passage: SearchHit;
 }
 

@@ -1,0 +1,171 @@
+/**
+ * How a corpus answers a query: the searcher stack its options ask for, and
+ * the result around the hits (the knowledge branch with its reading-order
+ * context, the prompt-ready context text, and the notices).
+ */
+import { WayfinderError } from "../error.ts";
+import type { Hints } from "../hints.ts";
+import { asksAnything, describeEntry, searchKnowledge } from "../okf/mod.ts";
+import { embeddingInput } from "../pipeline/mod.ts";
+import { rowsIn } from "../row_ranges.ts";
+import {
+  buildContext,
+  diversifyingSearcher,
+  expandingSearcher,
+  indexSearcher,
+  type PassageScorer,
+  rerankingSearcher,
+  type Searcher,
+  type SearchMode,
+  type SearchRequest,
+  sourceReader,
+} from "../search/mod.ts";
+import { processAlive, readRunProgress, type StoredIndex } from "../store/mod.ts";
+import { bundleFiles } from "./bundle_files.ts";
+import { checkedQuerySearcher } from "./checked_query.ts";
+import type { CorpusSearchOptions, CorpusSearchResult } from "./corpus.ts";
+import { declaresBundle, policyIgnoredNotice } from "./corpus_settings.ts";
+import type { QueryEmbeddings } from "./query_embeddings.ts";
+
+/** Search options once checked: `bm25` read as `lexical`. */
+export type CheckedSearchOptions = Omit<CorpusSearchOptions, "mode"> & { mode?: SearchMode };
+
+/** What a searcher stack is built from. */
+export interface StackParts {
+  root: string;
+  hints: Hints;
+  queries: QueryEmbeddings;
+  /** The cross-encoder; `what` is the option that asked for it, for its error. */
+  reranker(what: string): Promise<PassageScorer>;
+}
+
+/** The searcher `options` ask for over `index`, with the query checks every corpus search makes. */
+export async function stackSearcher(
+  index: StoredIndex,
+  options: CheckedSearchOptions,
+  parts: StackParts,
+): Promise<Searcher> {
+  const mode = options.mode ?? "dense";
+  const embeds = mode !== "lexical";
+  let searcher: Searcher = indexSearcher(index, {
+    mode,
+    embedQuery: embeds ? await parts.queries.embedding(index) : undefined,
+  });
+  // Below reranking: expansion widens by searching again, which must not score passages twice.
+  if (options.expand) searcher = expandingSearcher(searcher, index, sourceReader(parts.root));
+  if (options.rerank) {
+    const candidates = options.rerank === true ? 50 : options.rerank;
+    searcher = rerankingSearcher(searcher, await parts.reranker(parts.hints.rerankOption()), {
+      candidates,
+      text: embeddingInput,
+    });
+  }
+  // Over expansion, so the pool is --fetch-k distinct contexts and the picks differ in context.
+  if (options.diverse) {
+    searcher = diversifyingSearcher(
+      searcher,
+      index,
+      options.diverse === true ? {} : options.diverse,
+    );
+  }
+  // Outermost, so every layer below sees the checked query.
+  return checkedQuerySearcher(searcher, embeds ? parts.queries.fits(index) : undefined);
+}
+
+/** What a result is assembled with, besides its searcher and index. */
+export interface AnswerParts {
+  root: string;
+  hints: Hints;
+  /** Whether the caller chose knowledge indexing, for the notice when a policy is ignored. */
+  chosenKnowledge?: boolean;
+  /** The notices saying the index is behind its tree. */
+  freshness(index: StoredIndex): Promise<string[]>;
+}
+
+/** Runs `request` and assembles what `corpus.search` returns. */
+export async function answerQuery(
+  searcher: Searcher,
+  index: StoredIndex,
+  request: SearchRequest,
+  options: CheckedSearchOptions,
+  parts: AnswerParts,
+): Promise<CorpusSearchResult> {
+  const { root, hints } = parts;
+  const coverage = await denseCoverage(index, options.mode ?? "dense", root, hints);
+  const knowledge = index.manifest.settings?.knowledge === true;
+  const response: CorpusSearchResult = knowledge
+    ? {
+      query: request.query,
+      ...await searchKnowledge(
+        searcher,
+        index,
+        request,
+        options.policy ?? {},
+        bundleFiles(root, Object.keys(index.manifest.files)),
+      ),
+    }
+    : { query: request.query, ...pick(await searcher.search(request), "matches", "notices") };
+  response.notices.unshift(...coverage, ...await parts.freshness(index));
+  response.notices.push(...rerankedFloorNotice(options));
+  if (!knowledge && asksAnything(options.policy ?? {})) {
+    const declared = await declaresBundle(root);
+    response.notices.push(
+      policyIgnoredNotice(root, { declared, chosen: parts.chosenKnowledge }, hints),
+    );
+  }
+  if (options.contextChars !== undefined) {
+    const passages = response.context?.map((entry) => entry.passage) ?? response.matches;
+    response.contextText = buildContext(passages, {
+      maxChars: options.contextChars,
+      read: sourceReader(root),
+      // In reading order the best match may come after its governing sources: it still leads.
+      lead: Math.max(0, passages.indexOf(response.matches[0]!)),
+      // A knowledge passage's heading names its concept, its status and why it is there.
+      notes: response.context?.map((entry) => describeEntry(entry, options.policy?.asOf)),
+    });
+    if (response.contextText === "" && passages.length > 0) {
+      response.notices.push(
+        `no passage fits a context of ${options.contextChars} characters; allow more`,
+      );
+    }
+  }
+  return response;
+}
+
+function pick<T, K extends keyof T>(value: T, ...keys: K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((key) => [key, value[key]])) as Pick<T, K>;
+}
+
+/**
+ * A notice when the live generation was published before every passage had
+ * its vector: dense ranking covers only the embedded ones. Knowledge search
+ * promises a vector for every eligible passage, so there it is an error.
+ */
+async function denseCoverage(index: StoredIndex, mode: SearchMode, root: string, hints: Hints) {
+  const waiting = rowsIn(index.pending);
+  if (waiting === 0 || mode === "lexical") return [];
+  const total = index.chunks.length;
+  const covered = `dense covers ${(total - waiting).toLocaleString("en")} of ${
+    total.toLocaleString("en")
+  } chunks`;
+  const progress = await readRunProgress(index.dir);
+  const next = progress && processAlive(progress.pid, progress.startedAt)
+    ? "indexing continues"
+    : `${hints.index(root)} to embed the rest`;
+  if (index.manifest.settings?.knowledge) {
+    throw new WayfinderError(
+      "stale_index",
+      `Cannot search ${root} in ${mode} mode: ${covered} (${next}); search with ${hints.lexicalMode()} meanwhile`,
+    );
+  }
+  return [`${covered}; ${next}`];
+}
+
+/** Says that `minScore` cut on cosine while the scores shown are a reranker's. */
+function rerankedFloorNotice(options: CheckedSearchOptions): string[] {
+  const { minScore, rerank, mode } = options;
+  if (minScore === undefined || !rerank || mode === "lexical") return [];
+  return [
+    `minScore ${minScore} kept hits by dense similarity (scores.dense) before reranking, not by the rerank score`,
+  ];
+}
