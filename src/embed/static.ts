@@ -71,26 +71,27 @@ export class StaticEmbedder implements Embedder {
     return new StaticEmbedder(model, identity);
   }
 
-  embedDocuments(texts: string[]): Promise<Float32Array[]> {
+  // deno-lint-ignore require-await
+  async embedDocuments(texts: string[]): Promise<Float32Array[]> {
     this.#assertOpen();
-    return Promise.resolve(texts.map((text) => this.#embed(this.#ids(text))));
+    return texts.map((text) => this.#embed(this.#ids(text)));
   }
 
-  embedQuery(text: string): Promise<Float32Array> {
+  // deno-lint-ignore require-await
+  async embedQuery(text: string): Promise<Float32Array> {
     this.#assertOpen();
-    return Promise.resolve(this.#embed(this.#tokenizer.tokenize(this.identity.queryPrefix + text)));
+    return this.#embed(this.#tokenizer.tokenize(this.identity.queryPrefix + text));
   }
 
   /** The pieces the static model averages; it adds no special tokens. */
-  countTokens(text: string, kind: "document" | "query"): Promise<number> {
+  // deno-lint-ignore require-await
+  async countTokens(text: string, kind: "document" | "query"): Promise<number> {
     this.#assertOpen();
-    if (kind === "query") {
-      return Promise.resolve(this.#tokenizer.tokenize(this.identity.queryPrefix + text).length);
-    }
+    if (kind === "query") return this.#tokenizer.tokenize(this.identity.queryPrefix + text).length;
     const ids = this.#tokenizer.tokenize(text);
     if (this.#recent.size >= RECENT_LIMIT) this.#recent.clear();
     this.#recent.set(text, ids);
-    return Promise.resolve(ids.length);
+    return ids.length;
   }
 
   close(): Promise<void> {

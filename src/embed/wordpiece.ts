@@ -31,16 +31,39 @@ export class WordPieceTokenizer {
 
   /** The ids of a text's pieces, no special tokens added; appended to `out` when given. */
   tokenize(text: string, out: number[] = []): number[] {
-    for (const word of words(text)) {
-      let pieces = this.#cache.get(word);
-      if (pieces === undefined) {
-        pieces = this.#pieces(word);
-        if (this.#cache.size >= CACHE_LIMIT) this.#cache.clear();
-        this.#cache.set(word, pieces);
-      }
-      for (const id of pieces) out.push(id);
-    }
+    if (isPlainAscii(text)) this.#asciiWords(text, out);
+    else for (const word of words(text)) this.#push(word, word, out);
     return out;
+  }
+
+  /** ASCII text cut in place: each word is a slice, lowercased only when first seen. */
+  #asciiWords(text: string, out: number[]): void {
+    let start = -1;
+    for (let i = 0; i < text.length; i++) {
+      const kind = ASCII_KIND[text.charCodeAt(i)];
+      if (kind === LETTER) {
+        if (start < 0) start = i;
+        continue;
+      }
+      if (start >= 0) {
+        const raw = text.slice(start, i);
+        this.#push(raw, null, out);
+        start = -1;
+      }
+      if (kind === ALONE) this.#push(text[i], null, out);
+    }
+    if (start >= 0) this.#push(text.slice(start), null, out);
+  }
+
+  /** Appends a word's pieces, from the cache when the same raw word was seen before. */
+  #push(raw: string, lowered: string | null, out: number[]): void {
+    let pieces = this.#cache.get(raw);
+    if (pieces === undefined) {
+      pieces = this.#pieces(lowered ?? raw.toLowerCase());
+      if (this.#cache.size >= CACHE_LIMIT) this.#cache.clear();
+      this.#cache.set(raw, pieces);
+    }
+    for (let k = 0; k < pieces.length; k++) out.push(pieces[k]);
   }
 
   #pieces(word: string): number[] {
@@ -126,6 +149,11 @@ const ASCII_KIND = Uint8Array.from({ length: 128 }, (_, c) => {
 function isAscii(text: string): boolean {
   // deno-lint-ignore no-control-regex
   return !/[^\x00-\x7f]/.test(text);
+}
+
+/** Printable ASCII and whitespace only: no character is dropped, so words are plain slices. */
+function isPlainAscii(text: string): boolean {
+  return !/[^\t-\r\x20-\x7e]/.test(text);
 }
 
 /** CJK ideographs, which BERT's tokenizer splits one by one. */
