@@ -62,6 +62,7 @@ export {
   LlamaEmbedder,
   LlamaReranker,
   type ModelIdentity,
+  StaticEmbedder,
 } from "./embed/mod.ts";
 export type { Metrics, Report, RunReport } from "./eval/mod.ts";
 export { WayfinderError } from "./error.ts";
