@@ -40,6 +40,11 @@ Deno.test("a static index searches, and an index refuses queries from the other 
   assert.equal(indexed.code, 0, indexed.stderr);
   assert.ok(JSON.parse(indexed.stdout).embeddedChunks > 100);
 
+  // No input is too long for a model without a context window: the policy changes nothing.
+  const again = await wayfinder(["index", root, ...asStatic, "--long-input", "truncate"], env);
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stdout, /is current; nothing to update/);
+
   // The index's recorded settings choose the static model: no flags needed.
   const found = await wayfinder(["search", root, "encrypt data", "--output", "json"], env);
   assert.equal(found.code, 0, found.stderr);

@@ -34,7 +34,8 @@ export async function modelDifference(
   const reasons: string[] = [];
   const provider = embedder.provider ?? "llama";
   if (provider !== built.provider) reasons.push(`embedder ${built.provider} → ${provider}`);
-  const longInput = embedder.longInput ?? "reject";
+  // A static model has no context window: no long-input policy applies to it.
+  const longInput = provider === "static" ? "none" : embedder.longInput ?? "reject";
   if (longInput !== built.longInput) reasons.push(`longInput ${built.longInput} → ${longInput}`);
   if (reasons.length > 0) return mended(reasons);
   if (provider === "static") {

@@ -84,7 +84,6 @@ export async function openEmbedder(
   if (provider === "static") {
     return await StaticEmbedder.open({
       modelPath: resolveStaticModel(settings, locations).path,
-      longInput,
       inputFormat: settings.inputFormat ?? INPUT_FORMAT,
     });
   }

@@ -9,12 +9,6 @@ import { WordPieceTokenizer } from "./wordpiece.ts";
 export interface StaticEmbedderOptions {
   /** Path to a static model file (`model distill` writes one), with its manifest beside it. */
   modelPath: string;
-  /**
-   * Recorded in the identity only: a static model has no context window,
-   * every input is embedded whole, so the policy never applies.
-   * @default {"reject"}
-   */
-  longInput?: "reject" | "truncate";
   /** Version of the chunk-to-text recipe, recorded in the identity. @default {1} */
   inputFormat?: number | string;
 }
@@ -65,7 +59,8 @@ export class StaticEmbedder implements Embedder {
     }, {
       queryPrefix: header.queryPrefix,
       maxTokens: NO_TOKEN_LIMIT,
-      longInput: options.longInput ?? "reject",
+      // No input is ever too long for a model without a context window: no policy applies.
+      longInput: "none",
       inputFormat: options.inputFormat,
     });
     return new StaticEmbedder(model, identity);
