@@ -22,6 +22,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
+import { cpuUsage } from "node:process";
 import { join } from "node:path";
 import { LlamaEmbedder, StaticEmbedder } from "../src/embed/mod.ts";
 import { embeddingInput } from "../src/pipeline/mod.ts";
@@ -42,11 +43,17 @@ const QUERIES = [
   "compute the sha256 digest of a file",
 ];
 
-/** `wayfinder <args>` as its own process: exit code, output and wall seconds. */
+/**
+ * `wayfinder <args>` as its own process: its output, wall seconds and CPU
+ * seconds (user + system, from bash's `time`): on a machine shared with other
+ * work the CPU time is what the run itself cost.
+ */
 async function wayfinder(args: string[], env: Record<string, string> = {}) {
   const started = performance.now();
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, ...args],
+  const quoted = [Deno.execPath(), "run", "-A", "--quiet", MAIN, ...args]
+    .map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+  const out = await new Deno.Command("bash", {
+    args: ["-c", `TIMEFORMAT='cpu %U %S'; time ${quoted}`],
     env: { WAYFINDER_THREADS: String(threads), ...env },
     stdout: "piped",
     stderr: "piped",
@@ -54,8 +61,19 @@ async function wayfinder(args: string[], env: Record<string, string> = {}) {
   const seconds = (performance.now() - started) / 1000;
   const decoder = new TextDecoder();
   const stdout = decoder.decode(out.stdout);
-  if (!out.success) throw new Error(`wayfinder ${args.join(" ")}: ${decoder.decode(out.stderr)}`);
-  return { stdout, seconds };
+  const stderr = decoder.decode(out.stderr);
+  if (!out.success) throw new Error(`wayfinder ${args.join(" ")}: ${stderr}`);
+  const [, user, system] = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr) ?? [, "0", "0"];
+  return { stdout, seconds, cpuSeconds: Number(user) + Number(system) };
+}
+
+/** Wall and CPU seconds of `work` in this process. */
+async function timed(work: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
+  const cpu = cpuUsage();
+  const started = performance.now();
+  await work();
+  const used = cpuUsage(cpu);
+  return { wall: (performance.now() - started) / 1000, cpu: (used.user + used.system) / 1e6 };
 }
 
 /** The static model: given, cached beside the GGUF's cache copy, or distilled now (timed). */
@@ -111,15 +129,18 @@ const embedder = await StaticEmbedder.open({ modelPath: staticPath });
 let staticTokens = 0;
 for (const input of inputs) staticTokens += await embedder.countTokens(input, "document");
 await embedder.embedDocuments(inputs.slice(0, 64)); // warm
-const runs: number[] = [];
+const runs: { wall: number; cpu: number }[] = [];
 for (let i = 0; i < 3; i++) {
-  const started = performance.now();
   // Count then embed, as `index` does.
-  for (const input of inputs) await embedder.countTokens(input, "document");
-  await embedder.embedDocuments(inputs);
-  runs.push((performance.now() - started) / 1000);
+  runs.push(
+    await timed(async () => {
+      for (const input of inputs) await embedder.countTokens(input, "document");
+      await embedder.embedDocuments(inputs);
+    }),
+  );
 }
-const staticRate = staticTokens / median(runs);
+const staticRate = staticTokens / median(runs.map((r) => r.wall));
+const staticCpuRate = staticTokens / median(runs.map((r) => r.cpu));
 const transformer = await LlamaEmbedder.create({ modelPath: gguf, threads, longInput: "truncate" });
 const sample = inputs.filter((_, i) => i % Math.ceil(inputs.length / 64) === 0);
 let sampleTokens = 0;
@@ -130,11 +151,11 @@ for (const input of sample) {
   );
 }
 await transformer.embedDocuments(sample.slice(0, 1));
-const sampleStarted = performance.now();
-await transformer.embedDocuments(sample);
-const transformerRate = sampleTokens / ((performance.now() - sampleStarted) / 1000);
+const sampleTime = await timed(() => transformer.embedDocuments(sample));
+const transformerRate = sampleTokens / sampleTime.wall;
+const transformerCpuRate = sampleTokens / sampleTime.cpu;
 report(
-  "static embedder: throughput, stdlib inputs",
+  "static embedder: throughput, stdlib inputs (wall)",
   {
     label: `${inputs.length} inputs, ${staticTokens} tokens`,
     amount: staticRate,
@@ -142,6 +163,12 @@ report(
   },
   { label: `MiniLM on ${sample.length} of the same inputs`, amount: transformerRate },
   `target ≥ ${Math.ceil(1e6 / transformerRate)} (1,000,000 tokens/s)`,
+);
+report(
+  "static embedder: throughput, stdlib inputs (per CPU second)",
+  { label: `${inputs.length} inputs`, amount: staticCpuRate, unit: "tokens/CPU-s" },
+  { label: `MiniLM, ${threads} thread(s)`, amount: transformerCpuRate },
+  `target ≥ ${Math.ceil(1e6 / transformerCpuRate)} (1,000,000 tokens/s)`,
 );
 
 // Query latency: the median of many queries, each embedded alone.
@@ -181,6 +208,16 @@ report(
     amount: staticTokens / transformerRate,
   },
   `target ≤ ${(5 / (staticTokens / transformerRate)).toFixed(4)} (5 s)`,
+);
+report(
+  "static embedder: stdlib top level densely covered, whole index process (CPU)",
+  {
+    label: `${index.chunks.length} chunks, user + system`,
+    amount: indexed.cpuSeconds,
+    unit: "CPU-s",
+  },
+  { label: "MiniLM's CPU time for the same tokens", amount: staticTokens / transformerCpuRate },
+  `target ≤ ${(5 / (staticTokens / transformerCpuRate)).toFixed(4)} (5 s)`,
 );
 await Deno.remove(tree, { recursive: true });
 await Deno.remove(dataDir, { recursive: true });
