@@ -130,3 +130,29 @@ Deno.test("distilling refuses a file that is not a GGUF embedding model, writing
   );
   await assert.rejects(() => openLlamaTokenOutputs(t.to, 1), /already a static model|not|Cannot/);
 });
+
+Deno.test("a distillation stopped midway publishes nothing", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "wayfinder-static-" });
+  const gguf = join(dir, "tiny.gguf");
+  await writeTinyModel(gguf);
+  const source = await openLlamaTokenOutputs(gguf, 1);
+  const controller = new AbortController();
+  try {
+    await assert.rejects(() =>
+      distillStaticModel(source, {
+        to: join(dir, "tiny.static"),
+        sourcePath: gguf,
+        signal: controller.signal,
+        // Stop once the first tokens are through.
+        onProgress: (done) => done > 1 && controller.abort(),
+      })
+    );
+  } finally {
+    await source.close();
+  }
+  assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [
+    "tiny.gguf",
+    "tiny.manifest.json",
+  ]);
+  await Deno.remove(dir, { recursive: true });
+});
