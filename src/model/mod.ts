@@ -24,7 +24,6 @@ export {
 } from "./distill_static.ts";
 export {
   decodeStaticModel,
-  looksStatic,
   readStaticManifest,
   readStaticModel,
   STATIC_FORMAT_VERSION,

@@ -7,7 +7,7 @@
  * multiple of 4 bytes, then `vocabSize × dimensions` float16 values, row by
  * row in token-id order.
  */
-import { open, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { WayfinderError } from "../error.ts";
 import { manifestPathFor, type ModelManifest } from "./manifest.ts";
 
@@ -68,8 +68,7 @@ export function encodeStaticModel(header: StaticModelHeader, vectors: Float32Arr
   view.setUint32(8, STATIC_FORMAT_VERSION, true);
   view.setUint32(12, json.length, true);
   bytes.set(json, 16);
-  const halves = new Uint16Array(Float16Array.from(vectors).buffer);
-  bytes.set(new Uint8Array(halves.buffer), start);
+  bytes.set(new Uint8Array(Float16Array.from(vectors).buffer), start);
   return bytes;
 }
 
@@ -157,17 +156,4 @@ export function decodeStaticModel(bytes: Uint8Array, path: string): StaticModel 
 
 function bad(path: string, why: string, cause?: unknown): WayfinderError {
   return new WayfinderError("model", `Cannot load static model '${path}': ${why}`, { cause });
-}
-
-/** Whether a file starts like a static model, without reading it all. */
-export async function looksStatic(path: string): Promise<boolean> {
-  const file = await open(path, "r").catch(() => null);
-  if (!file) return false;
-  try {
-    const head = new Uint8Array(8);
-    await file.read(head, 0, 8, 0);
-    return new TextDecoder().decode(head) === MAGIC;
-  } finally {
-    await file.close();
-  }
 }
