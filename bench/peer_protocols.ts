@@ -31,7 +31,7 @@ import { join } from "node:path";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
-import { LlamaEmbedder } from "../src/embed/mod.ts";
+import { type Embedder, LlamaEmbedder, StaticEmbedder } from "../src/embed/mod.ts";
 import { type SearchFilter, searchIndex } from "../src/search/mod.ts";
 import type { StoredIndex } from "../src/store/mod.ts";
 import { currentPaths, frontMatter } from "./_peer_lifecycle.ts";
@@ -109,7 +109,7 @@ function byGroup(outcomes: QueryOutcome[], ks: number[]): Record<string, Summary
 }
 
 /** Query vectors are computed once per query and shared by the three modes. */
-async function embedQueries(embedder: LlamaEmbedder, texts: string[]) {
+async function embedQueries(embedder: Embedder, texts: string[]) {
   const vectors = new Map<string, Float32Array>();
   const ms: number[] = [];
   for (const text of texts) {
@@ -217,7 +217,7 @@ async function readJson<T>(path: string): Promise<T> {
 }
 
 /** embedding_comparison: 100 concepts as Markdown files, 80 test questions (60 answerable), top 10. */
-async function embeddingComparison(embedder: LlamaEmbedder, work: string) {
+async function embeddingComparison(embedder: Embedder, work: string) {
   const dir = join(FIXTURES, "embedding_comparison");
   const sources = await readJson<Record<string, string>>(join(dir, "sources.json"));
   const { queries, asOf } = await readJson<{ queries: SupportQuery[]; asOf: string }>(
@@ -248,7 +248,7 @@ async function embeddingComparison(embedder: LlamaEmbedder, work: string) {
 }
 
 /** okf_retrieval: the 34-concept bundle (index.md/log.md excluded), held-out and development, top 3. */
-async function okfRetrieval(embedder: LlamaEmbedder, work: string) {
+async function okfRetrieval(embedder: Embedder, work: string) {
   const dir = join(FIXTURES, "okf_retrieval");
   const { queries, asOf } = await readJson<{ queries: SupportQuery[]; asOf: string }>(
     join(dir, "queries.json"),
@@ -320,7 +320,7 @@ function scopeFilter(kase: KnowledgeCase, chunks: GivenChunk[]): SearchFilter | 
 }
 
 /** knowledge_retrieval: 13 given chunks indexed as-is, 13 cases (12 answerable), top 3. */
-async function knowledgeRetrieval(embedder: LlamaEmbedder, work: string) {
+async function knowledgeRetrieval(embedder: Embedder, work: string) {
   const fixture = await readJson<{ chunks: GivenChunk[]; cases: KnowledgeCase[]; limit: number }>(
     join(FIXTURES, "knowledge_retrieval", "cases.json"),
   );
@@ -579,7 +579,10 @@ async function main() {
   const loadAverageAtStart = loadavg();
   const work = await Deno.makeTempDir({ prefix: "wayfinder-peer-" });
   const loadStart = performance.now();
-  const embedder = await LlamaEmbedder.create({ modelPath, threads, longInput: "reject" });
+  // A static model (`model distill`) is measured the same way.
+  const embedder = modelPath.endsWith(".static")
+    ? await StaticEmbedder.open({ modelPath })
+    : await LlamaEmbedder.create({ modelPath, threads, longInput: "reject" });
   const modelLoadMs = Math.round(performance.now() - loadStart);
   const protocols: Protocols = {};
   try {

@@ -43,12 +43,19 @@ function describeInputs(inputs: readonly FitInput[]): string {
   }).join("");
 }
 
+/** A static model has no context window: every chunk is one input, whole. */
+function budgetOf(report: FitInputsReport): string {
+  return report.maxTokens >= Number.MAX_SAFE_INTEGER
+    ? `with no token limit (${report.model} has no context window)`
+    : `within ${report.maxTokens} tokens of ${report.model}`;
+}
+
 function describe(report: FitInputsReport): string {
   const { seen, skipped } = report.files;
   const files = plural(seen, "file") + (skipped > 0 ? ` (${skipped} skipped)` : "");
   const lines = [
     `${escapeLine(report.root)}: ${files}, ${plural(report.chunks, "chunk")} → ` +
-    `${plural(report.inputs, "input")} within ${report.maxTokens} tokens of ${report.model} ` +
+    `${plural(report.inputs, "input")} ${budgetOf(report)} ` +
     `(largest ${report.largestInput}), ${plural(report.splitChunks, "chunk")} split`,
   ];
   for (const d of report.diagnostics) {

@@ -3,7 +3,7 @@ import type { Command } from "./_command.ts";
 import { indexCommand } from "./index.ts";
 import { searchCommand } from "./search.ts";
 import { compareEmbeddingsCommand } from "./compare_embeddings.ts";
-import { modelImportCommand, modelPrepareCommand } from "./model.ts";
+import { modelDistillCommand, modelImportCommand, modelPrepareCommand } from "./model.ts";
 import { mcpCommand } from "./mcp.ts";
 import { validateCommand } from "./validate.ts";
 import { getCommand } from "./get.ts";
@@ -20,6 +20,7 @@ export const COMMANDS: Record<string, Command> = {
   "compare-embeddings": compareEmbeddingsCommand,
   "model prepare": modelPrepareCommand,
   "model import": modelImportCommand,
+  "model distill": modelDistillCommand,
   mcp: mcpCommand,
   validate: validateCommand,
   get: getCommand,

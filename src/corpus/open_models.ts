@@ -16,6 +16,7 @@ import {
   LlamaEmbedder,
   LlamaReranker,
   type Reranker,
+  StaticEmbedder,
 } from "../embed/mod.ts";
 import { resolveModelPath } from "../model/mod.ts";
 import { INPUT_FORMAT } from "../pipeline/mod.ts";
@@ -23,10 +24,12 @@ import { type CodeChunker, createCodeChunker } from "../chunk/mod.ts";
 
 /** Which embedder to open and how. Unset fields fall back to the index's record, then defaults. */
 export interface EmbedderSettings {
-  /** @default "llama" */
-  /** Where vectors come from: llama.cpp in process, or an HTTP server. @default "llama" */
-  provider?: "llama" | "ollama" | "openai" | "tei";
-  /** GGUF path for llama (default: `models/embedding.gguf`), the remote model name otherwise. */
+  /** Where vectors come from: llama.cpp in process, a static model, or an HTTP server. @default "llama" */
+  provider?: "llama" | "static" | "ollama" | "openai" | "tei";
+  /**
+   * GGUF path for llama (default: `models/embedding.gguf`), static model path for static
+   * (default: `models/embedding.static`), the remote model name otherwise.
+   */
   model?: string;
   /** Where `model` came from ("--model", a variable, wayfinder.json), for messages. */
   modelOrigin?: string;
@@ -83,6 +86,12 @@ export async function openEmbedder(
 ): Promise<Embedder> {
   const provider = settings.provider ?? "llama";
   const longInput = settings.longInput ?? "reject";
+  if (provider === "static") {
+    return await StaticEmbedder.open({
+      modelPath: resolveStaticModel(settings, locations).path,
+      inputFormat: settings.inputFormat ?? INPUT_FORMAT,
+    });
+  }
   if (provider !== "llama") {
     if (!settings.url) {
       throw new WayfinderError(
@@ -120,6 +129,19 @@ export async function openEmbedder(
     batchSize: settings.batchSize,
     longInput,
     inputFormat: settings.inputFormat ?? INPUT_FORMAT,
+  });
+}
+
+/** The static model the settings name, else `models/embedding.static` beside the executable or in the project. */
+export function resolveStaticModel(settings: EmbedderSettings, locations: Locations = {}) {
+  return resolveModelPath({
+    model: settings.model,
+    origin: settings.modelOrigin,
+    executableDir: locations.executableDir,
+    projectDir: locations.projectDir ?? REPOSITORY,
+    fileName: "embedding.static",
+    what: "a static model",
+    fix: "Run 'wayfinder model distill' (or 'wayfinder model prepare --static')",
   });
 }
 

@@ -10,7 +10,7 @@
 export interface ModelIdentity {
   /** Human-readable model name, e.g. "all-MiniLM-L6-v2". */
   name: string;
-  /** Where vectors come from: "llama", "ollama", "openai", "tei", "fake". */
+  /** Where vectors come from: "llama", "static", "ollama", "openai", "tei", "fake". */
   provider: string;
   /** SHA-256 of the weights (GGUF bytes), or the remote model name for HTTP embedders. */
   sha256: string;
@@ -24,7 +24,7 @@ export interface ModelIdentity {
   normalize: boolean;
   /** The most tokens one input can hold. */
   maxTokens: number;
-  /** "reject" | "truncate". */
+  /** "reject" | "truncate"; "none" for a model without a context window (static). */
   longInput: string;
   /** Version of the text we build from a chunk before embedding it. */
   inputFormat: number | string;

@@ -131,3 +131,23 @@ export { LlamaReranker } from "./llama_reranker.ts";
  */
 export { HttpReranker } from "./http_reranker.ts";
 export type { HttpRerankerOptions } from "./http_reranker.ts";
+
+/**
+ * A GGUF embedding model opened for distillation: its WordPiece vocabulary
+ * and its output for each token on its own. Close it when done.
+ */
+export { type LlamaTokenOutputs, openLlamaTokenOutputs } from "./llama_token_outputs.ts";
+
+/**
+ * Embeds with a static model distilled by `wayfinder model distill`:
+ * WordPiece pieces looked up and averaged, no llama.cpp, no context window.
+ *
+ * @example Open a static model and embed
+ * ```ts ignore
+ * import { StaticEmbedder } from "./mod.ts";
+ *
+ * const embedder = await StaticEmbedder.open({ modelPath: "models/embedding.static" });
+ * const [vector] = await embedder.embedDocuments(["parse the config file"]);
+ * ```
+ */
+export { NO_TOKEN_LIMIT, StaticEmbedder, type StaticEmbedderOptions } from "./static.ts";

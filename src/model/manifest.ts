@@ -16,8 +16,11 @@ export interface ModelManifest {
   pooling: string;
   queryPrefix: string;
   license: string;
-  /** What the model does: embeds texts, or scores query–passage pairs. @default "embedding" */
-  kind?: "embedding" | "reranker";
+  /**
+   * What the model does: embeds texts, scores query–passage pairs, or is a
+   * static model (one vector per token, no context window; `maxTokens` 0). @default "embedding"
+   */
+  kind?: "embedding" | "reranker" | "static";
 }
 
 /** `models/embedding.gguf` → `models/embedding.manifest.json`. */

@@ -16,3 +16,19 @@ export { type ResolvedModel, resolveModelPath } from "./resolve_model.ts";
 export { importCheckpoint } from "./import_checkpoint.ts";
 export { writeTinyModel } from "./tiny_model.ts";
 export { writeTinyReranker } from "./tiny_reranker.ts";
+export {
+  type DistilledModel,
+  type DistillOptions,
+  distillStaticModel,
+  type TokenOutputSource,
+} from "./distill_static.ts";
+export {
+  decodeStaticModel,
+  readStaticManifest,
+  readStaticModel,
+  STATIC_FORMAT_VERSION,
+  type StaticModel,
+  type StaticModelHeader,
+  staticModelPathFor,
+  type StaticTokenizer,
+} from "./static_model_file.ts";

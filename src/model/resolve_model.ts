@@ -15,6 +15,12 @@ export interface ResolveModelOptions {
   executableDir?: string;
   /** The project root; its `models/embedding.gguf` is the last resort. */
   projectDir?: string;
+  /** The file looked for in each `models/` folder. @default "embedding.gguf" */
+  fileName?: string;
+  /** What is looked for, for messages. @default "the embedding model" */
+  what?: string;
+  /** How to make one, for the message when none is found. */
+  fix?: string;
 }
 
 /** Where the model was found and which paths were looked at, in order. */
@@ -41,7 +47,7 @@ export function resolveModelPath(options: ResolveModelOptions): ResolvedModel {
       const origin = options.origin ? ` (from ${options.origin})` : "";
       throw new WayfinderError(
         "no_model",
-        `Cannot find the embedding model: '${path}'${origin} does not exist`,
+        `Cannot find ${options.what ?? "the embedding model"}: '${path}'${origin} does not exist`,
       );
     }
     return { path, tried: [path], from: "explicit" };
@@ -53,14 +59,17 @@ export function resolveModelPath(options: ResolveModelOptions): ResolvedModel {
   ];
   for (const [from, dir] of defaults) {
     if (dir === undefined) continue;
-    const path = resolve(join(dir, "models", "embedding.gguf"));
+    const path = resolve(join(dir, "models", options.fileName ?? "embedding.gguf"));
     if (tried.includes(path)) continue;
     tried.push(path);
     if (existsSync(path)) return { path, tried, from };
   }
   throw new WayfinderError(
     "no_model",
-    `Cannot find an embedding model; tried: ${tried.join(", ") || "nothing"}. ` +
-      "Run 'wayfinder model prepare' (download) or 'wayfinder model import <checkpoint>'",
+    `Cannot find ${options.what ?? "an embedding model"}; tried: ${
+      tried.join(", ") || "nothing"
+    }. ` +
+      (options.fix ??
+        "Run 'wayfinder model prepare' (download) or 'wayfinder model import <checkpoint>'"),
   );
 }

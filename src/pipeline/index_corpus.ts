@@ -224,7 +224,10 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
   const live = previous?.manifest ??
     (options.rebuild ? await readManifest(options.indexDir, root).catch(() => null) : null);
   const servesDense = live !== null && live.fingerprint === fingerprint && !live.pending?.length;
-  if (servesDense) options = { ...options, partial: false };
+  // A static model embeds a whole tree in about the time a lexical-first publish takes.
+  if (servesDense || embedder.identity.provider === "static") {
+    options = { ...options, partial: false };
+  }
   if (previous && chunkingChanged(previous, options)) {
     previous = forgetFileRecords(previous);
   }
