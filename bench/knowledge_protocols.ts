@@ -1,6 +1,6 @@
 /**
  * The peer's knowledge protocols in knowledge mode, through the front door,
- * printed as a table to set beside the peer's figures (README, Evaluation).
+ * printed as a table to set beside the peer's figures (docs/evaluation.md).
  *
  *   deno run -A bench/knowledge_protocols.ts [--model PATH] [--split development|held_out|test]
  *

@@ -2,15 +2,18 @@
  * `deno task bench`: runs each bench suite (`*_bench.ts` under bench/ and
  * src/) in a `deno bench` process of its own, one after another, then prints
  * one Markdown table of every measurement with its baseline, ratio and goal.
- * A suite that cannot run here (no model, no python3) is listed as skipped;
- * one that crashes is listed too, the rest still run, and the exit code is 1.
+ * First it prepares what the chosen suites need (bench/_prepare.ts): the
+ * model tests/setup.ts prepares, and the real index of the query suite.
+ * A suite that cannot run here (no python3, no model could be prepared) is
+ * listed as skipped; one that crashes is listed too, the rest still run, and
+ * the exit code is 1.
  *
  *   deno task bench [NAME...]      (only suites whose path contains a NAME)
  *   WAYFINDER_BENCH_ROWS=2000 deno task bench      (a quick run on small indexes)
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { BENCH_MODEL } from "./_model.ts";
+import { prepareModel, prepareRealIndex, suiteNeeds } from "./_prepare.ts";
 import type { ReportRow } from "./_report.ts";
 import { benchTable, parseBenchJson, skippedSuite, type SuiteOutcome } from "./run_table.ts";
 
@@ -32,14 +35,14 @@ async function findSuites(): Promise<string[]> {
  * suite's own lines first and its results last, as a JSON document whose
  * first line is `{`: that document is kept, not shown.
  */
-async function runSuite(suite: string): Promise<SuiteOutcome> {
+async function runSuite(suite: string, model: string): Promise<SuiteOutcome> {
   const reportFile = await Deno.makeTempFile({ prefix: "wayfinder-bench-report-" });
   try {
     const child = new Deno.Command(Deno.execPath(), {
       args: ["bench", "-A", "--json", suite],
       cwd: ROOT,
-      // Every suite measures the same model, the one the model benches default to.
-      env: { WAYFINDER_BENCH_REPORT: reportFile, WAYFINDER_BENCH_MODEL: BENCH_MODEL },
+      // Every suite measures the same model, the one prepareModel() chose.
+      env: { WAYFINDER_BENCH_REPORT: reportFile, WAYFINDER_BENCH_MODEL: model },
       stdout: "piped",
       stderr: "inherit",
     }).spawn();
@@ -73,11 +76,14 @@ const wanted = Deno.args;
 const suites = (await findSuites()).filter((s) =>
   !wanted.length || wanted.some((w) => s.includes(w))
 );
+const needs = await suiteNeeds(suites);
+const model = needs.model ? await prepareModel() : "";
+if (needs.realIndex) await prepareRealIndex(model);
 const outcomes: SuiteOutcome[] = [];
 for (const suite of suites) {
   console.log(`\n── ${suite}`);
   const started = performance.now();
-  const outcome = await runSuite(suite);
+  const outcome = await runSuite(suite, model);
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
   const skip = skippedSuite(outcome);
   const how = skip

@@ -228,7 +228,7 @@ Deno.test("compare-embeddings gate: one file as report and baseline, bm25 matchi
   }
 });
 
-/** A corpus that keeps its judged queries inside it, as the README's CI recipes do. */
+/** A corpus that keeps its judged queries inside it, as the CI recipes of docs/ do. */
 async function corpusWithEval(config?: unknown): Promise<string> {
   const root = await Deno.makeTempDir({ prefix: "wayfinder-eval-corpus-" });
   Deno.mkdirSync(join(root, "src"));

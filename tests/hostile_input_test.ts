@@ -80,7 +80,7 @@ Deno.test("a huge minified line is skipped by size, and with a raised limit is c
   assert.equal(JSON.parse(skipped.stdout).files.skipped, 1);
   assert.match(skipped.stderr, /Skipped 1 file: 1 too large/);
 
-  // Raised: 256 KiB of it here (the 50 MB figures are in the README): the one line is cut into
+  // Raised: 256 KiB of it here (the 50 MB figures are in docs/performance.md): the one line is cut into
   // inputs that fit the model, in bounded time, and nothing already indexed is lost.
   await Deno.writeTextFile(bundle, piece.repeat(Math.ceil(2 ** 18 / piece.length)));
   const started = performance.now();

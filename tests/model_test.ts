@@ -125,14 +125,14 @@ Deno.test("model prepare --offline --pip-fallback keeps a staged, verified fallb
   );
 });
 
-Deno.test("model import --help gives q8_0's retrieval scores against f16's as the README measured them", async () => {
+Deno.test("model import --help gives q8_0's retrieval scores against f16's as docs/evaluation.md measured them", async () => {
   const help = await wayfinder(["model", "import", "--help"]);
   assert.equal(help.code, 0, help.stderr);
-  const readme = await Deno.readTextFile(join(REPO, "README.md"));
+  const readme = await Deno.readTextFile(join(REPO, "docs", "evaluation.md"));
   // Recall@10, nDCG@10 and MRR of dense search: the f16 row of the peer corpus table, then q8_0's.
   const f16 = readme.match(/^\| dense +\| (\.\d+) +\| (\.\d+) +\| (\.\d+) +\|/m);
   const q8 = readme.match(/With the q8_0 conversion: dense (\.\d+) \/ (\.\d+) \/ (\.\d+)/);
-  assert.ok(f16 && q8, "the README's measurements");
+  assert.ok(f16 && q8, "the measurements in docs/evaluation.md");
   const round = (score: string) => Number(score).toFixed(3).slice(1);
   const [recall, ndcg, mrr] = [1, 2, 3].map((i) => [round(q8[i]!), round(f16[i]!)]);
   assert.equal(recall![0], recall![1], "equal recall@10");

@@ -30,7 +30,7 @@ if (!existsSync(real)) {
   );
 }
 
-// The README's library example uses the default model location; stage the
+// The library example (docs/library.md) uses the default model location; stage the
 // converted real model there unless the user already has one.
 const staged = join(REPO, "models", "embedding.gguf");
 if (!existsSync(staged)) {

@@ -206,6 +206,7 @@ Deno.test("chunkMarkdown() keeps offsets exact on real documents", async () => {
   const urls = [
     new URL("corpus/docs/observability.md", FIXTURES),
     new URL("README.md", REPO),
+    new URL("docs/cli.md", REPO),
     ...await markdownFilesUnder(new URL("chunk/markdown/examples/", FIXTURES)),
   ];
   assert.ok(urls.length >= 10, `found only ${urls.length} documents`);

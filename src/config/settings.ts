@@ -390,7 +390,7 @@ export const SETTINGS = {
     help:
       "Tensor type of the converted weights (q8_0: 1.6× faster than f16 here, nearly the same " +
       "retrieval scores: dense recall@10 equal, nDCG@10 .905 and MRR .956 against f16's .907 and .964 " +
-      "in the README's benchmark)",
+      "in docs/evaluation.md)",
   },
   corpus: {
     flag: "corpus",

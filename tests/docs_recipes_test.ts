@@ -1,8 +1,9 @@
 /**
- * The README's recipes must run as written: the CI recipe on a fresh runner
- * (the embedding model is gitignored, so compare-embeddings needs a prepare
- * step, and a cache keyed on the committed model manifest, before it), and
- * the Makefile's `ask` with only the context on stdout.
+ * The documented recipes must run as written: the CI recipe of
+ * docs/knowledge.md on a fresh runner (the embedding model is gitignored, so
+ * compare-embeddings needs a prepare step, and a cache keyed on the committed
+ * model manifest, before it), and the Makefile of docs/cli.md, whose `ask`
+ * prints only the context on stdout.
  */
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
@@ -16,15 +17,22 @@ interface Step {
   with?: Record<string, string>;
 }
 
+/** The first block of `lang` after the heading `title` in a page of docs/. */
+function block(page: string, title: string, lang: string): string {
+  const text = readFileSync(join(REPO, "docs", page), "utf8");
+  const at = text.search(new RegExp(`^#+ ${title}$`, "m"));
+  assert.ok(at >= 0, `docs/${page} has a section '${title}'`);
+  return text.slice(at).match(new RegExp("```" + lang + "\n([\\s\\S]*?)```"))![1]!;
+}
+
 function ciSteps(): Step[] {
-  const readme = readFileSync(join(REPO, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("### CI recipe"));
-  const yaml = section.match(/```yaml\n([\s\S]*?)```/)![1]!;
-  const workflow = parse(yaml) as { jobs: Record<string, { steps: Step[] }> };
+  const workflow = parse(block("knowledge.md", "CI recipe", "yaml")) as {
+    jobs: Record<string, { steps: Step[] }>;
+  };
   return Object.values(workflow.jobs).flatMap((job) => job.steps);
 }
 
-Deno.test("README CI recipe prepares the gitignored model before compare-embeddings, cached on its manifest", () => {
+Deno.test("docs/knowledge.md CI recipe prepares the gitignored model before compare-embeddings, cached on its manifest", () => {
   const steps = ciSteps();
   const at = (test: (s: Step) => boolean) => steps.findIndex(test);
   const compare = at((s) => /wayfinder compare-embeddings/.test(s.run ?? ""));
@@ -41,13 +49,10 @@ Deno.test("README CI recipe prepares the gitignored model before compare-embeddi
 });
 
 Deno.test({
-  name: "README Makefile: make ask prints the context and nothing else on stdout",
+  name: "docs/cli.md Makefile: make ask prints the context and nothing else on stdout",
   ignore: !new Deno.Command("make", { args: ["--version"], stdout: "null" }).outputSync().success,
   async fn() {
-    const readme = readFileSync(join(REPO, "README.md"), "utf8");
-    const makefile = readme.slice(readme.indexOf("### From a Makefile")).match(
-      /```make\n([\s\S]*?)```/,
-    )![1]!;
+    const makefile = block("cli.md", "From a Makefile", "make");
     const project = await Deno.makeTempDir({ prefix: "wayfinder-make-" });
     await Deno.writeTextFile(join(project, "Makefile"), makefile);
     await Deno.writeTextFile(
