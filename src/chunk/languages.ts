@@ -1,3 +1,4 @@
+// Over 400 lines: one table, a spec per grammar, so every language reads the same way.
 /**
  * What the code chunker needs to know about each grammar, as data: which
  * syntax nodes are declarations, which hold members, which attach to the
