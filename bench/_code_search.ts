@@ -192,6 +192,9 @@ export function categoryMeans(
   );
 }
 
+/** A published run's column name without its tool prefix: `semble-bm25`, not `semble-ablations:semble-bm25`. */
+const shortName = (name: string) => name.replace(/^[^:]*:/, "");
+
 const f3 = (v: number | undefined) => v === undefined || Number.isNaN(v) ? "    —" : v.toFixed(3);
 
 /**
@@ -209,8 +212,8 @@ export function formatTable(
   const names = first.map((r) => r.repo);
   const shown = compare.filter((c) => published.has(c));
   const cols = [...modes, ...shown];
-  const width = Math.max(12, ...cols.map((c) => c.length));
-  const head = (label: string) => label.padStart(width);
+  const width = Math.max(7, ...cols.map((c) => shortName(c).length));
+  const head = (label: string) => shortName(label).padStart(width);
   const lines = [
     `${"repo".padEnd(20)} ${"lang".padEnd(11)} ${"q".padStart(4)} ${"chunks".padStart(6)} ${
       cols.map(head).join(" ")

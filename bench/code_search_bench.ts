@@ -25,7 +25,13 @@ import { openCorpus } from "../src/corpus/mod.ts";
 import { type Embedder, LlamaEmbedder } from "../src/embed/mod.ts";
 import { INPUT_FORMAT } from "../src/pipeline/mod.ts";
 import { chunkSource, walkSources } from "../src/pipeline/chunk_source.ts";
-import { indexSearcher, type SearchableIndex, type SearchMode } from "../src/search/mod.ts";
+import {
+  indexSearcher,
+  type RankingOptions,
+  type SearchableIndex,
+  type Searcher,
+  type SearchMode,
+} from "../src/search/mod.ts";
 import { buildLexical, loadLexical } from "../src/store/lexical_index.ts";
 import type { Chunk } from "../src/types.ts";
 import {
@@ -51,6 +57,7 @@ const { values, positionals } = parseArgs({
     data: { type: "string" },
     json: { type: "string" },
     compare: { type: "string", default: "semble-hybrid,semble-ablations:semble-bm25" },
+    ranking: { type: "string", default: "off" },
   },
 });
 
@@ -63,6 +70,18 @@ if (!folder || !existsSync(join(folder, "repos.json"))) {
   );
   Deno.exit(0);
 }
+/** `off`, `all`, or the ranking steps to run, comma-separated (see `RankingOptions`). */
+function rankingOption(value: string): boolean | RankingOptions {
+  if (value === "off" || value === "all") return value === "all";
+  const on = new Set(value.split(","));
+  return Object.fromEntries(STEPS.map((step) => [step, on.has(step)]));
+}
+const STEPS = ["pathPriors", "fileCoherence", "definitions", "fileSaturation"] as const;
+/** Rankings to compare, `;`-separated: `off;all;pathPriors,definitions`. */
+const rankings = values.ranking.split(";").map((label) => ({
+  label,
+  ranking: rankingOption(label),
+}));
 const modes = values.modes.split(",").map((m) => m.trim()).filter(Boolean) as SearchMode[];
 const { repos, missing } = await benchRepos(
   folder,
@@ -91,52 +110,75 @@ async function chunksOf(root: string, model: Embedder): Promise<Chunk[]> {
   return chunks;
 }
 
-async function lexicalRun(repo: BenchRepo): Promise<RepoScore> {
+/** A searcher per run of one repository, and what indexing it cost. */
+interface Indexed {
+  searcher: (mode: SearchMode, ranking: boolean | RankingOptions) => Searcher;
+  chunks: number;
+  indexMs: number;
+  close: () => Promise<void>;
+}
+
+/**
+ * Lexical-only runs index in memory: the index's walker, chunker, fitting
+ * and lexical index, nothing embedded. Otherwise `openCorpus` indexes into
+ * `--data`, reusing what an earlier run embedded.
+ */
+async function indexRepo(repo: BenchRepo, embeds: boolean): Promise<Indexed> {
   const started = performance.now();
-  const chunks = await chunksOf(repo.root, embedder);
-  const index: SearchableIndex = {
-    chunks,
-    vectors: new Float32Array(0),
-    dimensions: 0,
-    lexical: loadLexical(buildLexical(chunks)),
-  };
-  const indexMs = performance.now() - started;
-  const searcher = indexSearcher(index, { mode: "lexical" });
-  return await scoreRepo(
-    repo,
-    async (query, k) => (await searcher.search({ query, limit: k })).matches,
-    { chunks: chunks.length, indexMs },
-  );
-}
-
-async function corpusRun(repo: BenchRepo, mode: SearchMode): Promise<RepoScore> {
-  const corpus = await openCorpus(repo.root, { dataDir, embedder });
-  try {
-    const started = performance.now();
-    await corpus.index();
-    const indexMs = performance.now() - started;
-    const searcher = await corpus.searcher({ mode });
-    const { chunks } = await corpus.open();
-    return await scoreRepo(
-      repo,
-      async (query, k) => (await searcher.search({ query, limit: k })).matches,
-      { chunks: chunks.length, indexMs },
-    );
-  } finally {
-    await corpus.close();
+  if (!embeds) {
+    const chunks = await chunksOf(repo.root, embedder);
+    const index: SearchableIndex = {
+      chunks,
+      vectors: new Float32Array(0),
+      dimensions: 0,
+      lexical: loadLexical(buildLexical(chunks)),
+    };
+    return {
+      searcher: (mode, ranking) => indexSearcher(index, { mode, ranking }),
+      chunks: chunks.length,
+      indexMs: performance.now() - started,
+      close: () => Promise.resolve(),
+    };
   }
+  const corpus = await openCorpus(repo.root, { dataDir, embedder });
+  await corpus.index();
+  const indexMs = performance.now() - started;
+  const index = await corpus.open();
+  const embedQuery = (query: string) => embedder.embedQuery(query);
+  return {
+    searcher: (mode, ranking) => indexSearcher(index, { mode, ranking, embedQuery }),
+    chunks: index.chunks.length,
+    indexMs,
+    close: () => corpus.close(),
+  };
 }
 
-const ours = new Map<string, RepoScore[]>();
+/** Each mode under each ranking, named `mode` or `mode+ranking`. */
+const runs = modes.flatMap((mode) =>
+  rankings.map((r) => ({
+    name: rankings.length === 1 && r.label === "off" ? mode : `${mode}+${r.label}`,
+    mode,
+    ranking: r.ranking,
+  }))
+);
+const ours = new Map<string, RepoScore[]>(runs.map((run) => [run.name, []]));
 try {
-  for (const mode of modes) {
-    const rows: RepoScore[] = [];
-    for (const repo of repos) {
-      const row = mode === "lexical" ? await lexicalRun(repo) : await corpusRun(repo, mode);
-      console.error(`${mode} ${row.repo}: ${row.ndcg10.toFixed(3)} (${row.indexMs.toFixed(0)} ms)`);
-      rows.push(row);
+  for (const repo of repos) {
+    const indexed = await indexRepo(repo, modes.some((m) => m !== "lexical"));
+    try {
+      for (const run of runs) {
+        const searcher = indexed.searcher(run.mode, run.ranking);
+        const row = await scoreRepo(
+          repo,
+          async (query, k) => (await searcher.search({ query, limit: k })).matches,
+          indexed,
+        );
+        console.error(`${run.name} ${row.repo}: ${row.ndcg10.toFixed(3)}`);
+        ours.get(run.name)!.push(row);
+      }
+    } finally {
+      await indexed.close();
     }
-    ours.set(mode, rows);
   }
 } finally {
   await embedder.close();

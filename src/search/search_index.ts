@@ -4,6 +4,7 @@ import { denseRanking, hasVector } from "./dense_ranking.ts";
 import { rowDot } from "./dense_scores.ts";
 import { keptRows, matchFilter, noMatchNotice, type SearchFilter } from "./match_filter.ts";
 import type { ParentContext } from "./expand.ts";
+import { rankCode, type RankingOptions } from "./code_ranking.ts";
 
 /**
  * What search needs from an index. The store's `StoredIndex` satisfies it;
@@ -48,6 +49,11 @@ export interface SearchOptions {
   filter?: SearchFilter;
   /** The k of reciprocal rank fusion. @default 60 */
   rrfK?: number;
+  /**
+   * The ranking stage after retrieval (see `rankCode`): true for all its
+   * steps, or the steps to run. @default false
+   */
+  ranking?: boolean | RankingOptions;
 }
 
 /** The scores behind a hit's rank; `score` is the one it was ranked by. */
@@ -221,6 +227,23 @@ function widen(
   return { survivors, window, exhausted: window >= candidates.length && complete };
 }
 
+/** Candidates in the ranking stage's order, each with the score it ranked them by. */
+function reorder(
+  index: SearchableIndex,
+  query: string,
+  candidates: Candidate[],
+  steps: RankingOptions,
+): Candidate[] {
+  const byRow = new Map(candidates.map((c) => [c.row, c]));
+  const ranked = rankCode(
+    candidates.map((c) => ({ row: c.row, score: c.similarity })),
+    (row) => index.chunks[row]!,
+    query,
+    steps,
+  );
+  return ranked.map(({ row, score }) => ({ ...byRow.get(row)!, similarity: score }));
+}
+
 /** Rejects options no search can honour, with a one-line reason. */
 function checkOptions(limit: number, mode: string, rrfK: number): void {
   if (!Number.isInteger(limit) || limit < 1) {
@@ -291,10 +314,13 @@ export function searchIndex(
   const keep = (c: Candidate) =>
     (!useMinScore || (c.scores.dense ?? -Infinity) >= minScore!) &&
     (!byFilter || byFilter(index.chunks[c.row]));
-  const denseCut = mode === "dense" && useMinScore ? minScore : undefined;
+  const steps = options.ranking === true ? {} : options.ranking || undefined;
+  // Reordered candidates are no longer sorted by the similarity minScore cuts on.
+  const denseCut = mode === "dense" && useMinScore && !steps ? minScore : undefined;
   const settle = (only?: Uint8Array) => {
     const ranking = rank(index, queryVector, query, mode, limit * MAX_WIDEN, rrfK, only);
-    return widen(ranking.candidates, ranking.complete, keep, limit, denseCut);
+    const candidates = steps ? reorder(index, query, ranking.candidates, steps) : ranking.candidates;
+    return widen(candidates, ranking.complete, keep, limit, denseCut);
   };
 
   let picked = settle();

@@ -1,4 +1,5 @@
 import type { SearchFilter } from "./match_filter.ts";
+import type { RankingOptions } from "./code_ranking.ts";
 import {
   type SearchableIndex,
   type SearchHit,
@@ -37,6 +38,8 @@ export interface IndexSearcherOptions {
   embedQuery?: (query: string) => Promise<Float32Array>;
   /** The k of reciprocal rank fusion. @default 60 */
   rrfK?: number;
+  /** The ranking stage after retrieval (see `SearchOptions.ranking`). */
+  ranking?: boolean | RankingOptions;
 }
 
 /**
@@ -58,6 +61,7 @@ export function indexSearcher(
         filter: request.filter,
         mode: options.mode,
         rrfK: options.rrfK,
+        ranking: options.ranking,
       });
     },
   };
