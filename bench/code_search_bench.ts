@@ -70,11 +70,15 @@ if (!folder || !existsSync(join(folder, "repos.json"))) {
   );
   Deno.exit(0);
 }
-/** `off`, `all`, or the ranking steps to run, comma-separated (see `RankingOptions`). */
+/** `off`, `all`, the steps to run (`a,b`) or to leave out (`-a,-b`) (see `RankingOptions`). */
 function rankingOption(value: string): boolean | RankingOptions {
   if (value === "off" || value === "all") return value === "all";
-  const on = new Set(value.split(","));
-  return Object.fromEntries(STEPS.map((step) => [step, on.has(step)]));
+  const named = value.split(",");
+  // `-step,…` is every step but those; `step,…` only those.
+  if (named.every((n) => n.startsWith("-"))) {
+    return Object.fromEntries(STEPS.map((step) => [step, !named.includes(`-${step}`)]));
+  }
+  return Object.fromEntries(STEPS.map((step) => [step, named.includes(step)]));
 }
 const STEPS = ["pathPriors", "fileCoherence", "definitions", "fileSaturation"] as const;
 /** Rankings to compare, `;`-separated: `off;all;pathPriors,definitions`. */
@@ -82,7 +86,8 @@ const rankings = values.ranking.split(";").map((label) => ({
   label,
   ranking: rankingOption(label),
 }));
-const modes = values.modes.split(",").map((m) => m.trim()).filter(Boolean) as SearchMode[];
+/** Modes as `dense`, `lexical`, `hybrid`, or `hybrid:blend` for score blending instead of RRF. */
+const modes = values.modes.split(",").map((m) => m.trim()).filter(Boolean);
 const { repos, missing } = await benchRepos(
   folder,
   values.split as Split,
@@ -110,9 +115,15 @@ async function chunksOf(root: string, model: Embedder): Promise<Chunk[]> {
   return chunks;
 }
 
+/** The search options a mode name stands for. */
+function modeOptions(name: string): { mode: SearchMode; fusion?: "rrf" | "blend" } {
+  const [mode, fusion] = name.split(":");
+  return { mode: mode as SearchMode, fusion: fusion === "blend" ? "blend" : undefined };
+}
+
 /** A searcher per run of one repository, and what indexing it cost. */
 interface Indexed {
-  searcher: (mode: SearchMode, ranking: boolean | RankingOptions) => Searcher;
+  searcher: (mode: string, ranking: boolean | RankingOptions) => Searcher;
   chunks: number;
   indexMs: number;
   close: () => Promise<void>;
@@ -134,7 +145,7 @@ async function indexRepo(repo: BenchRepo, embeds: boolean): Promise<Indexed> {
       lexical: loadLexical(buildLexical(chunks)),
     };
     return {
-      searcher: (mode, ranking) => indexSearcher(index, { mode, ranking }),
+      searcher: (mode, ranking) => indexSearcher(index, { ...modeOptions(mode), ranking }),
       chunks: chunks.length,
       indexMs: performance.now() - started,
       close: () => Promise.resolve(),
@@ -146,7 +157,8 @@ async function indexRepo(repo: BenchRepo, embeds: boolean): Promise<Indexed> {
   const index = await corpus.open();
   const embedQuery = (query: string) => embedder.embedQuery(query);
   return {
-    searcher: (mode, ranking) => indexSearcher(index, { mode, ranking, embedQuery }),
+    searcher: (mode, ranking) =>
+      indexSearcher(index, { ...modeOptions(mode), ranking, embedQuery }),
     chunks: index.chunks.length,
     indexMs,
     close: () => corpus.close(),

@@ -222,5 +222,8 @@ export function rankCode(
     const score = excess > 0 ? scored[i]!.score * SATURATION ** excess : scored[i]!.score;
     return { row: scored[i]!.row, score, i };
   });
-  return out.sort((a, b) => b.score - a.score || a.i - b.i).map(({ row, score }) => ({ row, score }));
+  return out.sort((a, b) => b.score - a.score || a.i - b.i).map(({ row, score }) => ({
+    row,
+    score,
+  }));
 }

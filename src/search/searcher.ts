@@ -38,6 +38,8 @@ export interface IndexSearcherOptions {
   embedQuery?: (query: string) => Promise<Float32Array>;
   /** The k of reciprocal rank fusion. @default 60 */
   rrfK?: number;
+  /** How "hybrid" fuses dense and BM25 (see `SearchOptions.fusion`). */
+  fusion?: "rrf" | "blend";
   /** The ranking stage after retrieval (see `SearchOptions.ranking`). */
   ranking?: boolean | RankingOptions;
 }
@@ -62,6 +64,7 @@ export function indexSearcher(
         mode: options.mode,
         rrfK: options.rrfK,
         ranking: options.ranking,
+        fusion: options.fusion,
       });
     },
   };
