@@ -80,7 +80,14 @@ function rankingOption(value: string): boolean | RankingOptions {
   }
   return Object.fromEntries(STEPS.map((step) => [step, named.includes(step)]));
 }
-const STEPS = ["pathPriors", "fileCoherence", "definitions", "fileSaturation"] as const;
+const STEPS = [
+  "pathPriors",
+  "fileCoherence",
+  "definitions",
+  "fileSaturation",
+  "pathMatch",
+  "chunkTypes",
+] as const;
 /** Rankings to compare, `;`-separated: `off;all;pathPriors,definitions`. */
 const rankings = values.ranking.split(";").map((label) => ({
   label,

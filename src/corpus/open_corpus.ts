@@ -47,6 +47,7 @@ import {
   diversifyingSearcher,
   expandingSearcher,
   indexSearcher,
+  LEXICAL_RANKING,
   type PassageScorer,
   rerankingSearcher,
   type Searcher,
@@ -459,6 +460,10 @@ class LocalCorpus implements Corpus {
     let searcher: Searcher = indexSearcher(index, {
       mode,
       embedQuery: embeds ? await this.#queryEmbedder(index) : undefined,
+      // Code ranking lifts BM25 on source trees (docs/code-search-benchmark.md); bundles keep theirs.
+      ranking: mode === "lexical" && index.manifest.settings?.knowledge !== true
+        ? LEXICAL_RANKING
+        : false,
     });
     // Below reranking: expansion widens by searching again, which must not score passages twice.
     if (options.expand) searcher = expandingSearcher(searcher, index, sourceReader(this.root));

@@ -16,7 +16,18 @@ export interface RankingOptions {
   definitions?: boolean;
   /** Each further chunk of a file already ranked counts less, so other files get the next ranks. */
   fileSaturation?: boolean;
+  /** A file whose name or folder holds the query's words rises (`router` → router.ts). */
+  pathMatch?: boolean;
+  /** Import lists rank lower: they name everything a file uses and define nothing. */
+  chunkTypes?: boolean;
 }
+
+/**
+ * The steps a lexical search of a source tree runs by default: all but
+ * file saturation, which on chunk-level judgments (the peer corpus) pushes
+ * a file's second judged chunk down.
+ */
+export const LEXICAL_RANKING: RankingOptions = { fileSaturation: false };
 
 /** A candidate: its row and the score retrieval gave it (higher is better, positive). */
 export interface RankedRow {
@@ -139,6 +150,48 @@ function stemOf(path: string): string {
   return (dot > 0 ? name.slice(0, dot) : name).toLowerCase().replace(/[_-]/g, "");
 }
 
+/** Query words too common to name a file. */
+const PATH_STOPWORDS = new Set(
+  ("the and for with from how does are what when where which who why into this that its " +
+    "not can use used using via all any get set new").split(" "),
+);
+
+/** Lower-case word parts of an identifier or file name: `procedureBuilder` → procedure, builder. */
+function words(text: string): string[] {
+  return (text.match(/[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+/g) ?? [])
+    .map((w) => w.toLowerCase());
+}
+
+/** The query's content words, for matching file names. */
+function queryWords(query: string): string[] {
+  return [...new Set(words(query).filter((w) => w.length > 2 && !PATH_STOPWORDS.has(w)))];
+}
+
+/** Whether two words are one (`route`/`routes`/`routing`): equal, or one a ≥ 4-letter prefix of the other. */
+function sameWord(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short.length >= 4 && long.startsWith(short.replace(/e$/, ""));
+}
+
+/** Fraction of the query's words found in the file's name and its folder's name. */
+function pathMatchRatio(path: string, keywords: string[]): number {
+  const parts = path.split("/");
+  const name = parts.pop()!;
+  const stem = name.includes(".") ? name.slice(0, name.indexOf(".")) : name;
+  const own = [...words(stem), ...words(parts.pop() ?? "")];
+  const found = keywords.filter((k) => own.some((w) => sameWord(k, w)));
+  return found.length / keywords.length;
+}
+
+/** How much a fully matching file name adds, as a multiple of the best score. */
+const PATH_MATCH = 1.0;
+/** The prior of an import list. */
+const IMPORTS_PRIOR = 0.3;
+
+/** The normalised score of the weakest candidate. */
+const FLOOR = 0.1;
+
 /** How much a definition adds, as a multiple of the best candidate's score. */
 const DEFINITION_BOOST = 1.0;
 /** …for an identifier inside a sentence, which may be incidental. */
@@ -154,8 +207,9 @@ const SATURATION = 0.5;
 /**
  * Reorders candidates: path priors, definition boosts, file coherence,
  * then a greedy pass in which each further chunk of a file already placed
- * counts SATURATION times less. Scores must be positive (BM25, cosine of
- * near candidates, RRF); the returned scores are the ranking's, best first.
+ * counts SATURATION times less. Retrieval scores are first min-max
+ * normalised over the candidates (to FLOOR..1), so every mode's scores
+ * weigh alike; the returned scores are the ranking's, best first.
  */
 export function rankCode(
   candidates: readonly RankedRow[],
@@ -165,7 +219,15 @@ export function rankCode(
 ): RankedRow[] {
   if (candidates.length === 0) return [];
   const on = (step: keyof RankingOptions) => options[step] !== false;
-  const scored = candidates.map((c) => ({ row: c.row, score: Math.max(c.score, 0) }));
+  // On one scale whatever the mode: BM25 is unbounded, cosines of near
+  // candidates differ in the second decimal, RRF in the fourth. Min-max over
+  // the candidates, with a floor so the last one still has a score to scale.
+  const low = Math.min(...candidates.map((c) => c.score));
+  const span = Math.max(...candidates.map((c) => c.score)) - low || 1;
+  const scored = candidates.map((c) => ({
+    row: c.row,
+    score: FLOOR + (1 - FLOOR) * (c.score - low) / span,
+  }));
   const paths = scored.map((c) => chunkOf(c.row).sourcePath);
   if (on("pathPriors")) {
     const priors = new Map<string, number>();
@@ -175,8 +237,22 @@ export function rankCode(
       c.score *= priors.get(path)!;
     });
   }
+  if (on("chunkTypes")) {
+    for (const c of scored) if (chunkOf(c.row).type === "imports") c.score *= IMPORTS_PRIOR;
+  }
   const best = Math.max(...scored.map((c) => c.score));
   if (best <= 0) return scored;
+  if (on("pathMatch") && !queriedIdentifiers(query).whole) {
+    const keywords = queryWords(query);
+    if (keywords.length) {
+      const ratios = new Map<string, number>();
+      scored.forEach((c, i) => {
+        const path = paths[i]!;
+        if (!ratios.has(path)) ratios.set(path, pathMatchRatio(path, keywords));
+        c.score += best * PATH_MATCH * ratios.get(path)!;
+      });
+    }
+  }
   if (on("definitions")) {
     const { names, whole } = queriedIdentifiers(query);
     if (names.length) {
@@ -185,7 +261,10 @@ export function rankCode(
       const unit = best * (whole ? DEFINITION_BOOST : EMBEDDED_BOOST);
       scored.forEach((c, i) => {
         const chunk = chunkOf(c.row);
-        const defines = patterns.some((p) => p.test(chunk.content)) ||
+        // `includes` first: the pattern is costly and most candidates never spell the name.
+        const defines = patterns.some((p, n) =>
+          chunk.content.includes(names[n]!) && p.test(chunk.content)
+        ) ||
           (chunk.symbol !== undefined && names.includes(chunk.symbol.split(/::|\.|#/).pop()!));
         if (!defines) return;
         const stem = stemOf(paths[i]!);

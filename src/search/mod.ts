@@ -15,7 +15,13 @@ export {
   type SearchScores,
 } from "./search_index.ts";
 export type { SearchFilter } from "./match_filter.ts";
-export { pathPrior, queriedIdentifiers, rankCode, type RankingOptions } from "./code_ranking.ts";
+export {
+  LEXICAL_RANKING,
+  pathPrior,
+  queriedIdentifiers,
+  rankCode,
+  type RankingOptions,
+} from "./code_ranking.ts";
 export {
   indexSearcher,
   type IndexSearcherOptions,
