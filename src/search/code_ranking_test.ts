@@ -33,7 +33,9 @@ function ranked(rows: [Chunk, number][], query: string, steps = {}): string[] {
 
 const ONLY = (step: string) =>
   Object.fromEntries(
-    ["pathPriors", "fileCoherence", "definitions", "fileSaturation"].map((s) => [s, s === step]),
+    ["pathPriors", "fileCoherence", "definitions", "fileSaturation", "pathMatch", "chunkTypes"].map(
+      (s) => [s, s === step],
+    ),
   );
 
 Deno.test("pathPrior() lowers tests, examples, stubs and prose unless the query asks for them", () => {
@@ -67,9 +69,18 @@ Deno.test("queriedIdentifiers() tells a bare or qualified name from identifiers 
 });
 
 Deno.test("rankCode() puts a test below the code it tests, and keeps the order without priors", () => {
-  const rows: [Chunk, number][] = [[chunk("mux_test.go"), 10], [chunk("mux.go"), 8]];
-  assert.deepEqual(ranked(rows, "route", ONLY("pathPriors")), ["mux.go", "mux_test.go"]);
-  assert.deepEqual(ranked(rows, "route", ONLY("none")), ["mux_test.go", "mux.go"]);
+  // Scores are min-max normalised over the candidates first: 10, 8, 1 → 1, .8, .1.
+  const rows: [Chunk, number][] = [
+    [chunk("mux_test.go"), 10],
+    [chunk("mux.go"), 8],
+    [chunk("other.go"), 1],
+  ];
+  assert.deepEqual(ranked(rows, "route", ONLY("pathPriors")), [
+    "mux.go",
+    "mux_test.go",
+    "other.go",
+  ]);
+  assert.deepEqual(ranked(rows, "route", ONLY("none")), ["mux_test.go", "mux.go", "other.go"]);
 });
 
 Deno.test("rankCode() lifts the chunk that defines the queried name, most in the file named after it", () => {
@@ -94,23 +105,44 @@ Deno.test("rankCode() lifts a file with several strong chunks, and spreads ranks
     [chunk("b.go", "2"), 9],
     [chunk("a.go", "2"), 8],
     [chunk("c.go", "1"), 7],
+    [chunk("z.go", "0"), 0],
   ];
-  // Coherence: b.go's three chunks (sum 27.5) lift its best, 9.5 + .2 × 10 = 11.5, over
-  // a.go's lone 10 + .2 × 10 × 10 / 27.5 = 10.73.
+  // Normalised (z.go anchors 0): a 1; b .955, .955, .865. Coherence lifts b's best by
+  // .2 to 1.155, a's lone chunk by .2 × 1 / 2.775 to 1.072.
   const spread: [Chunk, number][] = [
     [chunk("a.go", "1"), 10],
     [chunk("b.go", "1"), 9.5],
     [chunk("b.go", "2"), 9.5],
     [chunk("b.go", "3"), 8.5],
+    [chunk("z.go", "0"), 0],
   ];
   assert.equal(ranked(spread, "x", ONLY("fileCoherence"))[0], "b.go:1");
   assert.equal(ranked(spread, "x", ONLY("none"))[0], "a.go:1");
-  // Saturation: the second chunk of a.go (8 × .5) falls below c.go (7).
+  // Saturation: the second chunks of b.go (.91 × .5) and a.go (.82 × .5) fall below c.go (.73).
   assert.deepEqual(ranked(rows, "x", ONLY("fileSaturation")), [
     "a.go:1",
     "b.go:1",
     "c.go:1",
     "b.go:2",
     "a.go:2",
+    "z.go:0",
   ]);
+});
+
+Deno.test("rankCode() lifts files named by the query's words and lowers import lists", () => {
+  const rows: [Chunk, number][] = [
+    [chunk("server.ts", "serve"), 10],
+    [chunk("router.ts", "merge"), 8],
+    [chunk("z.ts", "z"), 0],
+  ];
+  assert.deepEqual(ranked(rows, "how routers are merged", ONLY("pathMatch")).slice(0, 2), [
+    "router.ts:merge",
+    "server.ts:serve",
+  ]);
+  const imports = { ...chunk("a.ts", "import"), type: "imports" };
+  const uses: [Chunk, number][] = [[imports, 10], [chunk("b.ts", "use"), 8], [
+    chunk("z.ts", "z"),
+    0,
+  ]];
+  assert.equal(ranked(uses, "x", ONLY("chunkTypes"))[0], "b.ts:use");
 });
