@@ -72,6 +72,8 @@ export interface SearchScores {
   fused?: number;
   /** Cross-encoder score, when the hit was reranked (see `rerankHits`). */
   rerank?: number;
+  /** The ranking stage's score, when it ran (see `SearchOptions.ranking`). */
+  ranked?: number;
 }
 
 /** A hit with its component scores. */
@@ -295,7 +297,10 @@ function reorder(
     query,
     steps,
   );
-  return ranked.map(({ row, score }) => ({ ...byRow.get(row)!, similarity: score }));
+  return ranked.map(({ row, score }) => {
+    const candidate = byRow.get(row)!;
+    return { ...candidate, similarity: score, scores: { ...candidate.scores, ranked: score } };
+  });
 }
 
 /** Rejects options no search can honour, with a one-line reason. */
