@@ -4,6 +4,7 @@ import {
   type Config,
   escapeLine,
   evaluateCorpus,
+  loadAnnotations,
   loadGroups,
   loadJudgments,
   loadQueries,
@@ -114,15 +115,28 @@ function corpusConfig(config: Config, context: CommandContext): Config {
 /** The runs, queries, judgments and groups, read and checked against each other before any model loads. */
 async function readInputs(config: Config) {
   const s = config.settings;
-  for (const key of ["corpus", "queries", "qrels"] as const) {
+  for (const key of ["corpus", "queries"] as const) {
     if (!s[key]) throw new WayfinderError("usage", `compare-embeddings needs --${key}`);
   }
   // A repeated flag arrives as a list without comma splitting (globs elsewhere hold commas).
   const runs = s.embedders.flatMap((names) => names.split(",")).map((name) => name.trim())
     .filter(Boolean).map(parseRun);
   if (runs.length === 0) throw new WayfinderError("usage", "--embedders names no run");
-  const queries = await loadQueries(s.queries!);
-  const { match: shape, judgments } = await loadJudgments(s.qrels!);
+  // The benchmark's annotations carry queries, judgments and categories in one file.
+  const annotations = await loadAnnotations(s.queries!);
+  if (annotations && s.qrels) {
+    throw new WayfinderError(
+      "usage",
+      `--qrels is not taken with '${s.queries}': its annotations hold the judgments`,
+    );
+  }
+  if (!annotations && !s.qrels) {
+    throw new WayfinderError("usage", "compare-embeddings needs --qrels");
+  }
+  const queries = annotations?.queries ?? await loadQueries(s.queries!);
+  const { match: shape, judgments } = annotations
+    ? { match: "span-overlap" as const, judgments: annotations.judgments }
+    : await loadJudgments(s.qrels!);
   const match = s.qrelsMatch ?? shape;
   if (match !== shape) {
     throw new WayfinderError(
@@ -132,7 +146,7 @@ async function readInputs(config: Config) {
       } judgments`,
     );
   }
-  const groups = s.queryGroups ? await loadGroups(s.queryGroups) : undefined;
+  const groups = s.queryGroups ? await loadGroups(s.queryGroups) : annotations?.groups;
   const baseline = s.baselineMetrics ? await loadReport(s.baselineMetrics) : undefined;
   if (baseline?.k !== undefined && baseline.k !== s.top) {
     throw new WayfinderError(
@@ -184,18 +198,27 @@ function warnTruncated(context: CommandContext, truncated: readonly TruncatedQue
 }
 
 function formatTable(report: Report): string {
-  const width = Math.max(10, ...report.runs.map((run) => run.name.length));
+  const width = Math.max(
+    10,
+    ...report.runs.flatMap((
+      run,
+    ) => [run.name, ...Object.keys(run.queryGroups).map((g) => `  ${g}`)])
+      .map((name) => name.length),
+  );
   const lines = [
     `k=${report.k}  match=${report.match}  unit=${report.unit}`,
     `${"run".padEnd(width)} queries  recall   ndcg     mrr`,
   ];
+  const row = (name: string, count: number, m: Report["runs"][number]["metrics"]) =>
+    `${name.padEnd(width)} ${String(count).padStart(7)}  ${m.recall.toFixed(4)}  ${
+      m.ndcg.toFixed(4)
+    }  ${m.mrr.toFixed(4)}`;
   for (const run of report.runs) {
-    const m = run.metrics;
-    lines.push(
-      `${run.name.padEnd(width)} ${String(run.queryCount).padStart(7)}  ${m.recall.toFixed(4)}  ${
-        m.ndcg.toFixed(4)
-      }  ${m.mrr.toFixed(4)}`,
-    );
+    lines.push(row(run.name, run.queryCount, run.metrics));
+    // Per query group (the benchmark's categories), indented under the run.
+    for (const [group, g] of Object.entries(run.queryGroups).sort(([a], [b]) => a < b ? -1 : 1)) {
+      lines.push(row(`  ${group}`, g.queryCount, g.metrics));
+    }
   }
   return lines.join("\n") + "\n";
 }

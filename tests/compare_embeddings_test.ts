@@ -361,3 +361,40 @@ Deno.test("compare-embeddings with --long-input truncate names the queries it cu
   assert.deepEqual(JSON.parse(lexical.stdout).truncatedQueries, []);
   assert.deepEqual(warnings(lexical.stderr), []);
 });
+
+Deno.test("compare-embeddings reads the code-search benchmark's annotations and reports per category", async () => {
+  const bench = join(REPO, "fixtures", "benchmark");
+  const args = [
+    "compare-embeddings",
+    "--corpus",
+    join(bench, "repos", "mini", "src"),
+    "--queries",
+    join(bench, "annotations", "mini.json"),
+    "--model",
+    tinyModel(),
+    "--embedders",
+    "bm25",
+  ];
+  const run = await wayfinder([...args, "--output", "json"], env);
+  assert.equal(run.code, 0, run.stderr);
+  const report = JSON.parse(run.stdout);
+  assert.equal(report.match, "span-overlap");
+  const bm25 = report.runs[0];
+  assert.equal(bm25.queryCount, 4);
+  assert.deepEqual(Object.keys(bm25.queryGroups).sort(), ["architecture", "semantic", "symbol"]);
+  // Paths are relative to the repository, the corpus is its src/: they still match.
+  assert.equal(bm25.queries.q1.ndcg, 1, "`Router` finds router.py first");
+  // The secondary target of q4 is in no file: the one warning names it.
+  assert.deepEqual(report.unmatchedJudgments, [{ query: "q4", judgment: "src/missing.py" }]);
+
+  const text = await wayfinder(args, env);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^ {2}symbol +1 +1\.0000 +1\.0000 +1\.0000$/m);
+
+  const both = await wayfinder(
+    [...args, "--qrels", join(EVAL, "span_qrels.json")],
+    env,
+  );
+  assert.equal(both.code, 2);
+  assert.match(both.stderr, /^wayfinder: --qrels is not taken with .*mini\.json/);
+});

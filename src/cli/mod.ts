@@ -43,6 +43,7 @@ export {
 } from "../okf/mod.ts";
 export {
   compareToBaseline,
+  loadAnnotations,
   loadGroups,
   loadJudgments,
   loadQueries,

@@ -402,7 +402,9 @@ export const SETTINGS = {
     flag: "queries",
     type: "path",
     value: "FILE",
-    help: "Queries: JSON map {id: text}, JSON list, or id<TAB>text lines",
+    help:
+      "Queries: JSON map {id: text}, JSON list, or id<TAB>text lines; or code-search benchmark " +
+      "annotations [{query, relevant, secondary, category}], which carry the judgments (no --qrels)",
   },
   qrels: {
     flag: "qrels",

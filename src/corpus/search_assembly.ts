@@ -13,6 +13,7 @@ import {
   diversifyingSearcher,
   expandingSearcher,
   indexSearcher,
+  LEXICAL_RANKING,
   type PassageScorer,
   rerankingSearcher,
   type Searcher,
@@ -50,6 +51,10 @@ export async function stackSearcher(
   let searcher: Searcher = indexSearcher(index, {
     mode,
     embedQuery: embeds ? await parts.queries.embedding(index) : undefined,
+    // Code ranking lifts BM25 on source trees (docs/code-search-benchmark.md); bundles keep theirs.
+    ranking: mode === "lexical" && index.manifest.settings?.knowledge !== true
+      ? LEXICAL_RANKING
+      : false,
   });
   // Below reranking: expansion widens by searching again, which must not score passages twice.
   if (options.expand) searcher = expandingSearcher(searcher, index, sourceReader(parts.root));

@@ -11,6 +11,12 @@ export interface SpanJudgment {
   /** Informational (e.g. "method"); matching ignores it. */
   type?: string;
   grade: number;
+  /**
+   * The path is relative to a repository whose subfolder may be the corpus
+   * (the benchmark's annotations): it matches a chunk path when either ends
+   * with the other at a `/`. Otherwise paths must be equal.
+   */
+  suffixMatch?: boolean;
 }
 
 /** Span judgments by query id. */

@@ -10,6 +10,13 @@ export type { Qrels } from "./load_qrels.ts";
 export type { SpanJudgment, SpanQrels } from "./load_span_qrels.ts";
 export { type Judgments, loadJudgments } from "./load_judgments.ts";
 export { loadGroups, type QueryGroups } from "./load_groups.ts";
+export {
+  type Annotations,
+  inferCategory,
+  isAnnotations,
+  loadAnnotations,
+  parseAnnotations,
+} from "./load_annotations.ts";
 export { loadReport } from "./load_report.ts";
 export { validateEvalInput } from "./validate_eval_input.ts";
 export type { EvalUnit, Metrics, QrelsMatch, QueryScore } from "./score_query.ts";

@@ -41,12 +41,19 @@ interface Item {
   lineEnd: number;
 }
 
+/** Whether a chunk's path is the judgment's (or, under `suffixMatch`, either ends with the other). */
+export function spanPathMatches(span: SpanJudgment, path: string): boolean {
+  if (path === span.path) return true;
+  return span.suffixMatch === true &&
+    (span.path.endsWith(`/${path}`) || path.endsWith(`/${span.path}`));
+}
+
 /** Whether a span judgment overlaps a chunk's lines; a span without lines covers its whole file. */
 export function spanCovers(
   span: SpanJudgment,
   chunk: { path: string; lineStart: number; lineEnd: number },
 ): boolean {
-  return chunk.path === span.path && chunk.lineStart <= (span.lineEnd ?? Infinity) &&
+  return spanPathMatches(span, chunk.path) && chunk.lineStart <= (span.lineEnd ?? Infinity) &&
     chunk.lineEnd >= (span.lineStart ?? 1);
 }
 

@@ -40,13 +40,12 @@ export function unmatchedJudgments(
     }
     return unmatched;
   }
-  const byPath = Map.groupBy(
-    chunks.map((c) => ({ ...c, path: normalisePath(c.sourcePath) })),
-    (c) => c.path,
-  );
+  const all = chunks.map((c) => ({ ...c, path: normalisePath(c.sourcePath) }));
+  const byPath = Map.groupBy(all, (c) => c.path);
   for (const [query, spans] of Object.entries(judgments as SpanQrels)) {
     for (const span of spans) {
-      const covered = byPath.get(span.path)?.some((chunk) => spanCovers(span, chunk));
+      const candidates = span.suffixMatch ? all : byPath.get(span.path);
+      const covered = candidates?.some((chunk) => spanCovers(span, chunk));
       if (span.grade > 0 && !covered) unmatched.push({ query, judgment: describeSpan(span) });
     }
   }

@@ -68,13 +68,14 @@ function citation(hit: SearchHit, asOf?: string): string {
 
 /**
  * The score a hit was ranked by, named by its kind, since the kinds differ
- * in scale: `cos 0.693`, `bm25 8.27`, `rrf 0.0325`, `rerank 4.120`. Empty
+ * in scale: `cos 0.693`, `bm25 8.27`, `rrf 0.0325`, `rerank 4.120`, `ranked 1.350`. Empty
  * for a passage no ranking scored (a knowledge bundle's governing source
  * that the query does not match).
  */
 export function scoreLabel(hit: Pick<SearchHit, "score" | "scores">): string {
   const { score, scores } = hit;
   if (scores.rerank === score) return `rerank ${score.toFixed(3)}`;
+  if (scores.ranked === score) return `ranked ${score.toFixed(3)}`;
   if (scores.fused === score) return `rrf ${score.toFixed(4)}`;
   if (scores.lexical === score) return `bm25 ${score.toFixed(2)}`;
   if (scores.dense === score) return `cos ${score.toFixed(3)}`;

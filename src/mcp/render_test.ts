@@ -12,6 +12,7 @@ Deno.test("scoreLabel() names the score a hit was ranked by, and none for an unr
     [{ score: 0.91, scores: { dense: 0.4, fused: 0.03, rerank: 0.91 } }, "rerank 0.910"],
     // Past the reranked top, a hit keeps the score it was ranked by before.
     [{ score: 0.03, scores: { dense: 0.4, lexical: 2, fused: 0.03 } }, "rrf 0.0300"],
+    [{ score: 1.35, scores: { lexical: 8.3, ranked: 1.35 } }, "ranked 1.350"],
     // A governing source that no ranking scored.
     [{ score: 0, scores: {} }, ""],
   ];

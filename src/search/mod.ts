@@ -16,6 +16,13 @@ export {
 } from "./search_index.ts";
 export type { SearchFilter } from "./match_filter.ts";
 export {
+  LEXICAL_RANKING,
+  pathPrior,
+  queriedIdentifiers,
+  rankCode,
+  type RankingOptions,
+} from "./code_ranking.ts";
+export {
   indexSearcher,
   type IndexSearcherOptions,
   type Searcher,

@@ -4,6 +4,7 @@ import { denseRanking, hasVector } from "./dense_ranking.ts";
 import { rowDot } from "./dense_scores.ts";
 import { keptRows, matchFilter, noMatchNotice, type SearchFilter } from "./match_filter.ts";
 import type { ParentContext } from "./expand.ts";
+import { queriedIdentifiers, rankCode, type RankingOptions } from "./code_ranking.ts";
 
 /**
  * What search needs from an index. The store's `StoredIndex` satisfies it;
@@ -48,6 +49,17 @@ export interface SearchOptions {
   filter?: SearchFilter;
   /** The k of reciprocal rank fusion. @default 60 */
   rrfK?: number;
+  /**
+   * How "hybrid" fuses its two rankings: reciprocal rank fusion, or a blend
+   * of both scores, each min-max normalised over its candidates (see
+   * `blend`). @default "rrf"
+   */
+  fusion?: "rrf" | "blend";
+  /**
+   * The ranking stage after retrieval (see `rankCode`): true for all its
+   * steps, or the steps to run. @default false
+   */
+  ranking?: boolean | RankingOptions;
 }
 
 /** The scores behind a hit's rank; `score` is the one it was ranked by. */
@@ -60,6 +72,8 @@ export interface SearchScores {
   fused?: number;
   /** Cross-encoder score, when the hit was reranked (see `rerankHits`). */
   rerank?: number;
+  /** The ranking stage's score, when it ran (see `SearchOptions.ranking`). */
+  ranked?: number;
 }
 
 /** A hit with its component scores. */
@@ -130,6 +144,7 @@ function rank(
   depth: number,
   rrfK: number,
   only?: Uint8Array,
+  fusion: "rrf" | "blend" = "rrf",
 ): { candidates: Candidate[]; complete: boolean } {
   const rows = only ? only.reduce((sum, kept) => sum + kept, 0) : index.chunks.length;
   const dot = (row: number) =>
@@ -161,7 +176,10 @@ function rank(
     };
   }
   const lexical = lexicalOf(index, query, depth, only);
-  return { candidates: fuse(denseTop, dense, lexical, depth, rrfK), complete: depth >= rows };
+  const candidates = fusion === "blend"
+    ? blend(denseTop, dense, lexical, depth, query)
+    : fuse(denseTop, dense, lexical, depth, rrfK);
+  return { candidates, complete: depth >= rows };
 }
 
 /**
@@ -198,6 +216,50 @@ function fuse(
   }));
 }
 
+/** A query that is just an identifier leans on BM25, which matches names exactly. */
+const SYMBOL_DENSE_WEIGHT = 0.3;
+const DENSE_WEIGHT = 0.5;
+/** Candidates each ranking brings to a blend: scores far down a list are noise. */
+const BLEND_DEPTH = 50;
+
+/**
+ * Score blending: each ranking's scores min-max normalised over its own
+ * top candidates, then w · dense + (1 − w) · lexical, w = 0.3 when the
+ * query is a bare identifier and 0.5 otherwise. A chunk missing from one
+ * ranking gets 0 there. Unlike RRF it keeps how far apart scores are, so a
+ * clear BM25 winner (an exact name) is not levelled with dense near-misses.
+ */
+function blend(
+  denseTop: number[],
+  dense: (row: number) => number | undefined,
+  lexical: { index: number; score: number }[],
+  depth: number,
+  query: string,
+): Candidate[] {
+  const w = queriedIdentifiers(query).whole ? SYMBOL_DENSE_WEIGHT : DENSE_WEIGHT;
+  const normalised = (scores: [number, number][]) => {
+    const values = scores.map(([, v]) => v);
+    const low = Math.min(...values);
+    const span = Math.max(...values) - low || 1;
+    return new Map(scores.map(([row, v]) => [row, (v - low) / span]));
+  };
+  const d = normalised(denseTop.slice(0, BLEND_DEPTH).map((row) => [row, dense(row) ?? 0]));
+  const l = normalised(lexical.slice(0, BLEND_DEPTH).map((h) => [h.index, h.score]));
+  const lexicalScore = new Map(lexical.map((h) => [h.index, h.score]));
+  const blended = new Map<number, number>();
+  for (const row of new Set([...d.keys(), ...l.keys()])) {
+    // A small floor keeps every candidate's score positive for the ranking stage.
+    blended.set(row, 0.01 + w * (d.get(row) ?? 0) + (1 - w) * (l.get(row) ?? 0));
+  }
+  return ranked([...blended.keys()], (row) => blended.get(row)!, (row) => dense(row) ?? -Infinity)
+    .slice(0, depth)
+    .map((row) => ({
+      row,
+      similarity: blended.get(row)!,
+      scores: { dense: dense(row), lexical: lexicalScore.get(row), fused: blended.get(row)! },
+    }));
+}
+
 /**
  * Takes the top `limit × w` candidates, w doubling 1, 2, 4, … 32, until
  * `limit` of them pass `keep`. `exhausted` says no wider window could add
@@ -222,6 +284,26 @@ function widen(
     }
   }
   return { survivors, window, exhausted: window >= candidates.length && complete };
+}
+
+/** Candidates in the ranking stage's order, each with the score it ranked them by. */
+function reorder(
+  index: SearchableIndex,
+  query: string,
+  candidates: Candidate[],
+  steps: RankingOptions,
+): Candidate[] {
+  const byRow = new Map(candidates.map((c) => [c.row, c]));
+  const ranked = rankCode(
+    candidates.map((c) => ({ row: c.row, score: c.similarity })),
+    (row) => index.chunks[row]!,
+    query,
+    steps,
+  );
+  return ranked.map(({ row, score }) => {
+    const candidate = byRow.get(row)!;
+    return { ...candidate, similarity: score, scores: { ...candidate.scores, ranked: score } };
+  });
 }
 
 /** Rejects options no search can honour, with a one-line reason. */
@@ -294,10 +376,24 @@ export function searchIndex(
   const keep = (c: Candidate) =>
     (!useMinScore || (c.scores.dense ?? -Infinity) >= minScore!) &&
     (!byFilter || byFilter(index.chunks[c.row]));
-  const denseCut = mode === "dense" && useMinScore ? minScore : undefined;
+  const steps = options.ranking === true ? {} : options.ranking || undefined;
+  // Reordered candidates are no longer sorted by the similarity minScore cuts on.
+  const denseCut = mode === "dense" && useMinScore && !steps ? minScore : undefined;
   const settle = (only?: Uint8Array) => {
-    const ranking = rank(index, queryVector, query, mode, limit * MAX_WIDEN, rrfK, only);
-    return widen(ranking.candidates, ranking.complete, keep, limit, denseCut);
+    const ranking = rank(
+      index,
+      queryVector,
+      query,
+      mode,
+      limit * MAX_WIDEN,
+      rrfK,
+      only,
+      options.fusion,
+    );
+    const candidates = steps
+      ? reorder(index, query, ranking.candidates, steps)
+      : ranking.candidates;
+    return widen(candidates, ranking.complete, keep, limit, denseCut);
   };
 
   let picked = settle();

@@ -149,6 +149,37 @@ Deno.test("searchIndex() fuses dense and lexical ranks by RRF", () => {
   assert.ok(Math.abs(sharp.matches[0].similarity - 1.5) < 1e-12);
 });
 
+Deno.test("searchIndex() blends normalised scores, leaning on BM25 for a bare identifier", () => {
+  // Dense cosines: a .995, b .894, c .447 → normalised 1, .82, 0; BM25 c 4.5, a 1.25 → 1, 0.
+  const lexical = () => [{ index: 2, score: 4.5 }, { index: 0, score: 1.25 }];
+  const index = makeIndex(
+    [chunk("a", "a.ts"), chunk("b", "b.ts"), chunk("c", "c.ts")],
+    [[1, 0.1], [1, 0.5], [1, 2]],
+    lexical,
+  );
+  const blend = (query: string) =>
+    searchIndex(index, EAST, query, { mode: "hybrid", fusion: "blend" }).matches;
+  // A sentence weighs both alike: a .5, c .5, b .41 (ties break by dense).
+  assert.deepEqual(blend("find the thing").map((m) => m.chunk.id), ["a", "c", "b"]);
+  // A bare identifier leans on BM25 (.7): c .7, a .3, b .25.
+  const named = blend("Thing");
+  assert.deepEqual(named.map((m) => m.chunk.id), ["c", "a", "b"]);
+  assert.ok(Math.abs(named[0]!.scores.fused! - (0.01 + 0.7)) < 1e-9);
+});
+
+Deno.test("searchIndex() runs the ranking stage only when asked", () => {
+  const lexical = () => [{ index: 0, score: 5 }, { index: 1, score: 4 }, { index: 2, score: 1 }];
+  const index = makeIndex(
+    [chunk("t", "mux_test.go"), chunk("m", "mux.go"), chunk("o", "other.go")],
+    [[1, 0], [1, 0], [1, 0]],
+    lexical,
+  );
+  const ids = (ranking?: boolean) =>
+    searchIndex(index, null, "route", { mode: "lexical", ranking }).matches.map((m) => m.chunk.id);
+  assert.deepEqual(ids(), ["t", "m", "o"]);
+  assert.deepEqual(ids(true)[0], "m", "the test file falls below the code it tests");
+});
+
 Deno.test("searchIndex() in lexical mode ranks by lexical() and ignores minScore", () => {
   const calls: [string, number][] = [];
   const lexical = (q: string, limit: number) => {

@@ -1,4 +1,5 @@
 import type { SearchFilter } from "./match_filter.ts";
+import type { RankingOptions } from "./code_ranking.ts";
 import {
   type SearchableIndex,
   type SearchHit,
@@ -57,6 +58,10 @@ export interface IndexSearcherOptions {
   embedQuery?: (query: string) => Promise<Float32Array>;
   /** The k of reciprocal rank fusion. @default 60 */
   rrfK?: number;
+  /** How "hybrid" fuses dense and BM25 (see `SearchOptions.fusion`). */
+  fusion?: "rrf" | "blend";
+  /** The ranking stage after retrieval (see `SearchOptions.ranking`). */
+  ranking?: boolean | RankingOptions;
 }
 
 /**
@@ -78,6 +83,8 @@ export function indexSearcher(
         filter: request.filter,
         mode: options.mode,
         rrfK: options.rrfK,
+        ranking: options.ranking,
+        fusion: options.fusion,
       });
     },
   };

@@ -1,0 +1,208 @@
+/**
+ * The public code-search benchmark (MinishLab/semble's annotations, 63
+ * repositories at pinned revisions) over a folder of checkouts: nDCG@10 per
+ * repository, category and language for each mode, beside the published
+ * runs on the same repositories, with index time and query p50.
+ *
+ *   deno run -A bench/code_search_bench.ts [FOLDER] [--modes lexical,dense,hybrid]
+ *     [--split dev|held|all] [--repos a,b] [--model GGUF] [--data DIR] [--json FILE]
+ *
+ * FOLDER (default $WAYFINDER_CODE_SEARCH_BENCH) holds repos.json,
+ * annotations/, results/ and repos/<name>/ (see `_code_search.ts`); without
+ * it the bench says it is skipping. The default split is the development
+ * split: every repository but the 12 held back (`HELD_BACK`).
+ *
+ * lexical runs index in memory with the index's own walker, chunker, token
+ * fitting and lexical index (nothing is embedded, so index time is theirs
+ * alone); dense and hybrid runs index with `openCorpus` into `--data`
+ * (default `FOLDER/.wayfinder-data`), which later runs reuse where nothing changed.
+ */
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { createCodeChunker } from "../src/chunk/mod.ts";
+import { openCorpus } from "../src/corpus/mod.ts";
+import { type Embedder, LlamaEmbedder } from "../src/embed/mod.ts";
+import { INPUT_FORMAT } from "../src/pipeline/mod.ts";
+import { chunkSource, walkSources } from "../src/pipeline/chunk_source.ts";
+import {
+  indexSearcher,
+  type RankingOptions,
+  type SearchableIndex,
+  type Searcher,
+  type SearchMode,
+} from "../src/search/mod.ts";
+import { buildLexical, loadLexical } from "../src/store/lexical_index.ts";
+import type { Chunk } from "../src/types.ts";
+import {
+  type BenchRepo,
+  benchRepos,
+  formatTable,
+  publishedRuns,
+  type RepoScore,
+  scoreRepo,
+  type Split,
+} from "./_code_search.ts";
+
+const REPO = new URL("..", import.meta.url).pathname;
+
+const { values, positionals } = parseArgs({
+  args: Deno.args,
+  allowPositionals: true,
+  options: {
+    modes: { type: "string", default: "lexical" },
+    split: { type: "string", default: "dev" },
+    repos: { type: "string", default: "" },
+    model: { type: "string", default: join(REPO, ".cache/models/minilm-f16.gguf") },
+    data: { type: "string" },
+    json: { type: "string" },
+    compare: { type: "string", default: "semble-hybrid,semble-ablations:semble-bm25" },
+    ranking: { type: "string", default: "off" },
+  },
+});
+
+const folder = positionals[0] ?? Deno.env.get("WAYFINDER_CODE_SEARCH_BENCH");
+if (!folder || !existsSync(join(folder, "repos.json"))) {
+  console.log(
+    `code-search bench: skipping, no benchmark folder${
+      folder ? ` at ${folder}` : ""
+    } (give FOLDER or $WAYFINDER_CODE_SEARCH_BENCH: repos.json, annotations/, results/, repos/<name>/)`,
+  );
+  Deno.exit(0);
+}
+/** `off`, `all`, the steps to run (`a,b`) or to leave out (`-a,-b`) (see `RankingOptions`). */
+function rankingOption(value: string): boolean | RankingOptions {
+  if (value === "off" || value === "all") return value === "all";
+  const named = value.split(",");
+  // `-step,…` is every step but those; `step,…` only those.
+  if (named.every((n) => n.startsWith("-"))) {
+    return Object.fromEntries(STEPS.map((step) => [step, !named.includes(`-${step}`)]));
+  }
+  return Object.fromEntries(STEPS.map((step) => [step, named.includes(step)]));
+}
+const STEPS = [
+  "pathPriors",
+  "fileCoherence",
+  "definitions",
+  "fileSaturation",
+  "pathMatch",
+  "chunkTypes",
+] as const;
+/** Rankings to compare, `;`-separated: `off;all;pathPriors,definitions`. */
+const rankings = values.ranking.split(";").map((label) => ({
+  label,
+  ranking: rankingOption(label),
+}));
+/** Modes as `dense`, `lexical`, `hybrid`, or `hybrid:blend` for score blending instead of RRF. */
+const modes = values.modes.split(",").map((m) => m.trim()).filter(Boolean);
+const { repos, missing } = await benchRepos(
+  folder,
+  values.split as Split,
+  values.repos.split(",").filter(Boolean),
+);
+if (missing.length) console.error(`no checkout or annotations, skipped: ${missing.join(", ")}`);
+const dataDir = values.data ?? join(folder, ".wayfinder-data");
+const threads = Number(Deno.env.get("WAYFINDER_THREADS") ?? 1);
+const embedder = await LlamaEmbedder.create({
+  modelPath: values.model,
+  threads,
+  inputFormat: INPUT_FORMAT,
+});
+const chunker = await createCodeChunker();
+
+/** The chunks `index` would store for `root`: walked, chunked and fitted alike. */
+async function chunksOf(root: string, model: Embedder): Promise<Chunk[]> {
+  const { files } = await walkSources({ root });
+  const chunks: Chunk[] = [];
+  for (const file of files) {
+    for (const fitted of await chunkSource(file, { chunker, embedder: model })) {
+      chunks.push(...fitted.fragments);
+    }
+  }
+  return chunks;
+}
+
+/** The search options a mode name stands for. */
+function modeOptions(name: string): { mode: SearchMode; fusion?: "rrf" | "blend" } {
+  const [mode, fusion] = name.split(":");
+  return { mode: mode as SearchMode, fusion: fusion === "blend" ? "blend" : undefined };
+}
+
+/** A searcher per run of one repository, and what indexing it cost. */
+interface Indexed {
+  searcher: (mode: string, ranking: boolean | RankingOptions) => Searcher;
+  chunks: number;
+  indexMs: number;
+  close: () => Promise<void>;
+}
+
+/**
+ * Lexical-only runs index in memory: the index's walker, chunker, fitting
+ * and lexical index, nothing embedded. Otherwise `openCorpus` indexes into
+ * `--data`, reusing what an earlier run embedded.
+ */
+async function indexRepo(repo: BenchRepo, embeds: boolean): Promise<Indexed> {
+  const started = performance.now();
+  if (!embeds) {
+    const chunks = await chunksOf(repo.root, embedder);
+    const index: SearchableIndex = {
+      chunks,
+      vectors: new Float32Array(0),
+      dimensions: 0,
+      lexical: loadLexical(buildLexical(chunks)),
+    };
+    return {
+      searcher: (mode, ranking) => indexSearcher(index, { ...modeOptions(mode), ranking }),
+      chunks: chunks.length,
+      indexMs: performance.now() - started,
+      close: () => Promise.resolve(),
+    };
+  }
+  const corpus = await openCorpus(repo.root, { dataDir, embedder });
+  await corpus.index();
+  const indexMs = performance.now() - started;
+  const index = await corpus.open();
+  const embedQuery = (query: string) => embedder.embedQuery(query);
+  return {
+    searcher: (mode, ranking) =>
+      indexSearcher(index, { ...modeOptions(mode), ranking, embedQuery }),
+    chunks: index.chunks.length,
+    indexMs,
+    close: () => corpus.close(),
+  };
+}
+
+/** Each mode under each ranking, named `mode` or `mode+ranking`. */
+const runs = modes.flatMap((mode) =>
+  rankings.map((r) => ({
+    name: rankings.length === 1 && r.label === "off" ? mode : `${mode}+${r.label}`,
+    mode,
+    ranking: r.ranking,
+  }))
+);
+const ours = new Map<string, RepoScore[]>(runs.map((run) => [run.name, []]));
+try {
+  for (const repo of repos) {
+    const indexed = await indexRepo(repo, modes.some((m) => m !== "lexical"));
+    try {
+      for (const run of runs) {
+        const searcher = indexed.searcher(run.mode, run.ranking);
+        const row = await scoreRepo(
+          repo,
+          async (query, k) => (await searcher.search({ query, limit: k })).matches,
+          indexed,
+        );
+        console.error(`${run.name} ${row.repo}: ${row.ndcg10.toFixed(3)}`);
+        ours.get(run.name)!.push(row);
+      }
+    } finally {
+      await indexed.close();
+    }
+  }
+} finally {
+  await embedder.close();
+}
+console.log(formatTable(ours, publishedRuns(folder), values.compare.split(",")));
+if (values.json) {
+  writeFileSync(values.json, JSON.stringify(Object.fromEntries(ours), null, 2) + "\n");
+}

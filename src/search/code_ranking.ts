@@ -1,0 +1,308 @@
+/**
+ * The ranking stage after retrieval: it reorders a mode's candidates with
+ * what a code search knows beyond one chunk's score. Each step can be
+ * switched off (see `RankingOptions`), so its worth is measured alone
+ * (docs/code-search-benchmark.md has the ablation).
+ */
+import type { Chunk } from "../types.ts";
+
+/** The steps of the ranking stage; each on unless set false. */
+export interface RankingOptions {
+  /** Tests, examples, compat shims, declaration stubs and prose lower, unless the query asks for them. */
+  pathPriors?: boolean;
+  /** A file whose candidates together score high lifts its best chunk. */
+  fileCoherence?: boolean;
+  /** A chunk that defines the identifier a query names rises. */
+  definitions?: boolean;
+  /** Each further chunk of a file already ranked counts less, so other files get the next ranks. */
+  fileSaturation?: boolean;
+  /** A file whose name or folder holds the query's words rises (`router` → router.ts). */
+  pathMatch?: boolean;
+  /** Import lists rank lower: they name everything a file uses and define nothing. */
+  chunkTypes?: boolean;
+}
+
+/**
+ * The steps a lexical search of a source tree runs by default: all but
+ * file saturation, which on chunk-level judgments (the peer corpus) pushes
+ * a file's second judged chunk down.
+ */
+export const LEXICAL_RANKING: RankingOptions = { fileSaturation: false };
+
+/** A candidate: its row and the score retrieval gave it (higher is better, positive). */
+export interface RankedRow {
+  row: number;
+  score: number;
+}
+
+// Path priors, multiplicative. A test is the strongest decoy: it names
+// everything it tests.
+const TEST_PRIOR = 0.3;
+const EXAMPLE_PRIOR = 0.3;
+const COMPAT_PRIOR = 0.3;
+const STUB_PRIOR = 0.7;
+const BARREL_PRIOR = 0.5;
+const PROSE_PRIOR = 0.5;
+
+const TEST_FILE =
+  /(?:^|\/)(?:test_[^/]*|[^/]*_test|[^/]*[._-](?:test|spec)|[^/]*(?:Tests?|Spec|Suite)|test_helpers?[^/]*|conftest)\.[^/.]+$/;
+const TEST_DIR = /(?:^|\/)(?:tests?|__tests__|spec|specs|testing|testdata)\//i;
+const EXAMPLE_DIR = /(?:^|\/)(?:_?examples?|samples?|docs?_src)\//i;
+const COMPAT_DIR = /(?:^|\/)(?:compat|_compat|legacy|vendor|third_party|single_include)\//i;
+const STUB_FILE = /\.d\.[cm]?ts$/;
+const BARREL_FILE = /(?:^|\/)(?:__init__\.py|package-info\.java)$/;
+const PROSE_FILE = /\.(?:md|markdown|mdx|rst|txt|adoc)$/i;
+const ASKS_FOR_TESTS = /\b(?:tests?|testing|spec|specs|fixtures?|mocks?)\b/i;
+const ASKS_FOR_EXAMPLES = /\b(?:examples?|samples?|demo)\b/i;
+const ASKS_FOR_PROSE = /\b(?:docs?|documentation|readme|guide|changelog|tutorial)\b/i;
+
+/** The prior of one path for this query: 1, or lower for paths a code search rarely wants. */
+export function pathPrior(path: string, query: string): number {
+  let prior = 1;
+  if ((TEST_FILE.test(path) || TEST_DIR.test(path)) && !ASKS_FOR_TESTS.test(query)) {
+    prior *= TEST_PRIOR;
+  }
+  if (EXAMPLE_DIR.test(path) && !ASKS_FOR_EXAMPLES.test(query)) prior *= EXAMPLE_PRIOR;
+  if (COMPAT_DIR.test(path)) prior *= COMPAT_PRIOR;
+  if (STUB_FILE.test(path)) prior *= STUB_PRIOR;
+  if (BARREL_FILE.test(path)) prior *= BARREL_PRIOR;
+  if (PROSE_FILE.test(path) && !ASKS_FOR_PROSE.test(query)) prior *= PROSE_PRIOR;
+  return prior;
+}
+
+// A bare identifier: `Mux`, `field_validator`, `HTTPAdapter`, `Sinatra::Base`, `a.b`.
+const QUALIFIED = /^[A-Za-z_$][\w$]*(?:(?:::|\\|->|\.|#)[A-Za-z_$][\w$]*)+$/;
+const IDENTIFIER = /^(?:_[\w$]*|[A-Za-z][A-Za-z0-9$]*[A-Z_][\w$]*|[A-Z][\w$]*)$/;
+// An identifier inside a sentence: camelCase, PascalCase with a second hump, snake_case.
+const EMBEDDED =
+  /(?<![\w$])(?:[A-Z][a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]*|[a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]+|[a-z][a-z0-9]*_[a-z0-9_]+)(?![\w$])/g;
+
+/**
+ * The identifiers a query names: the query itself when it is one (and its
+ * last part when qualified: `Sinatra::Base` → `Base`), else the camelCase,
+ * PascalCase and snake_case words in it. Lower-case single words
+ * (`session`) are left to retrieval. `whole` says the query is just a name.
+ */
+export function queriedIdentifiers(query: string): { names: string[]; whole: boolean } {
+  const q = query.trim();
+  if (QUALIFIED.test(q)) {
+    const last = q.split(/::|\\|->|\.|#/).pop()!;
+    return { names: [...new Set([last, q])], whole: true };
+  }
+  if (IDENTIFIER.test(q)) return { names: [q], whole: true };
+  return { names: [...new Set(q.match(EMBEDDED) ?? [])], whole: false };
+}
+
+// Keywords that open a definition, across the languages indexed.
+const DEFINERS = [
+  "class",
+  "abstract class",
+  "data class",
+  "case class",
+  "sealed class",
+  "sealed trait",
+  "object",
+  "case object",
+  "module",
+  "defmodule",
+  "def",
+  "defp",
+  "defmacro",
+  "interface",
+  "struct",
+  "enum",
+  "trait",
+  "type",
+  "typealias",
+  "typedef",
+  "func",
+  "function",
+  "fn",
+  "fun",
+  "protocol",
+  "record",
+  "namespace",
+  "impl",
+  "extension",
+  "newtype",
+  "data",
+  "const",
+  "let",
+  "var",
+  "val",
+  "local function",
+].map((k) => k.replace(" ", "\\s+")).join("|");
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Whether `content` defines `name`: a definition keyword, optional qualifiers, then the name. */
+function definitionPattern(name: string): RegExp {
+  return new RegExp(
+    `(?:^|[\\s(])(?:${DEFINERS})\\s+(?:[\\w$]+(?:\\.|::))*${escape(name)}(?![\\w$])`,
+    "m",
+  );
+}
+
+/** The file name without folder and extensions, lower case, `_` and `-` dropped. */
+function stemOf(path: string): string {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  const dot = name.indexOf(".");
+  return (dot > 0 ? name.slice(0, dot) : name).toLowerCase().replace(/[_-]/g, "");
+}
+
+/** Query words too common to name a file. */
+const PATH_STOPWORDS = new Set(
+  ("the and for with from how does are what when where which who why into this that its " +
+    "not can use used using via all any get set new").split(" "),
+);
+
+/** Lower-case word parts of an identifier or file name: `procedureBuilder` → procedure, builder. */
+function words(text: string): string[] {
+  return (text.match(/[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+/g) ?? [])
+    .map((w) => w.toLowerCase());
+}
+
+/** The query's content words, for matching file names. */
+function queryWords(query: string): string[] {
+  return [...new Set(words(query).filter((w) => w.length > 2 && !PATH_STOPWORDS.has(w)))];
+}
+
+/** Whether two words are one (`route`/`routes`/`routing`): equal, or one a ≥ 4-letter prefix of the other. */
+function sameWord(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short.length >= 4 && long.startsWith(short.replace(/e$/, ""));
+}
+
+/** Fraction of the query's words found in the file's name and its folder's name. */
+function pathMatchRatio(path: string, keywords: string[]): number {
+  const parts = path.split("/");
+  const name = parts.pop()!;
+  const stem = name.includes(".") ? name.slice(0, name.indexOf(".")) : name;
+  const own = [...words(stem), ...words(parts.pop() ?? "")];
+  const found = keywords.filter((k) => own.some((w) => sameWord(k, w)));
+  return found.length / keywords.length;
+}
+
+/** How much a fully matching file name adds, as a multiple of the best score. */
+const PATH_MATCH = 1.0;
+/** The prior of an import list. */
+const IMPORTS_PRIOR = 0.3;
+
+/** The normalised score of the weakest candidate. */
+const FLOOR = 0.1;
+
+/** How much a definition adds, as a multiple of the best candidate's score. */
+const DEFINITION_BOOST = 1.0;
+/** …for an identifier inside a sentence, which may be incidental. */
+const EMBEDDED_BOOST = 0.5;
+/** …more when the file is named after it (`Router` in router.go). */
+const NAMED_FILE = 1.5;
+/** A file's coherence lift: at most this fraction of the best score. */
+const COHERENCE = 0.2;
+/** Chunks of one file ranked before its next ones decay by SATURATION each. */
+const SATURATION_FREE = 1;
+const SATURATION = 0.5;
+
+/**
+ * Reorders candidates: path priors, definition boosts, file coherence,
+ * then a greedy pass in which each further chunk of a file already placed
+ * counts SATURATION times less. Retrieval scores are first min-max
+ * normalised over the candidates (to FLOOR..1), so every mode's scores
+ * weigh alike; the returned scores are the ranking's, best first.
+ */
+export function rankCode(
+  candidates: readonly RankedRow[],
+  chunkOf: (row: number) => Chunk,
+  query: string,
+  options: RankingOptions = {},
+): RankedRow[] {
+  if (candidates.length === 0) return [];
+  const on = (step: keyof RankingOptions) => options[step] !== false;
+  // On one scale whatever the mode: BM25 is unbounded, cosines of near
+  // candidates differ in the second decimal, RRF in the fourth. Min-max over
+  // the candidates, with a floor so the last one still has a score to scale.
+  const low = Math.min(...candidates.map((c) => c.score));
+  const span = Math.max(...candidates.map((c) => c.score)) - low || 1;
+  const scored = candidates.map((c) => ({
+    row: c.row,
+    score: FLOOR + (1 - FLOOR) * (c.score - low) / span,
+  }));
+  const paths = scored.map((c) => chunkOf(c.row).sourcePath);
+  if (on("pathPriors")) {
+    const priors = new Map<string, number>();
+    scored.forEach((c, i) => {
+      const path = paths[i]!;
+      if (!priors.has(path)) priors.set(path, pathPrior(path, query));
+      c.score *= priors.get(path)!;
+    });
+  }
+  if (on("chunkTypes")) {
+    for (const c of scored) if (chunkOf(c.row).type === "imports") c.score *= IMPORTS_PRIOR;
+  }
+  const best = Math.max(...scored.map((c) => c.score));
+  if (best <= 0) return scored;
+  if (on("pathMatch") && !queriedIdentifiers(query).whole) {
+    const keywords = queryWords(query);
+    if (keywords.length) {
+      const ratios = new Map<string, number>();
+      scored.forEach((c, i) => {
+        const path = paths[i]!;
+        if (!ratios.has(path)) ratios.set(path, pathMatchRatio(path, keywords));
+        c.score += best * PATH_MATCH * ratios.get(path)!;
+      });
+    }
+  }
+  if (on("definitions")) {
+    const { names, whole } = queriedIdentifiers(query);
+    if (names.length) {
+      const patterns = names.map(definitionPattern);
+      const stems = names.map((n) => n.toLowerCase().replace(/[_-]/g, ""));
+      const unit = best * (whole ? DEFINITION_BOOST : EMBEDDED_BOOST);
+      scored.forEach((c, i) => {
+        const chunk = chunkOf(c.row);
+        // `includes` first: the pattern is costly and most candidates never spell the name.
+        const defines = patterns.some((p, n) =>
+          chunk.content.includes(names[n]!) && p.test(chunk.content)
+        ) ||
+          (chunk.symbol !== undefined && names.includes(chunk.symbol.split(/::|\.|#/).pop()!));
+        if (!defines) return;
+        const stem = stemOf(paths[i]!);
+        const named = stems.some((s) => s === stem || s === stem.replace(/s$/, ""));
+        c.score += unit * (named ? NAMED_FILE : 1);
+      });
+    }
+  }
+  if (on("fileCoherence")) {
+    const sums = new Map<string, number>();
+    const top = new Map<string, number>();
+    scored.forEach((c, i) => {
+      const path = paths[i]!;
+      sums.set(path, (sums.get(path) ?? 0) + c.score);
+      const held = top.get(path);
+      if (held === undefined || c.score > scored[held]!.score) top.set(path, i);
+    });
+    const most = Math.max(...sums.values());
+    const peak = Math.max(...scored.map((c) => c.score));
+    if (most > 0) {
+      for (const [path, i] of top) scored[i]!.score += peak * COHERENCE * sums.get(path)! / most;
+    }
+  }
+  const order = scored.map((_, i) => i).sort((a, b) =>
+    scored[b]!.score - scored[a]!.score || a - b
+  );
+  if (!on("fileSaturation")) return order.map((i) => scored[i]!);
+  const placed = new Map<string, number>();
+  const out = order.map((i) => {
+    const path = paths[i]!;
+    const seen = placed.get(path) ?? 0;
+    placed.set(path, seen + 1);
+    const excess = seen - SATURATION_FREE + 1;
+    const score = excess > 0 ? scored[i]!.score * SATURATION ** excess : scored[i]!.score;
+    return { row: scored[i]!.row, score, i };
+  });
+  return out.sort((a, b) => b.score - a.score || a.i - b.i).map(({ row, score }) => ({
+    row,
+    score,
+  }));
+}

@@ -1,0 +1,148 @@
+import assert from "node:assert/strict";
+import type { Chunk } from "../types.ts";
+import { pathPrior, queriedIdentifiers, rankCode } from "./code_ranking.ts";
+
+function chunk(sourcePath: string, content = "", symbol?: string): Chunk {
+  return {
+    id: `${sourcePath}:${content}`,
+    sourcePath,
+    lineStart: 1,
+    lineEnd: 1,
+    startOffset: 0,
+    endOffset: 0,
+    type: "function",
+    language: "go",
+    content,
+    symbol,
+    metadata: {},
+  };
+}
+
+/** Ranks chunks given with their retrieval scores; returns their paths:contents best first. */
+function ranked(rows: [Chunk, number][], query: string, steps = {}): string[] {
+  const out = rankCode(
+    rows.map(([, score], row) => ({ row, score })),
+    (row) => rows[row]![0],
+    query,
+    steps,
+  );
+  return out.map(({ row }) =>
+    `${rows[row]![0].sourcePath}${rows[row]![0].content ? `:${rows[row]![0].content}` : ""}`
+  );
+}
+
+const ONLY = (step: string) =>
+  Object.fromEntries(
+    ["pathPriors", "fileCoherence", "definitions", "fileSaturation", "pathMatch", "chunkTypes"].map(
+      (s) => [s, s === step],
+    ),
+  );
+
+Deno.test("pathPrior() lowers tests, examples, stubs and prose unless the query asks for them", () => {
+  assert.equal(pathPrior("router.go", "route a request"), 1);
+  assert.equal(pathPrior("router_test.go", "route a request"), 0.3);
+  assert.equal(pathPrior("tests/router.py", "route a request"), 0.3);
+  assert.equal(pathPrior("src/RouterTests.swift", "route a request"), 0.3);
+  assert.equal(pathPrior("router_test.go", "tests of routing"), 1);
+  assert.equal(pathPrior("examples/basic/main.go", "route a request"), 0.3);
+  assert.equal(pathPrior("types/index.d.ts", "route"), 0.7);
+  assert.equal(pathPrior("docs/routing.md", "route a request"), 0.5);
+  assert.equal(pathPrior("docs/routing.md", "routing docs"), 1);
+  assert.equal(pathPrior("latest.go", "x"), 1, "no test in the middle of a word");
+});
+
+Deno.test("queriedIdentifiers() tells a bare or qualified name from identifiers inside a sentence", () => {
+  assert.deepEqual(queriedIdentifiers("Mux"), { names: ["Mux"], whole: true });
+  assert.deepEqual(queriedIdentifiers("field_validator"), {
+    names: ["field_validator"],
+    whole: true,
+  });
+  assert.deepEqual(queriedIdentifiers("Sinatra::Base"), {
+    names: ["Base", "Sinatra::Base"],
+    whole: true,
+  });
+  assert.deepEqual(queriedIdentifiers("response"), { names: [], whole: false });
+  assert.deepEqual(queriedIdentifiers("how safeParse reports a ZodError"), {
+    names: ["safeParse", "ZodError"],
+    whole: false,
+  });
+});
+
+Deno.test("rankCode() puts a test below the code it tests, and keeps the order without priors", () => {
+  // Scores are min-max normalised over the candidates first: 10, 8, 1 → 1, .8, .1.
+  const rows: [Chunk, number][] = [
+    [chunk("mux_test.go"), 10],
+    [chunk("mux.go"), 8],
+    [chunk("other.go"), 1],
+  ];
+  assert.deepEqual(ranked(rows, "route", ONLY("pathPriors")), [
+    "mux.go",
+    "mux_test.go",
+    "other.go",
+  ]);
+  assert.deepEqual(ranked(rows, "route", ONLY("none")), ["mux_test.go", "mux.go", "other.go"]);
+});
+
+Deno.test("rankCode() lifts the chunk that defines the queried name, most in the file named after it", () => {
+  const rows: [Chunk, number][] = [
+    [chunk("server.go", "m := NewMux()"), 10],
+    [chunk("tree.go", "type Mux struct {"), 5],
+    [chunk("mux.go", "type Mux struct {"), 5],
+  ];
+  assert.deepEqual(ranked(rows, "Mux", ONLY("definitions")), [
+    "mux.go:type Mux struct {",
+    "tree.go:type Mux struct {",
+    "server.go:m := NewMux()",
+  ]);
+  // A sentence without an identifier boosts nothing.
+  assert.deepEqual(ranked(rows, "the mux", ONLY("definitions"))[0], "server.go:m := NewMux()");
+});
+
+Deno.test("rankCode() lifts a file with several strong chunks, and spreads ranks over files", () => {
+  const rows: [Chunk, number][] = [
+    [chunk("a.go", "1"), 10],
+    [chunk("b.go", "1"), 9.5],
+    [chunk("b.go", "2"), 9],
+    [chunk("a.go", "2"), 8],
+    [chunk("c.go", "1"), 7],
+    [chunk("z.go", "0"), 0],
+  ];
+  // Normalised (z.go anchors 0): a 1; b .955, .955, .865. Coherence lifts b's best by
+  // .2 to 1.155, a's lone chunk by .2 × 1 / 2.775 to 1.072.
+  const spread: [Chunk, number][] = [
+    [chunk("a.go", "1"), 10],
+    [chunk("b.go", "1"), 9.5],
+    [chunk("b.go", "2"), 9.5],
+    [chunk("b.go", "3"), 8.5],
+    [chunk("z.go", "0"), 0],
+  ];
+  assert.equal(ranked(spread, "x", ONLY("fileCoherence"))[0], "b.go:1");
+  assert.equal(ranked(spread, "x", ONLY("none"))[0], "a.go:1");
+  // Saturation: the second chunks of b.go (.91 × .5) and a.go (.82 × .5) fall below c.go (.73).
+  assert.deepEqual(ranked(rows, "x", ONLY("fileSaturation")), [
+    "a.go:1",
+    "b.go:1",
+    "c.go:1",
+    "b.go:2",
+    "a.go:2",
+    "z.go:0",
+  ]);
+});
+
+Deno.test("rankCode() lifts files named by the query's words and lowers import lists", () => {
+  const rows: [Chunk, number][] = [
+    [chunk("server.ts", "serve"), 10],
+    [chunk("router.ts", "merge"), 8],
+    [chunk("z.ts", "z"), 0],
+  ];
+  assert.deepEqual(ranked(rows, "how routers are merged", ONLY("pathMatch")).slice(0, 2), [
+    "router.ts:merge",
+    "server.ts:serve",
+  ]);
+  const imports = { ...chunk("a.ts", "import"), type: "imports" };
+  const uses: [Chunk, number][] = [[imports, 10], [chunk("b.ts", "use"), 8], [
+    chunk("z.ts", "z"),
+    0,
+  ]];
+  assert.equal(ranked(uses, "x", ONLY("chunkTypes"))[0], "b.ts:use");
+});
