@@ -34,14 +34,6 @@ export const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   internal: 2,
 };
 
-/** The `index --rebuild` command a rebuild fix names, and the flags in it only the index's record gave. */
-export interface RebuildCommand {
-  /** `wayfinder index <root> [flags] --rebuild`. */
-  command: string;
-  /** Those flags as the command spells them; "" when there are none. */
-  recorded: string;
-}
-
 /**
  * The way out of an error, as data: the stages that throw know what would
  * fix it, and the layer that knows its reader (the CLI's user, an agent
@@ -51,11 +43,19 @@ export type Fix =
   /** Run an index on `root`: it rebuilds an unusable index unasked. */
   | { kind: "reindex"; root: string }
   /** Rebuild the index of `root` from scratch, with the flags `command` names. */
-  | { kind: "rebuild"; root: string; command?: RebuildCommand }
+  | {
+    kind: "rebuild";
+    root: string;
+    /** `wayfinder index <root> [flags] --rebuild`, and those flags that only the index's record gave ("" for none). */
+    command?: { command: string; recorded: string };
+  }
   /** Keep the index elsewhere, or replace the other tree's index that is there. */
   | { kind: "replace_index"; root: string }
   /** Leave out or cut the passages that cannot fit the model. */
   | { kind: "unfit_passages" };
+
+/** The `index --rebuild` command a rebuild fix names, and the flags in it only the index's record gave. */
+export type RebuildCommand = NonNullable<Extract<Fix, { kind: "rebuild" }>["command"]>;
 
 /**
  * An expected failure, worded for the user: sentence case, no final period,

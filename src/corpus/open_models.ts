@@ -21,6 +21,8 @@ import {
 import { resolveModelPath } from "../model/mod.ts";
 import { INPUT_FORMAT } from "../pipeline/mod.ts";
 import { type CodeChunker, createCodeChunker } from "../chunk/mod.ts";
+import type { PassageScorer } from "../search/mod.ts";
+import type { CorpusOptions } from "./corpus.ts";
 
 /** Which embedder to open and how. Unset fields fall back to the index's record, then defaults. */
 export interface EmbedderSettings {
@@ -55,17 +57,8 @@ export interface EmbedderSettings {
   dimensions?: number;
 }
 
-/** A cross-encoder: a GGUF file in process, or a TEI `/rerank` server. */
-export interface RerankerSettings {
-  /** A GGUF cross-encoder's path. */
-  model?: string;
-  /** A TEI server's base URL (its `/rerank`). */
-  url?: string;
-  /** Per-request timeout of the HTTP reranker. @default 30000 */
-  timeoutMs?: number;
-  /** llama.cpp CPU threads. */
-  threads?: number;
-}
+/** A cross-encoder to open: a GGUF file in process, or a TEI `/rerank` server. */
+export type RerankerSettings = Exclude<NonNullable<CorpusOptions["reranker"]>, PassageScorer>;
 
 /** The repository this module belongs to: its `models/` is the library's default model folder. */
 export const REPOSITORY = fileURLToPath(new URL("../..", import.meta.url));

@@ -3,37 +3,35 @@
  * embedders, and the deterministic fake used by unit tests.
  */
 
-/**
- * Everything that decides what vector a text gets. Two indexes are
- * compatible only when their identities' fingerprints are equal.
- */
-export interface ModelIdentity {
-  /** Human-readable model name, e.g. "all-MiniLM-L6-v2". */
-  name: string;
-  /** Where vectors come from: "llama", "static", "ollama", "openai", "tei", "fake". */
-  provider: string;
-  /** SHA-256 of the weights (GGUF bytes), or the remote model name for HTTP embedders. */
-  sha256: string;
-  /** Vector length. */
-  dimensions: number;
-  /** Prepended to queries only; documents are embedded as they are. */
-  queryPrefix: string;
-  /** "cls" | "mean" | "last" | "none" | "remote". */
-  pooling: string;
-  /** Whether vectors are L2-normalised. */
-  normalize: boolean;
-  /** The most tokens one input can hold. */
-  maxTokens: number;
-  /** "reject" | "truncate"; "none" for a model without a context window (static). */
-  longInput: string;
-  /** Version of the text we build from a chunk before embedding it. */
-  inputFormat: number | string;
-}
-
 /** An embedding backend. Vectors are L2-normalised. */
 export interface Embedder {
-  /** Which model this is; an index records it. */
-  readonly identity: ModelIdentity;
+  /**
+   * Which model this is; an index records it. Everything that decides what
+   * vector a text gets: two indexes are compatible only when their
+   * identities' fingerprints are equal.
+   */
+  readonly identity: {
+    /** Human-readable model name, e.g. "all-MiniLM-L6-v2". */
+    name: string;
+    /** Where vectors come from: "llama", "static", "ollama", "openai", "tei", "fake". */
+    provider: string;
+    /** SHA-256 of the weights (GGUF bytes), or the remote model name for HTTP embedders. */
+    sha256: string;
+    /** Vector length. */
+    dimensions: number;
+    /** Prepended to queries only; documents are embedded as they are. */
+    queryPrefix: string;
+    /** "cls" | "mean" | "last" | "none" | "remote". */
+    pooling: string;
+    /** Whether vectors are L2-normalised. */
+    normalize: boolean;
+    /** The most tokens one input can hold. */
+    maxTokens: number;
+    /** "reject" | "truncate"; "none" for a model without a context window (static). */
+    longInput: string;
+    /** Version of the text we build from a chunk before embedding it. */
+    inputFormat: number | string;
+  };
   /** Embeds passages as they are, in batches. */
   embedDocuments(texts: string[]): Promise<Float32Array[]>;
   /** Embeds one query, with the model's query prefix. */
@@ -43,3 +41,9 @@ export interface Embedder {
   /** Releases the model. */
   close(): Promise<void>;
 }
+
+/**
+ * Everything that decides what vector a text gets. Two indexes are
+ * compatible only when their identities' fingerprints are equal.
+ */
+export type ModelIdentity = Embedder["identity"];

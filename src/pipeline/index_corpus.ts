@@ -2,7 +2,7 @@
 import type { Chunk, Quantization, RowRange, SourceFile } from "../types.ts";
 import { inRanges } from "../row_ranges.ts";
 import { type Fix, type RebuildCommand, WayfinderError } from "../error.ts";
-import type { SkippedFile, WalkResult } from "../walk/mod.ts";
+import type { WalkResult } from "../walk/mod.ts";
 import type { CodeChunker } from "../chunk/mod.ts";
 import { assertFits, type UnfitPassage } from "../fit/mod.ts";
 import { type Embedder, identityFingerprint, type ModelIdentity } from "../embed/mod.ts";
@@ -107,8 +107,19 @@ export interface IndexSummary {
   index: string;
   /** Files walked, changed (added included), deleted and skipped. */
   files: { seen: number; changed: number; deleted: number; skipped: number };
-  /** Each skipped file and why. */
-  skipped: SkippedFile[];
+  /** Each skipped file (root-relative, `/`-separated) and why. */
+  skipped: {
+    path: string;
+    reason:
+      | "binary"
+      | "too_large"
+      | "unreadable"
+      | "symlink_outside_root"
+      | "symlink_loop"
+      | "symlink_duplicate"
+      | "not_utf8"
+      | "non_utf8_name";
+  }[];
   /** Passages embedded by this run. */
   embeddedChunks: number;
   /** Passages kept from the previous generation. */

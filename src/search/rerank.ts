@@ -72,14 +72,6 @@ export async function rerankHits<T extends SearchHit>(
   return [...reranked, ...hits.slice(top)];
 }
 
-/** Options of {@linkcode rerankingSearcher}. */
-export interface RerankingOptions {
-  /** Candidates rescored: the inner searcher's top N, each scored once. @default 50 */
-  candidates?: number;
-  /** The text of a chunk the reranker reads. @default chunk.content */
-  text?: (chunk: Chunk) => string;
-}
-
 /**
  * A cross-encoder over any searcher: rescores exactly the inner searcher's
  * top `candidates` hits and keeps the best `limit`. When `candidates` is
@@ -114,7 +106,12 @@ export interface RerankingOptions {
 export function rerankingSearcher(
   inner: Searcher,
   reranker: PassageScorer,
-  options: RerankingOptions = {},
+  options: {
+    /** Candidates rescored: the inner searcher's top N, each scored once. @default 50 */
+    candidates?: number;
+    /** The text of a chunk the reranker reads. @default chunk.content */
+    text?: (chunk: Chunk) => string;
+  } = {},
 ): Searcher {
   const candidates = options.candidates ?? 50;
   return {
@@ -129,3 +126,6 @@ export function rerankingSearcher(
     },
   };
 }
+
+/** Options of {@linkcode rerankingSearcher}. */
+export type RerankingOptions = NonNullable<Parameters<typeof rerankingSearcher>[2]>;

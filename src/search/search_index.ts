@@ -1,9 +1,8 @@
 import { WayfinderError } from "../error.ts";
-import type { Chunk, Hit, QuantizedVectors, RowColumns, RowRange } from "../types.ts";
+import type { Chunk, QuantizedVectors, RowColumns, RowRange } from "../types.ts";
 import { denseRanking, hasVector } from "./dense_ranking.ts";
 import { rowDot } from "./dense_scores.ts";
 import { keptRows, matchFilter, noMatchNotice, type SearchFilter } from "./match_filter.ts";
-import type { ParentContext } from "./expand.ts";
 
 /**
  * What search needs from an index. The store's `StoredIndex` satisfies it;
@@ -50,25 +49,72 @@ export interface SearchOptions {
   rrfK?: number;
 }
 
-/** The scores behind a hit's rank; `score` is the one it was ranked by. */
-export interface SearchScores {
-  /** Cosine similarity with the query, when a query vector was given. */
-  dense?: number;
-  /** BM25 score, when the chunk was among the lexical candidates. */
-  lexical?: number;
-  /** Reciprocal-rank-fusion score, in "hybrid" mode. */
-  fused?: number;
-  /** Cross-encoder score, when the hit was reranked (see `rerankHits`). */
-  rerank?: number;
+/** A hit with its component scores. */
+export interface SearchHit {
+  /** The passage found. */
+  chunk: Chunk;
+  /**
+   * What the hit was ranked by: cosine similarity for dense search, BM25 for
+   * lexical, the fused score for hybrid, the cross-encoder's when reranked.
+   */
+  score: number;
+  /**
+   * The same number as `score`, under its former name.
+   * @deprecated Read `score`; `similarity` goes with the next JSON format version.
+   */
+  similarity: number;
+  /** Every score behind the rank; `score` is the one it was ranked by. */
+  scores: {
+    /** Cosine similarity with the query, when a query vector was given. */
+    dense?: number;
+    /** BM25 score, when the chunk was among the lexical candidates. */
+    lexical?: number;
+    /** Reciprocal-rank-fusion score, in "hybrid" mode. */
+    fused?: number;
+    /** Cross-encoder score, when the hit was reranked (see `rerankHits`). */
+    rerank?: number;
+  };
+  /**
+   * The context the hit sits in, when an expanding searcher asked for it:
+   * the declaration that holds it, else the smallest enclosing range, else the file.
+   */
+  parent?: {
+    /** Why this is the context: the declaration the hit is part of, a wider enclosing passage, or the whole file. */
+    reason: "declaration" | "enclosing" | "file";
+    /** The declaration's or section's symbol, when it has one. */
+    symbol?: string;
+    /** class, impl, heading, file, … */
+    type: string;
+    /** First line, 1-based. */
+    lineStart: number;
+    /** Last line, inclusive. */
+    lineEnd: number;
+    /** UTF-16 offsets into the file, end exclusive. */
+    startOffset: number;
+    /** UTF-16 offset where it ends, exclusive. */
+    endOffset: number;
+    /** Its text, read now. */
+    content: string;
+    /** Later (worse) hits that lie in this context and were folded into it, best first. */
+    matched?: {
+      /** The folded hit's chunk id. */
+      id: string;
+      /** Its symbol, when it has one. */
+      symbol?: string;
+      /** Its chunk type. */
+      type: string;
+      /** First line, 1-based. */
+      lineStart: number;
+      /** Last line, inclusive. */
+      lineEnd: number;
+      /** Its score. */
+      score: number;
+    }[];
+  };
 }
 
-/** A hit with its component scores. */
-export interface SearchHit extends Hit {
-  /** Every score behind the rank. */
-  scores: SearchScores;
-  /** The context the hit sits in, when an expanding searcher asked for it. */
-  parent?: ParentContext;
-}
+/** The scores behind a hit's rank; `score` is the one it was ranked by. */
+export type SearchScores = SearchHit["scores"];
 
 /** Hits, best first, and anything the caller should tell the user. */
 export interface SearchResult {
