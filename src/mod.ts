@@ -71,7 +71,30 @@ export function validateBundle(dir: string): Promise<ValidationReport> {
   return validateOkfBundle(dir);
 }
 
-/** What {@link getProfiles} did. */
+/**
+ * What {@link getProfiles} did.
+ *
+ * @example Report what a run did
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { GetResult } from "./mod.ts";
+ *
+ * function describe(result: GetResult): string {
+ *   const fetched = result.fetched.length ? `fetched ${result.fetched.join(", ")}` : "all cached";
+ *   return `${result.lockWritten ? "wrote" : "kept"} ${result.lockFile}; ${fetched}`;
+ * }
+ * const result: GetResult = {
+ *   lockFile: "wayfinder.lock",
+ *   lockWritten: false,
+ *   lockRemoved: false,
+ *   fetched: [],
+ *   installed: [],
+ *   removed: [],
+ *   unknownKeys: [],
+ * };
+ * assert.equal(describe(result), "kept wayfinder.lock; all cached");
+ * ```
+ */
 export interface GetResult {
   /** The wayfinder.lock beside wayfinder.json. */
   lockFile: string;

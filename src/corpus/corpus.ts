@@ -18,7 +18,26 @@ import type { BuildSettingName } from "./rebuild_command.ts";
 import type { CorpusStatus, StatusReport } from "./corpus_status.ts";
 import type { EmbedderSettings, Locations } from "./open_models.ts";
 
-/** How to open a corpus. Every field is optional. */
+/**
+ * How to open a corpus. Every field is optional.
+ *
+ * @example Index only the Markdown of a tree
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus } from "../mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder(), include: ["*.md"] });
+ * const summary = await corpus.index();
+ * assert.equal(summary.files.seen, 1);
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
 export interface CorpusOptions {
   /**
    * Only paths matching one of these globs; a glob naming a default exclude
@@ -73,7 +92,31 @@ export interface ConfiguredCorpusOptions extends CorpusOptions {
   fromConfig?: readonly BuildSettingName[];
 }
 
-/** How one search ranks and what it returns. */
+/**
+ * How one search ranks and what it returns.
+ *
+ * @example Lexical search restricted to one language
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus } from "../mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder() });
+ * await corpus.index();
+ * const { matches } = await corpus.search("refresh token", {
+ *   mode: "lexical",
+ *   limit: 5,
+ *   filter: { languages: ["markdown"] },
+ * });
+ * assert.deepEqual(matches.map((hit) => hit.chunk.sourcePath), ["README.md"]);
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
 export interface CorpusSearchOptions {
   /** Hits wanted. @default 10 */
   limit?: number;
@@ -102,7 +145,29 @@ export interface ConfiguredSearchOptions extends CorpusSearchOptions {
   policy?: KnowledgePolicy;
 }
 
-/** Hits best first, the prompt context when asked for, and what the caller should be told. */
+/**
+ * Hits best first, the prompt context when asked for, and what the caller should be told.
+ *
+ * @example Hits and prompt-ready context
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus } from "../mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder() });
+ * await corpus.index();
+ * const result = await corpus.search("  refresh the token ", { mode: "hybrid", contextChars: 500 });
+ * assert.equal(result.query, "refresh the token");
+ * assert.ok(result.matches.length > 0);
+ * assert.ok(result.contextText!.length <= 500);
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
 export interface CorpusSearchResult {
   /** The query as searched: trimmed. */
   query: string;
@@ -120,7 +185,27 @@ export interface ConfiguredSearchResult extends CorpusSearchResult {
   context?: ContextEntry[];
 }
 
-/** How one `corpus.index()` run reports and behaves. */
+/**
+ * How one `corpus.index()` run reports and behaves.
+ *
+ * @example Follow a run through its stages
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus } from "../mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder() });
+ * const phases = new Set<string>();
+ * await corpus.index({ onProgress: (progress) => phases.add(progress.phase) });
+ * assert.ok(phases.has("walk") && phases.has("embed"));
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
 export interface CorpusIndexOptions {
   /** Rebuild from scratch instead of reusing what is unchanged. */
   rebuild?: boolean;

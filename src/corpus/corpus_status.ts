@@ -31,7 +31,29 @@ import {
 import { modelDifference } from "./model_difference.ts";
 import type { EmbedderSettings, Locations } from "./open_models.ts";
 
-/** What `corpus.status()` and `wayfinder status` report. */
+/**
+ * What `corpus.status()` and `wayfinder status` report.
+ *
+ * @example No index yet, then one
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus } from "../mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder() });
+ * assert.equal((await corpus.status()).state, "absent");
+ * await corpus.index();
+ * const status = await corpus.status();
+ * assert.equal(status.files, 2);
+ * assert.ok(status.generation);
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
 export interface CorpusStatus {
   /**
    * The index's state, as the `status` command reports it: ready to search,

@@ -3,7 +3,38 @@
  * embedders, and the deterministic fake used by unit tests.
  */
 
-/** An embedding backend. Vectors are L2-normalised. */
+/**
+ * An embedding backend. Vectors are L2-normalised.
+ *
+ * @example An embedder of your own: one that counts what it embeds
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus, type Embedder } from "../mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * let embedded = 0;
+ * const fake = new FakeEmbedder();
+ * const counting: Embedder = {
+ *   identity: fake.identity,
+ *   embedDocuments: (texts) => {
+ *     embedded += texts.length;
+ *     return fake.embedDocuments(texts);
+ *   },
+ *   embedQuery: (text) => fake.embedQuery(text),
+ *   countTokens: (text, kind) => fake.countTokens(text, kind),
+ *   close: () => fake.close(),
+ * };
+ * const corpus = await openCorpus(root, { dataDir, embedder: counting });
+ * const summary = await corpus.index();
+ * assert.equal(embedded, summary.embeddedChunks);
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
 export interface Embedder {
   /**
    * Which model this is; an index records it. Everything that decides what

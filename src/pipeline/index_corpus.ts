@@ -99,7 +99,29 @@ export interface IndexProgress {
   chunksTotal: number;
 }
 
-/** The summary `index --output json` prints. */
+/**
+ * The summary `index --output json` prints.
+ *
+ * @example A second run finds nothing to do
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus } from "../mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder() });
+ * const first = await corpus.index();
+ * assert.equal(first.files.changed, 2);
+ * const again = await corpus.index();
+ * assert.equal(again.current, true);
+ * assert.equal(again.embeddedChunks, 0);
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
 export interface IndexSummary {
   /** The tree's absolute path. */
   root: string;

@@ -3,7 +3,30 @@ import type { Chunk } from "../types.ts";
 import type { SearchHit } from "./search_index.ts";
 import type { Searcher } from "./searcher.ts";
 
-/** What reranking needs: a cross-encoder scoring passages against a query. */
+/**
+ * What reranking needs: a cross-encoder scoring passages against a query.
+ *
+ * @example Your own scorer reranks the corpus's searches
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus } from "../mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * // Any cross-encoder fits; this one prefers passages that say "expires".
+ * const scorer = { rank: (_query: string, texts: string[]) => Promise.resolve(texts.map((t) => t.includes("expires") ? 1 : 0)) };
+ * const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder(), reranker: scorer });
+ * await corpus.index();
+ * const { matches } = await corpus.search("refresh token", { mode: "lexical", rerank: true });
+ * assert.equal(matches[0]!.chunk.sourcePath, "README.md");
+ * assert.equal(matches[0]!.scores.rerank, 1);
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
 export interface PassageScorer {
   /** One score per document, in order; higher is more relevant. */
   rank(query: string, documents: string[]): Promise<number[]>;

@@ -49,7 +49,28 @@ export interface SearchOptions {
   rrfK?: number;
 }
 
-/** A hit with its component scores. */
+/**
+ * A hit with its component scores.
+ *
+ * @example What a lexical hit carries
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus } from "../mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder() });
+ * await corpus.index();
+ * const [hit] = (await corpus.search("refreshToken", { mode: "lexical", limit: 1 })).matches;
+ * assert.equal(hit!.chunk.symbol, "refreshToken");
+ * assert.equal(hit!.score, hit!.scores.lexical);
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
 export interface SearchHit {
   /** The passage found. */
   chunk: Chunk;
@@ -116,7 +137,29 @@ export interface SearchHit {
 /** The scores behind a hit's rank; `score` is the one it was ranked by. */
 export type SearchScores = SearchHit["scores"];
 
-/** Hits, best first, and anything the caller should tell the user. */
+/**
+ * Hits, best first, and anything the caller should tell the user.
+ *
+ * @example Drive the corpus's searcher yourself
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus } from "../mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder() });
+ * await corpus.index();
+ * const searcher = await corpus.searcher({ mode: "lexical" });
+ * const result = await searcher.search({ query: "token", limit: 1 });
+ * assert.equal(result.matches.length, 1);
+ * assert.ok(result.examined >= 1);
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
 export interface SearchResult {
   /** Hits, best first. */
   matches: SearchHit[];

@@ -6,7 +6,20 @@ export type Severity = Finding["severity"];
 /** Where a finding points: a bundle-relative posix path and a 1-based position. */
 export type FindingLocation = Finding["location"];
 
-/** A single thing validate has to say about a bundle. */
+/**
+ * A single thing validate has to say about a bundle.
+ *
+ * @example Where each finding points
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { validateBundle } from "../../mod.ts";
+ *
+ * const { findings } = await validateBundle("fixtures/okf/invalid");
+ * const status = findings.find((finding) => finding.id === "okf/invalid-status")!;
+ * assert.equal(status.severity, "advisory");
+ * assert.deepEqual(status.location, { path: "area/advisories.md", line: 4, column: 1 });
+ * ```
+ */
 export interface Finding {
   /** Namespaced rule id, e.g. `okf/missing-type` or `<profile-id>/<rule-id>`. */
   id: string;

@@ -11,7 +11,20 @@ import { ruleFinding } from "./okf_rules.ts";
 /** PASS: no errors. FAIL: at least one error. INCOMPLETE: a bound Profile could not be applied. */
 export type Gate = ValidationReport["gate"];
 
-/** What validate found. */
+/**
+ * What validate found.
+ *
+ * @example A broken bundle fails the gate
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { validateBundle } from "../../mod.ts";
+ *
+ * const report = await validateBundle("fixtures/okf/invalid");
+ * assert.equal(report.gate, "FAIL");
+ * assert.equal(report.conformant, false);
+ * assert.equal(report.counts.error, report.findings.filter((f) => f.severity === "error").length);
+ * ```
+ */
 export interface ValidationReport {
   /** Absolute path of the bundle root. */
   bundle: string;
