@@ -9,7 +9,7 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openCorpus, type SearchMode } from "../src/mod.ts";
+import { openConfiguredCorpus, type SearchMode } from "../src/cli/mod.ts";
 import { writeFiles } from "./_peer_index.ts";
 import {
   type QueryOutcome,
@@ -66,7 +66,7 @@ async function load(protocol: KnowledgeRunOptions["protocol"], work: string) {
 /** Indexes the protocol's bundle in knowledge mode and scores each split and mode. */
 export async function runKnowledgeProtocol(options: KnowledgeRunOptions): Promise<KnowledgeRun[]> {
   const { root, protocol } = await load(options.protocol, options.work);
-  const corpus = await openCorpus(root, {
+  const corpus = await openConfiguredCorpus(root, {
     dataDir: join(options.work, "data"),
     embedder: { model: options.model, threads: options.threads },
     knowledge: true,
@@ -164,7 +164,7 @@ export async function runKnowledgeCases(
   }
   await writeFiles(root, files);
   const pathOf = new Map(spec.chunks.map((c) => [c.id, c.sourcePath]));
-  const corpus = await openCorpus(root, {
+  const corpus = await openConfiguredCorpus(root, {
     dataDir: join(options.work, "data-cases"),
     embedder: { model: options.model, threads: options.threads },
     knowledge: true,

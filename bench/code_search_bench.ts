@@ -21,7 +21,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createCodeChunker } from "../src/chunk/mod.ts";
-import { openCorpus } from "../src/corpus/mod.ts";
+import { liveIndex, openCorpus } from "../src/corpus/mod.ts";
 import { type Embedder, LlamaEmbedder } from "../src/embed/mod.ts";
 import { INPUT_FORMAT } from "../src/pipeline/mod.ts";
 import { chunkSource, walkSources } from "../src/pipeline/chunk_source.ts";
@@ -161,7 +161,7 @@ async function indexRepo(repo: BenchRepo, embeds: boolean): Promise<Indexed> {
   const corpus = await openCorpus(repo.root, { dataDir, embedder });
   await corpus.index();
   const indexMs = performance.now() - started;
-  const index = await corpus.open();
+  const index = await liveIndex(corpus);
   const embedQuery = (query: string) => embedder.embedQuery(query);
   return {
     searcher: (mode, ranking) =>

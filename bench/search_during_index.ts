@@ -19,7 +19,7 @@ import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { openCorpus } from "../src/mod.ts";
+import { openConfiguredCorpus } from "../src/cli/mod.ts";
 
 const REPO = new URL("..", import.meta.url).pathname;
 
@@ -71,7 +71,7 @@ function latency(samples: number[]): Latency | null {
 /** Indexes `tree` into a fresh folder; with `searched`, searches while it embeds. */
 async function indexOnce(tree: string, run: string): Promise<RunFigures> {
   const dataDir = await mkdtemp(join(tmpdir(), "wayfinder-search-during-"));
-  const corpus = await openCorpus(tree, {
+  const corpus = await openConfiguredCorpus(tree, {
     dataDir,
     embedder: { model: resolve(values.model), threads },
   });

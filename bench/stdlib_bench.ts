@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { defaultThreads, SETTINGS } from "../src/config/mod.ts";
 import { chunkFile } from "../src/chunk/mod.ts";
 import { LlamaEmbedder } from "../src/embed/mod.ts";
-import { type IndexEvent, type IndexProgress, openCorpus } from "../src/mod.ts";
+import { type IndexEvent, type IndexProgress, openConfiguredCorpus } from "../src/cli/mod.ts";
 import { embeddingInput } from "../src/pipeline/mod.ts";
 import { openIndex } from "../src/store/mod.ts";
 import { openCodeChunker } from "../src/corpus/open_models.ts";
@@ -107,7 +107,7 @@ async function rawTokensPerSecond(inputs: string[], maxTokens: number): Promise<
 
 const root = await stdlibTree();
 const dataDir = await Deno.makeTempDir({ prefix: "wayfinder-stdlib-data-" });
-const corpus = await openCorpus(root, { dataDir, embedder: { model, threads } });
+const corpus = await openConfiguredCorpus(root, { dataDir, embedder: { model, threads } });
 const marks = new Map<IndexProgress["phase"], number>();
 const searches: ReturnType<typeof searchProcess>[] = [];
 let partials = 0;

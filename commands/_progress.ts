@@ -1,4 +1,4 @@
-import type { IndexProgress } from "../src/mod.ts";
+import type { IndexProgress } from "../src/cli/mod.ts";
 import type { CommandContext } from "./_command.ts";
 
 /**

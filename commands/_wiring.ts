@@ -3,22 +3,20 @@
  * every command opens corpora and models the same way.
  */
 import { resolve } from "node:path";
-import type {
-  Corpus,
-  CorpusSearchOptions,
-  EmbedderSettings,
-  RerankerSettings,
-} from "../src/mod.ts";
+import type { EmbedderSettings } from "../src/mod.ts";
 import {
   type BuildSettingName,
   checkQualifiers,
   chosen,
   type Config,
+  type ConfiguredCorpus,
   type ConfiguredCorpusOptions,
+  type ConfiguredSearchOptions,
   type Locations,
   openConfiguredCorpus,
   originOf,
   parseGoverning,
+  type RerankerSettings,
   type SettingKey,
 } from "../src/cli/mod.ts";
 import type { CommandContext } from "./_command.ts";
@@ -91,7 +89,7 @@ export const SEARCH_SETTINGS = [
 export async function withCorpus<T>(
   config: Config,
   context: CommandContext,
-  use: (corpus: Corpus) => Promise<T>,
+  use: (corpus: ConfiguredCorpus) => Promise<T>,
 ): Promise<T> {
   const corpus = await openConfiguredCorpus(
     corpusRoot(config, context),
@@ -193,9 +191,9 @@ function fromConfig(config: Config): BuildSettingName[] {
 }
 
 /** The search options the flags ask for. */
-export function searchOptions(config: Config): CorpusSearchOptions {
+export function searchOptions(config: Config): ConfiguredSearchOptions {
   const s = config.settings;
-  const options: CorpusSearchOptions = {
+  const options: ConfiguredSearchOptions = {
     limit: s.limit,
     mode: s.mode,
     minScore: s.minScore,

@@ -1,5 +1,10 @@
-import type { FitInput, FitInputsReport } from "../src/mod.ts";
-import { escapeLine, escapeText, plural } from "../src/cli/mod.ts";
+import {
+  escapeLine,
+  escapeText,
+  type FitInput,
+  type FitInputsReport,
+  plural,
+} from "../src/cli/mod.ts";
 import { type Command, printJsonLine, printResult } from "./_command.ts";
 import { CHUNKING_SETTINGS, EMBEDDER_SETTINGS, INDEX_SETTINGS, withCorpus } from "./_wiring.ts";
 

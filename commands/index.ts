@@ -1,5 +1,5 @@
-import type { IndexEvent, IndexSummary } from "../src/mod.ts";
-import { escapeLine, plural } from "../src/cli/mod.ts";
+import type { IndexSummary } from "../src/mod.ts";
+import { escapeLine, type IndexEvent, plural } from "../src/cli/mod.ts";
 import { type Command, type CommandContext, printResult } from "./_command.ts";
 import { progressLine } from "./_progress.ts";
 import { listenForInterrupt } from "./_interrupt.ts";

@@ -1,8 +1,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { resolve } from "node:path";
 import process from "node:process";
-import { openConfiguredCorpus } from "../src/cli/mod.ts";
-import type { Corpus } from "../src/mod.ts";
+import { type ConfiguredCorpus, openConfiguredCorpus } from "../src/cli/mod.ts";
 import { createServer, Roots, type SearchDefaults } from "../src/mcp/mod.ts";
 import type { Command } from "./_command.ts";
 import {
@@ -34,8 +33,8 @@ export const mcpCommand: Command = {
     const paths = [...named, ...configured];
     const unique = [...new Set(paths.length ? paths : [context.cwd])];
     // Each root reads its own wayfinder.json, as the CLI would for it.
-    const corpora: Corpus[] = [];
-    const defaults = new Map<Corpus, SearchDefaults>();
+    const corpora: ConfiguredCorpus[] = [];
+    const defaults = new Map<ConfiguredCorpus, SearchDefaults>();
     for (const root of unique) {
       const own = root === config.target ? config : config.forTarget(root);
       // Its errors and notices name tool calls and arguments, not commands and flags.

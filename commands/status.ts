@@ -1,5 +1,4 @@
-import type { CorpusStatus } from "../src/mod.ts";
-import { escapeLine, plural } from "../src/cli/mod.ts";
+import { escapeLine, plural, type StatusReport } from "../src/cli/mod.ts";
 import { type Command, printResult } from "./_command.ts";
 import { BUILD_SETTINGS, withCorpus } from "./_wiring.ts";
 
@@ -37,7 +36,7 @@ function megabytes(bytes: number): string {
   return `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
-function describe(s: CorpusStatus): string {
+function describe(s: StatusReport): string {
   const lines = [`${s.state}  ${escapeLine(s.root)}`];
   const row = (name: string, value: string) => lines.push(`  ${name.padEnd(9)}${value}`);
   row(

@@ -3,7 +3,22 @@
  * one-line message on stderr and an exit code.
  */
 
-/** Why a command failed. Each code maps to one exit status. */
+/**
+ * Why a command failed. Each code maps to one exit status.
+ *
+ * @example Tell a missing index from other failures
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus, WayfinderError } from "./mod.ts";
+ *
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus("fixtures/corpus", { dataDir, embedder: new FakeEmbedder() });
+ * const code = await corpus.search("token").then(() => "ok", (error) => error instanceof WayfinderError ? error.code : "other");
+ * assert.equal(code, "no_index");
+ * await corpus.close();
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
 export type ErrorCode =
   | "usage" // bad flag, bad value, bad argument
   | "io" // a file or directory could not be read or written
@@ -34,28 +49,40 @@ export const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   internal: 2,
 };
 
-/** The `index --rebuild` command a rebuild fix names, and the flags in it only the index's record gave. */
-export interface RebuildCommand {
-  /** `wayfinder index <root> [flags] --rebuild`. */
-  command: string;
-  /** Those flags as the command spells them; "" when there are none. */
-  recorded: string;
-}
-
 /**
  * The way out of an error, as data: the stages that throw know what would
  * fix it, and the layer that knows its reader (the CLI's user, an agent
  * calling the MCP tools, library code) words it, once.
+ *
+ * @example Act on the fix an error names
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { WayfinderError } from "./mod.ts";
+ *
+ * const error = new WayfinderError("stale_index", "The index was built by another model", {
+ *   fix: { kind: "rebuild", root: "/src/app" },
+ * });
+ * assert.equal(error.fix?.kind, "rebuild");
+ * assert.equal(error.exit, 2);
+ * ```
  */
 export type Fix =
   /** Run an index on `root`: it rebuilds an unusable index unasked. */
   | { kind: "reindex"; root: string }
   /** Rebuild the index of `root` from scratch, with the flags `command` names. */
-  | { kind: "rebuild"; root: string; command?: RebuildCommand }
+  | {
+    kind: "rebuild";
+    root: string;
+    /** `wayfinder index <root> [flags] --rebuild`, and those flags that only the index's record gave ("" for none). */
+    command?: { command: string; recorded: string };
+  }
   /** Keep the index elsewhere, or replace the other tree's index that is there. */
   | { kind: "replace_index"; root: string }
   /** Leave out or cut the passages that cannot fit the model. */
   | { kind: "unfit_passages" };
+
+/** The `index --rebuild` command a rebuild fix names, and the flags in it only the index's record gave. */
+export type RebuildCommand = NonNullable<Extract<Fix, { kind: "rebuild" }>["command"]>;
 
 /**
  * An expected failure, worded for the user: sentence case, no final period,

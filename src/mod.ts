@@ -19,74 +19,35 @@
  * @module
  */
 import {
-  type GetOptions,
   getProfiles as getOkfProfiles,
   validateBundle as validateOkfBundle,
   type ValidationReport,
 } from "./okf/mod.ts";
 
 export { openCorpus } from "./corpus/mod.ts";
-export type { Corpus } from "./corpus/mod.ts";
-export {
-  type CorpusIndexOptions,
-  type CorpusOptions,
-  type CorpusSearchOptions,
-  type CorpusSearchResult,
-  type CorpusState,
-  type CorpusStatus,
-  type EmbedderSettings,
-  type FileLines,
-  type IndexSettings,
-  type RerankerSettings,
-  type Staleness,
-} from "./corpus/mod.ts";
 export type {
-  BatchEvent,
-  FailedEvent,
-  FileEvent,
-  FitInput,
-  FitInputsOptions,
-  FitInputsReport,
-  IndexEvent,
-  IndexProgress,
-  IndexSummary,
-  PartialEvent,
-  PartialPublishing,
-  PublishedEvent,
-  StartedEvent,
-} from "./pipeline/mod.ts";
-export type { FitDiagnostic, FitDiagnosticCode, FitNote, UnfitPassage } from "./fit/mod.ts";
-export type { SkippedFile, SkipReason } from "./walk/mod.ts";
-export type { RunFailure, RunProgress } from "./store/mod.ts";
+  Corpus,
+  CorpusIndexOptions,
+  CorpusOptions,
+  CorpusSearchOptions,
+  CorpusSearchResult,
+  CorpusStatus,
+  EmbedderSettings,
+} from "./corpus/mod.ts";
+export type { IndexSummary } from "./pipeline/mod.ts";
 export {
-  type FoldedHit,
-  type ParentContext,
   type PassageScorer,
-  type RerankingOptions,
   rerankingSearcher,
   type Searcher,
   type SearchFilter,
   type SearchHit,
-  type SearchMode,
   type SearchRequest,
   type SearchResult,
-  type SearchScores,
 } from "./search/mod.ts";
-export type { Chunk, Hit, Quantization } from "./types.ts";
-export { type Embedder, FakeEmbedder, type ModelIdentity } from "./embed/mod.ts";
-export {
-  type ContextEntry,
-  type Finding,
-  type FindingLocation,
-  type Gate,
-  type GetOptions,
-  type KnowledgePolicy,
-  type PolicyOrigins,
-  type Severity,
-  type ValidationReport,
-} from "./okf/mod.ts";
-export type { ErrorCode, Fix, RebuildCommand } from "./error.ts";
-export { WayfinderError } from "./error.ts";
+export type { Chunk } from "./types.ts";
+export { type Embedder, FakeEmbedder } from "./embed/mod.ts";
+export type { Finding, ValidationReport } from "./okf/mod.ts";
+export { type ErrorCode, type Fix, WayfinderError } from "./error.ts";
 
 /**
  * Validates the OKF 0.2 bundle at `dir`: front matter and `type` of every
@@ -110,7 +71,30 @@ export function validateBundle(dir: string): Promise<ValidationReport> {
   return validateOkfBundle(dir);
 }
 
-/** What {@link getProfiles} did. */
+/**
+ * What {@link getProfiles} did.
+ *
+ * @example Report what a run did
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { GetResult } from "./mod.ts";
+ *
+ * function describe(result: GetResult): string {
+ *   const fetched = result.fetched.length ? `fetched ${result.fetched.join(", ")}` : "all cached";
+ *   return `${result.lockWritten ? "wrote" : "kept"} ${result.lockFile}; ${fetched}`;
+ * }
+ * const result: GetResult = {
+ *   lockFile: "wayfinder.lock",
+ *   lockWritten: false,
+ *   lockRemoved: false,
+ *   fetched: [],
+ *   installed: [],
+ *   removed: [],
+ *   unknownKeys: [],
+ * };
+ * assert.equal(describe(result), "kept wayfinder.lock; all cached");
+ * ```
+ */
 export interface GetResult {
   /** The wayfinder.lock beside wayfinder.json. */
   lockFile: string;
@@ -135,7 +119,9 @@ export interface GetResult {
  * wayfinder.lock, caches their packages under `<dataRoot>/profiles` and
  * installs their skills. With nothing bound it removes a lock it wrote.
  *
- * @param options The project's wayfinder.json and the data root of the cache.
+ * @param options The project's wayfinder.json (`configFile`), the data root
+ *   the cache lives under (`<dataRoot>/profiles`), and whether to re-resolve
+ *   every ref even when the lock is current (`update`, default false).
  * @returns What was fetched, written and installed.
  * @throws {WayfinderError} `config` for a malformed binding, lock or package; `io` when git fails.
  * @example A wayfinder.json that binds no Profile is refused
@@ -154,6 +140,8 @@ export interface GetResult {
  * await Deno.remove(project, { recursive: true });
  * ```
  */
-export function getProfiles(options: GetOptions): Promise<GetResult> {
+export function getProfiles(
+  options: { configFile: string; dataRoot: string; update?: boolean },
+): Promise<GetResult> {
   return getOkfProfiles(options);
 }

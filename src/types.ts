@@ -18,6 +18,25 @@ export interface SourceFile {
 /**
  * An addressable passage of a source file.
  * Invariant: `source.slice(startOffset, endOffset) === content`.
+ *
+ * @example A hit's passage is where it says in its file
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus } from "./mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder() });
+ * await corpus.index();
+ * const { chunk } = (await corpus.search("refreshToken", { mode: "lexical", limit: 1 })).matches[0]!;
+ * const text = await Deno.readTextFile(`${root}/${chunk.sourcePath}`);
+ * assert.equal(text.slice(chunk.startOffset, chunk.endOffset), chunk.content);
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
  */
 export interface Chunk {
   /** Stable id: sha1 of `path|lineStart|lineEnd|type|sha1(content)`. */

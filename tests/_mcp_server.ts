@@ -6,12 +6,12 @@
  */
 import process from "node:process";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { openCorpus } from "../src/corpus/mod.ts";
+import { openConfiguredCorpus } from "../src/cli/mod.ts";
 import { createServer, Roots } from "../src/mcp/mod.ts";
 
 const [answerMs, ...roots] = Deno.args;
 const embedder = { model: Deno.env.get("WAYFINDER_EMBEDDING_MODEL"), threads: 1 };
-const corpora = await Promise.all(roots.map((root) => openCorpus(root, { embedder })));
+const corpora = await Promise.all(roots.map((root) => openConfiguredCorpus(root, { embedder })));
 const server = createServer(new Roots(corpora), {
   version: "test",
   dataRootAt: () => Deno.env.get("WAYFINDER_DATA_DIR")!,

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FakeEmbedder, openCorpus, WayfinderError } from "../src/mod.ts";
+import { FakeEmbedder, WayfinderError } from "../src/mod.ts";
+import { openConfiguredCorpus } from "../src/cli/mod.ts";
 import { copyTree, REPO, tinyModelWithBudget, wayfinder } from "./_run.ts";
 import { dataEnv, SERVICES, tinyEnv } from "./_env.ts";
 
@@ -182,7 +183,7 @@ Deno.test("corpus.fitInputs() counts with the embedder's tokenizer and never emb
     embedQuery: () => Promise.reject(new Error("fit-inputs must not embed")),
     close: () => Promise.resolve(),
   };
-  const corpus = await openCorpus(root, { dataDir: await Deno.makeTempDir(), embedder });
+  const corpus = await openConfiguredCorpus(root, { dataDir: await Deno.makeTempDir(), embedder });
   try {
     const report = await corpus.fitInputs();
     assert.equal(report.model, "fake");

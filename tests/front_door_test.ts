@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openCorpus, WayfinderError } from "../src/mod.ts";
+import { openConfiguredCorpus } from "../src/cli/mod.ts";
 import { liveIndex } from "../src/corpus/mod.ts";
 import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
 import { CORPUS, dataEnv, tinyCorpusOptions, tinyEnv } from "./_env.ts";
@@ -103,7 +104,7 @@ Deno.test("corpus.chunk() returns a hit's stored passage by its id, without load
     await built.close();
   }
   // A model that cannot load: fetching by id must not need it.
-  const corpus = await openCorpus(root, {
+  const corpus = await openConfiguredCorpus(root, {
     dataDir,
     embedder: { model: "/nonexistent/model.gguf", threads: 1 },
   });
@@ -119,7 +120,7 @@ Deno.test("corpus.chunk() returns a hit's stored passage by its id, without load
   } finally {
     await corpus.close();
   }
-  const empty = await openCorpus(await Deno.makeTempDir(), { dataDir });
+  const empty = await openConfiguredCorpus(await Deno.makeTempDir(), { dataDir });
   await assert.rejects(
     empty.chunk(hit.chunk.id),
     (error) => error instanceof WayfinderError && error.code === "no_index",

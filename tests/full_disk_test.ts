@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { openCorpus } from "../src/mod.ts";
+import { openConfiguredCorpus } from "../src/cli/mod.ts";
 import { liveIndex } from "../src/corpus/mod.ts";
 import { copyTree, wayfinder } from "./_run.ts";
 import { SERVICES, tinyCorpusOptions, tinyEnv } from "./_env.ts";
@@ -95,7 +95,7 @@ Deno.test({
 
 async function enospcInProcess() {
   const root = await copyTree(SERVICES);
-  const corpus = await openCorpus(root, await tinyCorpusOptions());
+  const corpus = await openConfiguredCorpus(root, await tinyCorpusOptions());
   const open = Deno.open;
   try {
     await corpus.index();

@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Corpus, type CorpusOptions, openCorpus } from "../src/mod.ts";
+import type { CorpusOptions } from "../src/mod.ts";
+import { type ConfiguredCorpus, openConfiguredCorpus } from "../src/cli/mod.ts";
 import { copyTree, tinyModel, tinyModelWithBudget } from "./_run.ts";
 import { hintsFor } from "../src/hints.ts";
 import { SERVICES } from "./_env.ts";
@@ -16,7 +17,7 @@ async function readers() {
   const root = await copyTree(SERVICES);
   const dataDir = await Deno.makeTempDir({ prefix: "wayfinder-hints-" });
   const open = (hintsFor?: CorpusOptions["hintsFor"], options: CorpusOptions = {}) =>
-    openCorpus(root, {
+    openConfiguredCorpus(root, {
       dataDir,
       embedder: { model: tinyModel(), threads: 1 },
       ...options,
@@ -33,13 +34,13 @@ function escaped(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-async function closeAll(corpora: Corpus[]) {
+async function closeAll(corpora: ConfiguredCorpus[]) {
   for (const corpus of corpora) await corpus.close();
 }
 
 Deno.test("hints: no index, a query over budget and files changed, worded per reader", async () => {
   const { root, corpora } = await readers();
-  const [library, tools, cli] = corpora as [Corpus, Corpus, Corpus];
+  const [library, tools, cli] = corpora as [ConfiguredCorpus, ConfiguredCorpus, ConfiguredCorpus];
   try {
     await assert.rejects(library.search("session token"), {
       code: "no_index",
@@ -124,7 +125,7 @@ Deno.test("hints: an index built with another model or unusable, worded per read
     await open("tools", other),
     await open(undefined, other),
   ];
-  const [library, tools, cli] = moved as [Corpus, Corpus, Corpus];
+  const [library, tools, cli] = moved as [ConfiguredCorpus, ConfiguredCorpus, ConfiguredCorpus];
   try {
     await corpora[0]!.index();
     const built =
@@ -177,7 +178,11 @@ Deno.test("hints: an index built with another model or unusable, worded per read
 Deno.test("hints: what only the opener sets (an embedder's URL, the long-input policy) names openCorpus's options", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "wayfinder-hints-" });
   const remote = (hintsFor: CorpusOptions["hintsFor"]) =>
-    openCorpus(SERVICES, { dataDir, embedder: { provider: "ollama", model: "m" }, hintsFor });
+    openConfiguredCorpus(SERVICES, {
+      dataDir,
+      embedder: { provider: "ollama", model: "m" },
+      hintsFor,
+    });
   const library = await remote("library");
   const tools = await remote("tools");
   try {
@@ -197,7 +202,7 @@ Deno.test("hints: what only the opener sets (an embedder's URL, the long-input p
   // A budget of two tokens holds no character: every passage is over it.
   const model = await tinyModelWithBudget(2);
   const tiny = (longInput?: "truncate") =>
-    openCorpus(SERVICES, {
+    openConfiguredCorpus(SERVICES, {
       dataDir,
       embedder: { model, threads: 1, longInput },
       hintsFor: "library",
@@ -222,16 +227,19 @@ Deno.test("hints: what only the opener sets (an embedder's URL, the long-input p
 
 Deno.test("hints: an unknown reader is refused when the corpus is opened", async () => {
   await assert.rejects(
-    openCorpus(SERVICES, { hintsFor: "robots" as "cli", dataDir: await Deno.makeTempDir() }),
+    openConfiguredCorpus(SERVICES, {
+      hintsFor: "robots" as "cli",
+      dataDir: await Deno.makeTempDir(),
+    }),
     { code: "usage", message: "Unknown hints audience 'robots'; expected cli, tools or library" },
   );
 });
 
 Deno.test("hints: another tree's index in the folder is the tools' to replace only if the user agrees", async () => {
   const { root, corpora } = await readers();
-  const [library] = corpora as [Corpus];
+  const [library] = corpora as [ConfiguredCorpus];
   const other = await copyTree(SERVICES);
-  const tools = await openCorpus(other, {
+  const tools = await openConfiguredCorpus(other, {
     indexDir: library.indexDir,
     embedder: { model: tinyModel(), threads: 1 },
     hintsFor: "tools",

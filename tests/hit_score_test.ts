@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { writeTinyReranker } from "../src/model/mod.ts";
-import { type CorpusSearchOptions, openCorpus, type SearchHit } from "../src/mod.ts";
+import type { SearchHit } from "../src/mod.ts";
+import { type ConfiguredSearchOptions, openConfiguredCorpus } from "../src/cli/mod.ts";
 import { copyTree, REPO, tinyModel } from "./_run.ts";
 import { SERVICES, tinyCorpusOptions } from "./_env.ts";
 
@@ -24,14 +25,14 @@ Deno.test("every mode's hits carry score, equal to similarity, through rerank, e
   const dir = await Deno.makeTempDir({ prefix: "wayfinder-score-" });
   const reranker = join(dir, "reranker.gguf");
   await writeTinyReranker(reranker);
-  const corpus = await openCorpus(await copyTree(SERVICES), {
+  const corpus = await openConfiguredCorpus(await copyTree(SERVICES), {
     dataDir: join(dir, "data"),
     embedder: { model: tinyModel(), threads: 1 },
     reranker: { model: reranker, threads: 1 },
   });
   try {
     await corpus.index();
-    const layers: CorpusSearchOptions[] = [
+    const layers: ConfiguredSearchOptions[] = [
       {},
       { expand: true },
       { diverse: true },
@@ -62,7 +63,7 @@ Deno.test("every mode's hits carry score, equal to similarity, through rerank, e
 });
 
 Deno.test("a knowledge bundle's matches and context passages carry score, equal to similarity", async () => {
-  const corpus = await openCorpus(
+  const corpus = await openConfiguredCorpus(
     await copyTree(join(REPO, "fixtures", "okf", "knowledge")),
     await tinyCorpusOptions(),
   );

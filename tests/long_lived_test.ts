@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type CorpusSearchResult, openCorpus } from "../src/mod.ts";
+import { type ConfiguredSearchResult, openConfiguredCorpus } from "../src/cli/mod.ts";
 import { liveIndex } from "../src/corpus/mod.ts";
 import { copyTree, tinyModel, wayfinder } from "./_run.ts";
 import { SERVICES } from "./_env.ts";
@@ -13,7 +13,10 @@ import { SERVICES } from "./_env.ts";
 Deno.test("a long-lived Corpus keeps lexical and dense search across two newer generations", async () => {
   const root = await copyTree(SERVICES);
   const dataDir = await Deno.makeTempDir();
-  const corpus = await openCorpus(root, { dataDir, embedder: { model: tinyModel(), threads: 1 } });
+  const corpus = await openConfiguredCorpus(root, {
+    dataDir,
+    embedder: { model: tinyModel(), threads: 1 },
+  });
   try {
     await corpus.index();
     const held = await liveIndex(corpus);
@@ -65,7 +68,7 @@ async function writeLongPassages(root: string, from: number, to: number): Promis
 Deno.test("a dense search during the same corpus's index run waits for one passage, not the batch", async () => {
   const root = await Deno.makeTempDir({ prefix: "wayfinder-test-" });
   const dataDir = await Deno.makeTempDir();
-  const corpus = await openCorpus(root, {
+  const corpus = await openConfiguredCorpus(root, {
     dataDir,
     embedder: { model: tinyModel(), threads: 1 },
     maxChunkChars: 2400,
@@ -78,7 +81,7 @@ Deno.test("a dense search during the same corpus's index run waits for one passa
     let batches = 0;
     let finished = false;
     let searched:
-      | Promise<{ result: CorpusSearchResult; sent: number; answered: number; during: boolean }>
+      | Promise<{ result: ConfiguredSearchResult; sent: number; answered: number; during: boolean }>
       | undefined;
     const summary = await corpus.index({
       onEvent(event) {

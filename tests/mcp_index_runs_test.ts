@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { openCorpus } from "../src/mod.ts";
+import { openConfiguredCorpus } from "../src/cli/mod.ts";
 import { IndexRuns } from "../src/mcp/index_runs.ts";
 import { tinyModel } from "./_run.ts";
 
@@ -20,7 +20,10 @@ Deno.test("a rebuild asked while a plain index run goes starts after it; calls m
   const root = await Deno.makeTempDir({ prefix: "wayfinder-runs-" });
   const dataDir = await Deno.makeTempDir({ prefix: "wayfinder-runs-" });
   await notes(root, 0, 100);
-  const corpus = await openCorpus(root, { dataDir, embedder: { model: tinyModel(), threads: 1 } });
+  const corpus = await openConfiguredCorpus(root, {
+    dataDir,
+    embedder: { model: tinyModel(), threads: 1 },
+  });
   // Answers only when a run ends: every call here gets the summary of the run it waited for.
   const runs = new IndexRuns(600_000);
   try {

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Corpus, openCorpus, type PartialEvent } from "../src/mod.ts";
+import { type ConfiguredCorpus, openConfiguredCorpus, type PartialEvent } from "../src/cli/mod.ts";
 import { openEmbedder } from "../src/corpus/mod.ts";
 import type { Embedder } from "../src/embed/mod.ts";
 import { rowsIn } from "../src/row_ranges.ts";
@@ -15,12 +15,12 @@ import { copyTree, REPO, tinyModel } from "./_run.ts";
 import { CORPUS, tinyCorpusOptions } from "./_env.ts";
 
 /** `root` opened with the tiny model in a fresh data root. */
-async function tinyCorpus(root: string): Promise<Corpus> {
-  return await openCorpus(root, await tinyCorpusOptions());
+async function tinyCorpus(root: string): Promise<ConfiguredCorpus> {
+  return await openConfiguredCorpus(root, await tinyCorpusOptions());
 }
 
 /** Indexes until the first partial generation is published, then stops the run. */
-async function stopAtPartial(corpus: Corpus) {
+async function stopAtPartial(corpus: ConfiguredCorpus) {
   const stop = new AbortController();
   const partials: PartialEvent[] = [];
   await assert.rejects(
@@ -198,7 +198,7 @@ Deno.test("a resumed run keeps the generation it reuses passages from until it e
     await Deno.writeTextFile(join(root, `note-${i}.txt`), `Note ${i} about topic ${i * 7919}.\n`);
   }
   const { embedder, onProgress } = await pacedTinyModel();
-  const corpus = await openCorpus(root, { dataDir: await Deno.makeTempDir(), embedder });
+  const corpus = await openConfiguredCorpus(root, { dataDir: await Deno.makeTempDir(), embedder });
   try {
     const { generation: started } = await stopAtPartial(corpus);
     // Every publish of this run reads the reused passages' text from `started`;

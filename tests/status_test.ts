@@ -4,7 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Embedder, openCorpus } from "../src/mod.ts";
+import type { Embedder } from "../src/mod.ts";
+import { openConfiguredCorpus } from "../src/cli/mod.ts";
 import { LlamaEmbedder } from "../src/embed/mod.ts";
 import { acquireIndexLock } from "../src/store/mod.ts";
 import { copyTree, realModel, tinyModel, tinyModelWithBudget, wayfinder } from "./_run.ts";
@@ -156,7 +157,7 @@ Deno.test("status reports indexing with the running writer's progress", async ()
   const root = await copyTree(SERVICES);
   const dataDir = await Deno.makeTempDir();
   const real = await LlamaEmbedder.create({ modelPath: tinyModel(), threads: 1 });
-  const observer = await openCorpus(root, { dataDir, embedder: { model: tinyModel() } });
+  const observer = await openConfiguredCorpus(root, { dataDir, embedder: { model: tinyModel() } });
   const seen: string[] = [];
   // An embedder that looks at the status from outside while the writer waits on it.
   const watching: Embedder = {
@@ -173,7 +174,7 @@ Deno.test("status reports indexing with the running writer's progress", async ()
     },
     close: () => Promise.resolve(),
   };
-  const writer = await openCorpus(root, { dataDir, embedder: watching });
+  const writer = await openConfiguredCorpus(root, { dataDir, embedder: watching });
   try {
     await writer.index();
     assert.equal(seen.length, 1, "status saw the run");
@@ -506,7 +507,7 @@ Deno.test("a manifest whose chunk count was edited: status says damaged, a plain
 
 Deno.test("status is indexing while a first run holds the lock before it reports progress", async () => {
   const { root, env } = await setup();
-  const corpus = await openCorpus(root, {
+  const corpus = await openConfiguredCorpus(root, {
     dataDir: env.WAYFINDER_DATA_DIR,
     embedder: { model: tinyModel(), threads: 1 },
   });

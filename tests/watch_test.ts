@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Corpus, openCorpus } from "../src/mod.ts";
+import { type ConfiguredCorpus, openConfiguredCorpus } from "../src/cli/mod.ts";
 import { watchCorpus, type WatchUpdate } from "../src/corpus/mod.ts";
 import { ollamaServer } from "./_ollama_server.ts";
 import { copyTree, tinyModel, wayfinder, wayfinderCommand } from "./_run.ts";
@@ -47,11 +47,15 @@ async function watching(
     /** Changes the tree before watching starts. */
     prepare?: (root: string) => Promise<void>;
   },
-  body: (root: string, corpus: Corpus, log: ReturnType<typeof updateLog>) => Promise<void>,
-): Promise<Corpus> {
+  body: (
+    root: string,
+    corpus: ConfiguredCorpus,
+    log: ReturnType<typeof updateLog>,
+  ) => Promise<void>,
+): Promise<ConfiguredCorpus> {
   const root = await copyTree(SERVICES);
   await options.prepare?.(root);
-  const corpus = await openCorpus(root, {
+  const corpus = await openConfiguredCorpus(root, {
     dataDir: options.dataDir?.(root) ?? await Deno.makeTempDir(),
     embedder: { model: tinyModel(), threads: 1 },
   });
@@ -73,7 +77,7 @@ async function watching(
   return corpus;
 }
 
-async function live(corpus: Corpus): Promise<string> {
+async function live(corpus: ConfiguredCorpus): Promise<string> {
   return (await Deno.readTextFile(join(corpus.indexDir, "current"))).trim();
 }
 

@@ -13,13 +13,22 @@ export { hintsFor, worded } from "../hints.ts";
 export { projectRoot } from "../project_root.ts";
 export {
   type BuildSettingName,
+  type ConfiguredCorpus,
   type ConfiguredCorpusOptions,
+  type ConfiguredIndexOptions,
+  type ConfiguredSearchOptions,
+  type ConfiguredSearchResult,
+  type CorpusState,
   evaluateCorpus,
+  type FileLines,
   hitJson,
   type Locations,
   openConfiguredCorpus,
   parseRun,
+  type RerankerSettings,
   resultJson,
+  type Staleness,
+  type StatusReport,
   type TruncatedQuery,
   watchCorpus,
   type WatchUpdate,
@@ -63,9 +72,17 @@ export {
   readVerifiedManifest,
   staticModelPathFor,
 } from "../model/mod.ts";
+export type {
+  FitInput,
+  FitInputsReport,
+  IndexEvent,
+  IndexProgress,
+  PartialEvent,
+} from "../pipeline/mod.ts";
 export {
   describeParent,
   parentIsWider,
+  type SearchMode,
   shownPassage,
   type SourceReader,
   sourceReader,

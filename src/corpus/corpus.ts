@@ -1,41 +1,69 @@
 /**
  * The front door's shape: the `Corpus` interface and the options it and
- * `openCorpus` take. `open_corpus.ts` implements it.
+ * `openCorpus` take, and `ConfiguredCorpus`, the same corpus with what only
+ * the commands and the MCP server use. `open_corpus.ts` implements both.
  */
 import type { Embedder } from "../embed/mod.ts";
 import type {
   FitInputsOptions,
   FitInputsReport,
   IndexEvent,
-  IndexProgress,
   IndexSummary,
   PartialPublishing,
 } from "../pipeline/mod.ts";
 import type { ContextEntry, KnowledgePolicy } from "../okf/mod.ts";
-import type {
-  PassageScorer,
-  Searcher,
-  SearchFilter,
-  SearchHit,
-  SearchMode,
-} from "../search/mod.ts";
+import type { PassageScorer, Searcher, SearchFilter, SearchHit } from "../search/mod.ts";
 import type { Chunk } from "../types.ts";
-import type { IndexSettings } from "./corpus_settings.ts";
 import type { BuildSettingName } from "./rebuild_command.ts";
-import type { CorpusStatus } from "./corpus_status.ts";
-import type { FileLines } from "./read_lines.ts";
-import type { EmbedderSettings, Locations, RerankerSettings } from "./open_models.ts";
+import type { CorpusStatus, StatusReport } from "./corpus_status.ts";
+import type { EmbedderSettings, Locations } from "./open_models.ts";
 
-/** How to open a corpus. Every field is optional. */
-export interface CorpusOptions extends IndexSettings {
+/**
+ * How to open a corpus. Every field is optional.
+ *
+ * @example Index only the Markdown of a tree
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus } from "../mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder(), include: ["*.md"] });
+ * const summary = await corpus.index();
+ * assert.equal(summary.files.seen, 1);
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
+export interface CorpusOptions {
+  /**
+   * Only paths matching one of these globs; a glob naming a default exclude
+   * only adds it back. @default [] (everything)
+   */
+  include?: string[];
+  /** Skip paths matching these globs. @default [] */
+  exclude?: string[];
+  /** Skip larger files. @default 1048576 */
+  maxFileBytes?: number;
+  /** Chunk budget in non-whitespace characters. @default 1500 */
+  maxChunkChars?: number;
+  /** Vector codes kept for a fast first pass of dense search. @default "none" */
+  quantization?: "none" | "int8" | "binary";
   /** The index folder. @default `<dataDir>/indexes/<root name>-<hash of its path>` */
   indexDir?: string;
   /** The data root. @default $WAYFINDER_DATA_DIR, $XDG_DATA_HOME/wayfinder or ~/.local/share/wayfinder */
   dataDir?: string;
   /** An open embedder (the caller closes it), or settings to open one. */
   embedder?: Embedder | EmbedderSettings;
-  /** An open cross-encoder (the caller closes it), or settings to open one when a search reranks. */
-  reranker?: PassageScorer | RerankerSettings;
+  /**
+   * An open cross-encoder (the caller closes it), or settings to open one
+   * when a search reranks: a GGUF cross-encoder's path, or a TEI server's
+   * base URL (its `/rerank`), with the HTTP timeout (30000 ms) and llama.cpp threads.
+   */
+  reranker?: PassageScorer | { model?: string; url?: string; timeoutMs?: number; threads?: number };
   /**
    * Index the tree as an OKF knowledge bundle. @default what the index
    * recorded, else true when the root `index.md` declares `okf_version`
@@ -64,14 +92,39 @@ export interface ConfiguredCorpusOptions extends CorpusOptions {
   fromConfig?: readonly BuildSettingName[];
 }
 
-/** How one search ranks and what it returns. */
+/**
+ * How one search ranks and what it returns.
+ *
+ * @example Lexical search restricted to one language
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus } from "../mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder() });
+ * await corpus.index();
+ * const { matches } = await corpus.search("refresh token", {
+ *   mode: "lexical",
+ *   limit: 5,
+ *   filter: { languages: ["markdown"] },
+ * });
+ * assert.deepEqual(matches.map((hit) => hit.chunk.sourcePath), ["README.md"]);
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
 export interface CorpusSearchOptions {
-  /** @default 10 */
   /** Hits wanted. @default 10 */
   limit?: number;
-  /** @default "dense"; `bm25` is read as `lexical` */
-  /** How to rank. @default "dense"; `bm25` is read as `lexical` */
-  mode?: SearchMode | "bm25";
+  /**
+   * How to rank: "dense" cosine, "lexical" BM25, or "hybrid" reciprocal rank
+   * fusion of both. @default "dense"; `bm25` is read as `lexical`
+   */
+  mode?: "dense" | "lexical" | "hybrid" | "bm25";
   /** Drops hits whose dense cosine similarity (`scores.dense`) is below this, whatever ranks them. */
   minScore?: number;
   /** Restricts hits by path glob, chunk type and language. */
@@ -84,34 +137,98 @@ export interface CorpusSearchOptions {
   expand?: boolean;
   /** Also build prompt-ready context of at most this many characters. */
   contextChars?: number;
+}
+
+/** `CorpusSearchOptions` with a knowledge bundle's policy, as the commands and the MCP server search. */
+export interface ConfiguredSearchOptions extends CorpusSearchOptions {
   /** A knowledge bundle's policy: lifecycle, scope, governing sources, links. */
   policy?: KnowledgePolicy;
 }
 
-/** Hits best first, the prompt context when asked for, and what the caller should be told. */
+/**
+ * Hits best first, the prompt context when asked for, and what the caller should be told.
+ *
+ * @example Hits and prompt-ready context
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus } from "../mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder() });
+ * await corpus.index();
+ * const result = await corpus.search("  refresh the token ", { mode: "hybrid", contextChars: 500 });
+ * assert.equal(result.query, "refresh the token");
+ * assert.ok(result.matches.length > 0);
+ * assert.ok(result.contextText!.length <= 500);
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
 export interface CorpusSearchResult {
   /** The query as searched: trimmed. */
   query: string;
   /** Hits, best first. */
   matches: SearchHit[];
-  /** A knowledge bundle's context: each passage with why it is there, in reading order. */
-  context?: ContextEntry[];
   /** Present when `contextChars` was given. */
   contextText?: string;
   /** What the caller should be told: a stale index, a cut query, a policy ignored. */
   notices: string[];
 }
 
-/** How one `corpus.index()` run reports and behaves. */
+/** `CorpusSearchResult` with a knowledge bundle's context. */
+export interface ConfiguredSearchResult extends CorpusSearchResult {
+  /** A knowledge bundle's context: each passage with why it is there, in reading order. */
+  context?: ContextEntry[];
+}
+
+/**
+ * How one `corpus.index()` run reports and behaves.
+ *
+ * @example Follow a run through its stages
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus } from "../mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder() });
+ * const phases = new Set<string>();
+ * await corpus.index({ onProgress: (progress) => phases.add(progress.phase) });
+ * assert.ok(phases.has("walk") && phases.has("embed"));
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
 export interface CorpusIndexOptions {
   /** Rebuild from scratch instead of reusing what is unchanged. */
   rebuild?: boolean;
-  /** Called as the run walks, chunks, embeds and writes. */
-  onProgress?: (p: IndexProgress) => void;
-  /** started, file, batch, partial, published, failed: one JSON-ready object each. */
-  onEvent?: (event: IndexEvent) => void;
+  /**
+   * Called as the run walks, chunks, embeds and writes: the stage running
+   * now, files through it of the files the run goes through, and passages
+   * embedded of the passages it will embed.
+   */
+  onProgress?: (progress: {
+    phase: "walk" | "chunk" | "embed" | "write";
+    filesDone: number;
+    filesTotal: number;
+    chunksDone: number;
+    chunksTotal: number;
+  }) => void;
   /** Abandons the run before it publishes (a partial generation already published stays live). */
   signal?: AbortSignal;
+}
+
+/** `CorpusIndexOptions` with the run's event stream and partial publishing, as the commands index. */
+export interface ConfiguredIndexOptions extends CorpusIndexOptions {
+  /** started, file, batch, partial, published, failed: one JSON-ready object each. */
+  onEvent?: (event: IndexEvent) => void;
   /**
    * When to publish searchable generations before every passage is embedded,
    * or `false` for one publish at the end. @default PARTIAL_PUBLISHING
@@ -154,13 +271,6 @@ export interface Corpus {
   index(options?: CorpusIndexOptions): Promise<IndexSummary>;
   /** ready, indexing, stale, failed or absent, and why; loads no model. */
   status(): Promise<CorpusStatus>;
-  /**
-   * Walks, chunks and fits the tree as `index` does, with the same fitter and
-   * the model's tokenizer, and reports how its embedding inputs fit the token
-   * budget. Nothing is embedded or written. With `showInputs` the report
-   * lists each input's text as `index` would embed it.
-   */
-  fitInputs(options?: FitInputsOptions): Promise<FitInputsReport>;
   /** Searches the live generation (re-opened when a newer one is published). */
   search(query: string, options?: CorpusSearchOptions): Promise<CorpusSearchResult>;
   /**
@@ -169,6 +279,49 @@ export interface Corpus {
    */
   searcher(
     options?: Omit<CorpusSearchOptions, "limit" | "minScore" | "filter" | "contextChars">,
+  ): Promise<Searcher>;
+  /**
+   * The lines of a file the live generation holds, as the file reads now,
+   * and whether its content changed since it was indexed. Loads no model.
+   * @param path Relative to the root, `/`-separated (a hit's `chunk.sourcePath`).
+   * @returns The path as the index records it; every line, 1-based line N at
+   *   index N-1 (a final newline ends the last line, it starts none); and
+   *   `changedSinceIndex`, true when the file's content is not what the index
+   *   recorded, so hits' lines may not match. Undefined when the live
+   *   generation does not hold `path`.
+   * @throws {WayfinderError} "no_index" when nothing was indexed yet; "io"
+   *   when the file cannot be read now (deleted, or a permission taken away).
+   */
+  readLines(
+    path: string,
+  ): Promise<{ path: string; lines: string[]; changedSinceIndex: boolean } | undefined>;
+  /** Releases the models this corpus opened. */
+  close(): Promise<void>;
+}
+
+/**
+ * The corpus `openConfiguredCorpus` opens for the commands and the MCP
+ * server: a `Corpus` that also streams index events, publishes partial
+ * generations, reports how inputs fit the model, searches with a knowledge
+ * policy, reads a stored passage and says which paths it ignores.
+ */
+export interface ConfiguredCorpus extends Corpus {
+  /** Brings the index up to date, reporting each event. */
+  index(options?: ConfiguredIndexOptions): Promise<IndexSummary>;
+  /** The status, with the running writer's progress and the last failed run. */
+  status(): Promise<StatusReport>;
+  /**
+   * Walks, chunks and fits the tree as `index` does, with the same fitter and
+   * the model's tokenizer, and reports how its embedding inputs fit the token
+   * budget. Nothing is embedded or written. With `showInputs` the report
+   * lists each input's text as `index` would embed it.
+   */
+  fitInputs(options?: FitInputsOptions): Promise<FitInputsReport>;
+  /** Searches the live generation, a knowledge bundle's policy applied. */
+  search(query: string, options?: ConfiguredSearchOptions): Promise<ConfiguredSearchResult>;
+  /** The composed searcher `search` uses, a knowledge bundle's policy applied. */
+  searcher(
+    options?: Omit<ConfiguredSearchOptions, "limit" | "minScore" | "filter" | "contextChars">,
   ): Promise<Searcher>;
   /**
    * The stored passage with this id (a search hit's `chunk.id`): its path,
@@ -180,20 +333,9 @@ export interface Corpus {
    */
   chunk(id: string): Promise<Chunk | undefined>;
   /**
-   * The lines of a file the live generation holds, as the file reads now,
-   * and whether its content changed since it was indexed. Loads no model.
-   * @param path Relative to the root, `/`-separated (a hit's `chunk.sourcePath`).
-   * @returns undefined when the live generation does not hold `path`.
-   * @throws {WayfinderError} "no_index" when nothing was indexed yet; "io"
-   *   when the file cannot be read now (deleted, or a permission taken away).
-   */
-  readLines(path: string): Promise<FileLines | undefined>;
-  /**
    * Whether a change at this absolute path cannot change the index: it lies
    * outside the root, in the index or data folder, or where the walk `index`
    * does never looks (ignore files, default excludes, the globs).
    */
   ignores(path: string): Promise<boolean>;
-  /** Releases the models this corpus opened. */
-  close(): Promise<void>;
 }

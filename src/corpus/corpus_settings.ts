@@ -4,31 +4,15 @@ import { type Hints, hintsFor } from "../hints.ts";
 import { declaresOkf } from "../okf/mod.ts";
 import { CHUNKER_VERSION, INPUT_FORMAT, KNOWLEDGE_INPUT_FORMAT } from "../pipeline/mod.ts";
 import type { IndexManifest, RecordedSettings } from "../store/mod.ts";
-import type { Quantization } from "../types.ts";
 import { decodeText, type WalkOptions } from "../walk/mod.ts";
 import type { EmbedderSettings } from "./open_models.ts";
+import type { CorpusOptions } from "./corpus.ts";
 
-/** What to index. Unset fields come from the index's record, then these defaults. */
-export interface IndexSettings {
-  /**
-   * Only paths matching one of these globs; a glob naming a default exclude
-   * only adds it back (see `WalkOptions.include`). @default [] (everything)
-   */
-  include?: string[];
-  /** Skip paths matching these globs. @default [] */
-  exclude?: string[];
-  /** Skip larger files. @default 1048576 */
-  maxFileBytes?: number;
-  /** Chunk budget in non-whitespace characters. @default 1500 */
-  maxChunkChars?: number;
-  /**
-   * Index as an OKF knowledge bundle.
-   * @default true when the root index.md declares okf_version or the index was built as one
-   */
-  knowledge?: boolean;
-  /** Vector codes kept for a fast first pass of dense search. @default "none" */
-  quantization?: Quantization;
-}
+/** How a corpus walks, chunks and stores its tree: `CorpusOptions`' index settings. */
+export type IndexSettings = Pick<
+  CorpusOptions,
+  "include" | "exclude" | "maxFileBytes" | "maxChunkChars" | "knowledge" | "quantization"
+>;
 
 /** The settings a run goes by. */
 export interface EffectiveSettings {

@@ -31,25 +31,36 @@ import {
 import { modelDifference } from "./model_difference.ts";
 import type { EmbedderSettings, Locations } from "./open_models.ts";
 
-/** Where an index stands: `ready` to search, being built, behind its tree or settings, its last run failed, or none yet. */
-export type CorpusState = "ready" | "indexing" | "stale" | "failed" | "absent";
-
-/** Why an index no longer matches its tree or its settings. */
-export interface Staleness {
-  /** Paths relative to the root, sorted. */
-  changed: string[];
-  /** Files added since the index was built. */
-  added: string[];
-  /** Files deleted since the index was built. */
-  deleted: string[];
-  /** Differences other than files: model, chunking, format. */
-  reasons: string[];
-}
-
-/** What `corpus.status()` and `wayfinder status` report. */
+/**
+ * What `corpus.status()` and `wayfinder status` report.
+ *
+ * @example No index yet, then one
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus } from "../mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder() });
+ * assert.equal((await corpus.status()).state, "absent");
+ * await corpus.index();
+ * const status = await corpus.status();
+ * assert.equal(status.files, 2);
+ * assert.ok(status.generation);
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
 export interface CorpusStatus {
-  /** The index's state, as the `status` command reports it. */
-  state: CorpusState;
+  /**
+   * The index's state, as the `status` command reports it: ready to search,
+   * being indexed, stale (the tree or the settings moved on), failed (the
+   * last run failed) or absent (never indexed).
+   */
+  state: "ready" | "indexing" | "stale" | "failed" | "absent";
   /** The tree's absolute path. */
   root: string;
   /** The index folder. */
@@ -71,17 +82,17 @@ export interface CorpusStatus {
    * embedding: lexical search covers every chunk, dense search `covered`.
    */
   dense?: { covered: number; total: number };
-  /** Present when the tree or the settings moved on since the live generation. */
-  stale?: Staleness;
+  /**
+   * Present when the tree or the settings moved on since the live
+   * generation: files changed, added and deleted (root-relative, sorted),
+   * and the differences other than files (model, chunking, format).
+   */
+  stale?: { changed: string[]; added: string[]; deleted: string[]; reasons: string[] };
   /**
    * Indexed files that are there but cannot be read now (a permission taken
    * away): not deleted, their chunks stay in the index until they can be read.
    */
   unreadable?: string[];
-  /** The running writer's last report, while one runs. */
-  progress?: RunProgress;
-  /** The last failed run, until a later run succeeds. */
-  failure?: RunFailure;
   /** The process holding the index lock (an index run or a watcher). */
   lock?: { pid: number; since: string };
   /**
@@ -91,6 +102,20 @@ export interface CorpusStatus {
    */
   hint?: string;
 }
+
+/** `CorpusStatus` with the index run's details, as the `status` command and the MCP server report them. */
+export interface StatusReport extends CorpusStatus {
+  /** The running writer's last report, while one runs. */
+  progress?: RunProgress;
+  /** The last failed run, until a later run succeeds. */
+  failure?: RunFailure;
+}
+
+/** The index's state. */
+export type CorpusState = CorpusStatus["state"];
+
+/** Why an index no longer matches its tree or its settings. */
+export type Staleness = NonNullable<CorpusStatus["stale"]>;
 
 /** What the status is computed from: the corpus and the caller's explicit settings. */
 export interface StatusInput {
@@ -106,7 +131,7 @@ export interface StatusInput {
 }
 
 /** Computes the state of a corpus's index. @throws {WayfinderError} `io` when it cannot be read. */
-export async function corpusStatus(input: StatusInput): Promise<CorpusStatus> {
+export async function corpusStatus(input: StatusInput): Promise<StatusReport> {
   return (await inspectCorpus(input)).status;
 }
 
@@ -116,7 +141,7 @@ export async function corpusStatus(input: StatusInput): Promise<CorpusStatus> {
  */
 export async function inspectCorpus(
   input: StatusInput,
-): Promise<{ status: CorpusStatus; walked: TreeChanges | null }> {
+): Promise<{ status: StatusReport; walked: TreeChanges | null }> {
   const { root, indexDir, hints = hintsFor("cli") } = input;
   const [progress, failure] = await Promise.all([
     readRunProgress(indexDir),
@@ -137,7 +162,7 @@ export async function inspectCorpus(
   const damage = manifest && generation && generation === before
     ? await verifyGeneration(indexDir, generation, manifest)
     : null;
-  const status: CorpusStatus = {
+  const status: StatusReport = {
     state: "ready",
     ...describe(root, indexDir, manifest, generation),
     diskBytes: await diskBytes(indexDir),
@@ -175,7 +200,7 @@ export async function inspectCorpus(
   return { status, walked };
 }
 
-function stateOf(status: CorpusStatus, exists: boolean): CorpusState {
+function stateOf(status: StatusReport, exists: boolean): CorpusState {
   if (status.progress) return "indexing";
   // A first run holds the lock a while (a tree's walk, the model's load) before it reports
   // progress. Over a live index the holder may be a watcher waiting for changes: not there.

@@ -4,7 +4,11 @@
  * @module
  */
 export type {
+  ConfiguredCorpus,
   ConfiguredCorpusOptions,
+  ConfiguredIndexOptions,
+  ConfiguredSearchOptions,
+  ConfiguredSearchResult,
   Corpus,
   CorpusIndexOptions,
   CorpusOptions,
@@ -32,5 +36,10 @@ export {
   type RerankerSettings,
 } from "./open_models.ts";
 export { type HitJson, hitJson, type ResultJson, resultJson } from "./result_json.ts";
-export { type CorpusState, type CorpusStatus, type Staleness } from "./corpus_status.ts";
+export {
+  type CorpusState,
+  type CorpusStatus,
+  type Staleness,
+  type StatusReport,
+} from "./corpus_status.ts";
 export { watchCorpus, type WatchOptions, type WatchUpdate } from "./watch.ts";

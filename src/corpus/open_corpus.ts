@@ -28,19 +28,20 @@ import type { Chunk } from "../types.ts";
 import { type PathFilter, pathFilter } from "../walk/mod.ts";
 import { projectRoot } from "../project_root.ts";
 import type {
+  ConfiguredCorpus,
   ConfiguredCorpusOptions,
+  ConfiguredIndexOptions,
+  ConfiguredSearchOptions,
+  ConfiguredSearchResult,
   Corpus,
-  CorpusIndexOptions,
   CorpusOptions,
-  CorpusSearchOptions,
-  CorpusSearchResult,
 } from "./corpus.ts";
 import { CorpusConfig } from "./corpus_config.ts";
 import { CorpusModels } from "./corpus_models.ts";
 import { recordOf, walkOptionsOf } from "./corpus_settings.ts";
 import { checkSearchOptions } from "./check_search_options.ts";
 import { searchableQuery } from "./checked_query.ts";
-import { type CorpusStatus, corpusStatus, type StatusInput } from "./corpus_status.ts";
+import { corpusStatus, type StatusInput, type StatusReport } from "./corpus_status.ts";
 import { currentSummary, Freshness } from "./freshness.ts";
 import { assertIndexDirUsable } from "./index_dir_check.ts";
 import { QueryEmbeddings } from "./query_embeddings.ts";
@@ -88,7 +89,7 @@ export function openCorpus(root: string, options: CorpusOptions = {}): Promise<C
 export async function openConfiguredCorpus(
   root: string,
   options: ConfiguredCorpusOptions,
-): Promise<Corpus> {
+): Promise<ConfiguredCorpus> {
   const absolute = resolve(root);
   projectRoot(absolute);
   const dataDir = corpusDataDir(options);
@@ -111,7 +112,7 @@ export function liveIndex(corpus: Corpus): Promise<StoredIndex> {
 export function indexHoldingLock(
   corpus: Corpus,
   lock: IndexLock,
-  options: CorpusIndexOptions = {},
+  options: ConfiguredIndexOptions = {},
 ): Promise<IndexSummary> {
   return local(corpus, "indexHoldingLock").index({ ...options, lock });
 }
@@ -124,7 +125,7 @@ function local(corpus: Corpus, what: string): LocalCorpus {
 }
 
 /** The corpus behind `openCorpus`; keeps the embedder, reranker and live index between calls. */
-class LocalCorpus implements Corpus {
+class LocalCorpus implements ConfiguredCorpus {
   #index: StoredIndex | null = null;
   /** The walk's rules for `ignores`, until a run may have recorded other globs. */
   #filter: Promise<PathFilter> | null = null;
@@ -155,7 +156,7 @@ class LocalCorpus implements Corpus {
   }
 
   // Each method words the fix of an error from the stages below for this corpus's reader.
-  index(run: CorpusIndexOptions & { lock?: IndexLock } = {}): Promise<IndexSummary> {
+  index(run: ConfiguredIndexOptions & { lock?: IndexLock } = {}): Promise<IndexSummary> {
     return this.#worded(() => this.#indexRun(run));
   }
 
@@ -163,16 +164,16 @@ class LocalCorpus implements Corpus {
     return this.#worded(() => this.#fitInputs(options));
   }
 
-  status(): Promise<CorpusStatus> {
+  status(): Promise<StatusReport> {
     return this.#worded(() => corpusStatus(this.#statusInput()));
   }
 
-  search(query: string, asked: CorpusSearchOptions = {}): Promise<CorpusSearchResult> {
+  search(query: string, asked: ConfiguredSearchOptions = {}): Promise<ConfiguredSearchResult> {
     return this.#worded(() => this.#search(query, asked));
   }
 
   async searcher(
-    asked: Omit<CorpusSearchOptions, "limit" | "minScore" | "filter" | "contextChars"> = {},
+    asked: Omit<ConfiguredSearchOptions, "limit" | "minScore" | "filter" | "contextChars"> = {},
   ): Promise<Searcher> {
     const inner = await this.#worded(() => this.#searcher(asked));
     return { search: (request) => this.#worded(() => inner.search(request)) };
@@ -201,7 +202,7 @@ class LocalCorpus implements Corpus {
     }
   }
 
-  async #indexRun(run: CorpusIndexOptions & { lock?: IndexLock }): Promise<IndexSummary> {
+  async #indexRun(run: ConfiguredIndexOptions & { lock?: IndexLock }): Promise<IndexSummary> {
     // A current index needs no model: the hash walk `status` does says so.
     if (!run.rebuild && !run.lock) {
       const current = await currentSummary({
@@ -269,7 +270,7 @@ class LocalCorpus implements Corpus {
     };
   }
 
-  async #search(query: string, asked: CorpusSearchOptions): Promise<CorpusSearchResult> {
+  async #search(query: string, asked: ConfiguredSearchOptions): Promise<ConfiguredSearchResult> {
     // Checked here too, so an empty query is told before an index or model is opened.
     const text = searchableQuery(query);
     const options = checkSearchOptions(asked);
@@ -288,7 +289,9 @@ class LocalCorpus implements Corpus {
     });
   }
 
-  async #searcher(asked: Omit<CorpusSearchOptions, "limit" | "contextChars">): Promise<Searcher> {
+  async #searcher(
+    asked: Omit<ConfiguredSearchOptions, "limit" | "contextChars">,
+  ): Promise<Searcher> {
     const options = checkSearchOptions(asked);
     return stackSearcher(await this.#open(), options, {
       root: this.root,

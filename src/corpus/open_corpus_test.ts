@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FakeEmbedder } from "../embed/mod.ts";
 import type { WayfinderError } from "../error.ts";
-import { openCorpus } from "./open_corpus.ts";
+import { openConfiguredCorpus, openCorpus } from "./open_corpus.ts";
 
 /** A small tree and a data folder of its own, removed after `body`. */
 async function withTree(body: (root: string, dataDir: string) => Promise<void>) {
@@ -94,7 +94,7 @@ Deno.test("a searcher from a corpus checks each query and caches its vector", as
 
 Deno.test("an index run with nothing to do is told as current, without writing", async () => {
   await withTree(async (root, dataDir) => {
-    const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder() });
+    const corpus = await openConfiguredCorpus(root, { dataDir, embedder: new FakeEmbedder() });
     const first = await corpus.index();
     assert.equal(first.current, false);
     const events: string[] = [];

@@ -21,8 +21,30 @@ import {
 import { resolveModelPath } from "../model/mod.ts";
 import { INPUT_FORMAT } from "../pipeline/mod.ts";
 import { type CodeChunker, createCodeChunker } from "../chunk/mod.ts";
+import type { PassageScorer } from "../search/mod.ts";
+import type { CorpusOptions } from "./corpus.ts";
 
-/** Which embedder to open and how. Unset fields fall back to the index's record, then defaults. */
+/**
+ * Which embedder to open and how. Unset fields fall back to the index's record, then defaults.
+ *
+ * @example Settings name a model the corpus opens when it needs one
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus, WayfinderError } from "../mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus(root, { dataDir, embedder: { model: `${root}/missing.gguf`, threads: 1 } });
+ * // Nothing loads a model until a run or a search needs one.
+ * assert.equal((await corpus.status()).state, "absent");
+ * await assert.rejects(corpus.index(), (error) => error instanceof WayfinderError && error.code === "no_model");
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
 export interface EmbedderSettings {
   /** Where vectors come from: llama.cpp in process, a static model, or an HTTP server. @default "llama" */
   provider?: "llama" | "static" | "ollama" | "openai" | "tei";
@@ -55,17 +77,8 @@ export interface EmbedderSettings {
   dimensions?: number;
 }
 
-/** A cross-encoder: a GGUF file in process, or a TEI `/rerank` server. */
-export interface RerankerSettings {
-  /** A GGUF cross-encoder's path. */
-  model?: string;
-  /** A TEI server's base URL (its `/rerank`). */
-  url?: string;
-  /** Per-request timeout of the HTTP reranker. @default 30000 */
-  timeoutMs?: number;
-  /** llama.cpp CPU threads. */
-  threads?: number;
-}
+/** A cross-encoder to open: a GGUF file in process, or a TEI `/rerank` server. */
+export type RerankerSettings = Exclude<NonNullable<CorpusOptions["reranker"]>, PassageScorer>;
 
 /** The repository this module belongs to: its `models/` is the library's default model folder. */
 export const REPOSITORY = fileURLToPath(new URL("../..", import.meta.url));

@@ -2,16 +2,10 @@ import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
 import { contentHasher } from "../pipeline/mod.ts";
 import { decodeText } from "../walk/mod.ts";
+import type { Corpus } from "./corpus.ts";
 
-/** An indexed file's lines as it reads now. */
-export interface FileLines {
-  /** The path relative to the root, `/`-separated, as the index records it. */
-  path: string;
-  /** Every line, 1-based line N at index N-1; a final newline ends the last line, it starts none. */
-  lines: string[];
-  /** True when the file's content is not what the index recorded: hits' lines may not match. */
-  changedSinceIndex: boolean;
-}
+/** An indexed file's lines as it reads now, and whether it changed since it was indexed. */
+export type FileLines = NonNullable<Awaited<ReturnType<Corpus["readLines"]>>>;
 
 /**
  * The lines of `path` (relative to `root`) when `files`, an index's record,

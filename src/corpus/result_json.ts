@@ -1,6 +1,6 @@
 import type { ParentContext, SearchHit, SearchScores } from "../search/mod.ts";
 import type { Chunk } from "../types.ts";
-import type { CorpusSearchResult } from "./corpus.ts";
+import type { ConfiguredSearchResult } from "./corpus.ts";
 
 /** One match as `search --output json` and the MCP `search` tool print it. */
 export interface HitJson {
@@ -59,7 +59,7 @@ export function hitJson(hit: SearchHit): HitJson {
 }
 
 /** A whole search result as JSON: `{query, matches, context?, contextText?, notices}`. */
-export function resultJson(result: CorpusSearchResult): ResultJson {
+export function resultJson(result: ConfiguredSearchResult): ResultJson {
   const { context, ...rest } = result;
   const json: ResultJson = { ...rest, matches: result.matches.map(hitJson) };
   if (context) {

@@ -24,12 +24,12 @@ import {
 import { processAlive, readRunProgress, type StoredIndex } from "../store/mod.ts";
 import { bundleFiles } from "./bundle_files.ts";
 import { checkedQuerySearcher } from "./checked_query.ts";
-import type { CorpusSearchOptions, CorpusSearchResult } from "./corpus.ts";
+import type { ConfiguredSearchOptions, ConfiguredSearchResult } from "./corpus.ts";
 import { declaresBundle, policyIgnoredNotice } from "./corpus_settings.ts";
 import type { QueryEmbeddings } from "./query_embeddings.ts";
 
 /** Search options once checked: `bm25` read as `lexical`. */
-export type CheckedSearchOptions = Omit<CorpusSearchOptions, "mode"> & { mode?: SearchMode };
+export type CheckedSearchOptions = Omit<ConfiguredSearchOptions, "mode"> & { mode?: SearchMode };
 
 /** What a searcher stack is built from. */
 export interface StackParts {
@@ -94,11 +94,11 @@ export async function answerQuery(
   request: SearchRequest,
   options: CheckedSearchOptions,
   parts: AnswerParts,
-): Promise<CorpusSearchResult> {
+): Promise<ConfiguredSearchResult> {
   const { root, hints } = parts;
   const coverage = await denseCoverage(index, options.mode ?? "dense", root, hints);
   const knowledge = index.manifest.settings?.knowledge === true;
-  const response: CorpusSearchResult = knowledge
+  const response: ConfiguredSearchResult = knowledge
     ? {
       query: request.query,
       ...await searchKnowledge(

@@ -10,7 +10,7 @@ import { basename, relative } from "node:path";
 import { type ErrorCode, WayfinderError } from "../error.ts";
 import type { IndexSummary } from "../pipeline/mod.ts";
 import { acquireIndexLock, currentGeneration, type IndexLock } from "../store/mod.ts";
-import type { Corpus } from "./corpus.ts";
+import type { ConfiguredCorpus } from "./corpus.ts";
 import { indexHoldingLock } from "./open_corpus.ts";
 import { type FolderSkip, TreeWatcher } from "./tree_watcher.ts";
 
@@ -63,7 +63,10 @@ const REARM_EVERY_MS = 1000;
  *   failures, the first one's included, are reported through `onUpdate` and
  *   watching goes on with the previous generation live.
  */
-export async function watchCorpus(corpus: Corpus, options: WatchOptions = {}): Promise<void> {
+export async function watchCorpus(
+  corpus: ConfiguredCorpus,
+  options: WatchOptions = {},
+): Promise<void> {
   const { signal } = options;
   const lock = await acquireIndexLock(corpus.indexDir, corpus.root);
   let watcher: TreeWatcher | undefined;
@@ -105,7 +108,7 @@ const SETUP_FAILURES = new Set<ErrorCode>(["usage", "config", "no_model", "model
  * published to serve. Otherwise (a transient embedder or I/O failure) the
  * live generation keeps serving and the next change tries again.
  */
-async function endsWatch(error: WayfinderError, corpus: Corpus): Promise<boolean> {
+async function endsWatch(error: WayfinderError, corpus: ConfiguredCorpus): Promise<boolean> {
   if (SETUP_FAILURES.has(error.code) || !await isDirectory(corpus.root)) return true;
   return await currentGeneration(corpus.indexDir).catch(() => null) === null;
 }
@@ -114,7 +117,7 @@ async function endsWatch(error: WayfinderError, corpus: Corpus): Promise<boolean
  * Folders the walk never enters, so never watched: `.git`, the index and
  * data folders, and what the ignore files and excludes leave out.
  */
-function neverWalked(corpus: Corpus): FolderSkip {
+function neverWalked(corpus: ConfiguredCorpus): FolderSkip {
   return (folder) =>
     basename(folder) === ".git" || isInside(folder, corpus.indexDir) ||
     isInside(folder, corpus.dataDir) || corpus.ignores(folder);
@@ -122,7 +125,7 @@ function neverWalked(corpus: Corpus): FolderSkip {
 
 /** Requests updates for the watcher's events until it is closed or the root is gone. */
 async function follow(
-  corpus: Corpus,
+  corpus: ConfiguredCorpus,
   watcher: TreeWatcher,
   updates: UpdateQueue,
 ): Promise<"stopped" | "lost"> {
@@ -173,7 +176,7 @@ class UpdateQueue {
   #running: Promise<void> | null = null;
 
   constructor(
-    readonly corpus: Corpus,
+    readonly corpus: ConfiguredCorpus,
     readonly lock: IndexLock,
     readonly options: WatchOptions,
     /** Runs before each update. */

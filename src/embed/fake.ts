@@ -1,19 +1,5 @@
-import type { Embedder, ModelIdentity } from "./embedder.ts";
+import type { Embedder } from "./embedder.ts";
 import { modelIdentity } from "./model_identity.ts";
-
-/** Options for {@linkcode FakeEmbedder}. */
-export interface FakeEmbedderOptions {
-  /** Vector length. @default {64} */
-  dimensions?: number;
-  /** Prepended to queries, like a real model's query prefix. @default {""} */
-  queryPrefix?: string;
-  /** Reported token budget. @default {512} */
-  maxTokens?: number;
-  /** @default {"reject"} */
-  longInput?: "reject" | "truncate";
-  /** @default {1} */
-  inputFormat?: number | string;
-}
 
 /**
  * A deterministic embedder for unit tests of other stages: it hashes
@@ -37,10 +23,21 @@ export interface FakeEmbedderOptions {
  */
 export class FakeEmbedder implements Embedder {
   /** Which model this is: `fake`, with the options' dimensions and budget. */
-  readonly identity: ModelIdentity;
+  readonly identity: Embedder["identity"];
 
   /** A fake embedder; every option has a default. */
-  constructor(options: FakeEmbedderOptions = {}) {
+  constructor(options: {
+    /** Vector length. @default {64} */
+    dimensions?: number;
+    /** Prepended to queries, like a real model's query prefix. @default {""} */
+    queryPrefix?: string;
+    /** Reported token budget. @default {512} */
+    maxTokens?: number;
+    /** @default {"reject"} */
+    longInput?: "reject" | "truncate";
+    /** @default {1} */
+    inputFormat?: number | string;
+  } = {}) {
     this.identity = modelIdentity(
       {
         name: "fake",
@@ -111,3 +108,6 @@ function _add(vector: Float32Array, feature: string, weight: number): void {
   const sign = (hash >>> 31) === 1 ? -1 : 1;
   vector[bucket] += sign * weight;
 }
+
+/** Options for {@linkcode FakeEmbedder}. */
+export type FakeEmbedderOptions = NonNullable<ConstructorParameters<typeof FakeEmbedder>[0]>;

@@ -11,7 +11,8 @@
  * still get its result) and every call made meanwhile, plain or rebuild,
  * joins the rebuild: a rebuilt index is an up-to-date one too.
  */
-import type { Corpus, IndexProgress, IndexSummary } from "../mod.ts";
+import type { IndexSummary } from "../mod.ts";
+import type { ConfiguredCorpus, IndexProgress } from "../cli/mod.ts";
 
 /** How long an `index` call waits for its run before answering that the run goes on. */
 export const INDEX_ANSWER_MS = 20_000;
@@ -39,7 +40,7 @@ interface Run {
 
 /** Runs at most one index run per corpus; every run ends when `stop` is called. */
 export class IndexRuns {
-  readonly #runs = new Map<Corpus, Run>();
+  readonly #runs = new Map<ConfiguredCorpus, Run>();
   readonly #ends = new Set<Promise<unknown>>();
   readonly #shutdown = new AbortController();
 
@@ -55,7 +56,7 @@ export class IndexRuns {
    * @throws the run's error when it ends in one within the wait.
    */
   async wait(
-    corpus: Corpus,
+    corpus: ConfiguredCorpus,
     signal: AbortSignal,
     onProgress?: (progress: IndexProgress) => void,
     rebuild = false,
@@ -105,7 +106,7 @@ export class IndexRuns {
   }
 
   /** Starts a run, or queues it behind `after`, the corpus's run that goes on and holds its lock. */
-  #start(corpus: Corpus, rebuild: boolean, after?: Promise<unknown>): Run {
+  #start(corpus: ConfiguredCorpus, rebuild: boolean, after?: Promise<unknown>): Run {
     const stop = new AbortController();
     const state: Omit<Run, "done"> = {
       rebuild,

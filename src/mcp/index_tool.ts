@@ -1,7 +1,6 @@
 /** The `index` tool: one run per root at a time, answered when done or after a wait. */
 import { z } from "zod";
-import type { IndexProgress } from "../mod.ts";
-import { plural } from "../cli/mod.ts";
+import { type IndexProgress, plural } from "../cli/mod.ts";
 import type { IndexRuns } from "./index_runs.ts";
 import type { Roots } from "./roots.ts";
 import type { ToolRegistry } from "./tool_arguments.ts";

@@ -1,5 +1,5 @@
-import { type Corpus, WayfinderError } from "../mod.ts";
-import { escapeLine } from "../cli/mod.ts";
+import { WayfinderError } from "../mod.ts";
+import { type ConfiguredCorpus, escapeLine } from "../cli/mod.ts";
 import type { Roots } from "./roots.ts";
 
 /** A stored passage as `get_chunk` returns it: `read_range`'s fields and what the index knows. */
@@ -29,7 +29,7 @@ function shownId(id: string): string {
  *   "no_index" when the root asked (or every root) has no index yet.
  */
 export async function readChunk(roots: Roots, id: string, root?: string): Promise<StoredPassage> {
-  const corpora: readonly Corpus[] = root === undefined ? roots.all : [roots.pick(root)];
+  const corpora: readonly ConfiguredCorpus[] = root === undefined ? roots.all : [roots.pick(root)];
   let unindexed: unknown = null;
   let searched = 0;
   for (const corpus of corpora) {

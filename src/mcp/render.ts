@@ -1,4 +1,5 @@
-import type { CorpusSearchResult, SearchHit } from "../mod.ts";
+import type { SearchHit } from "../mod.ts";
+import type { ConfiguredSearchResult } from "../cli/mod.ts";
 import {
   describeConcept,
   describeParent,
@@ -32,7 +33,7 @@ export interface RenderOptions {
  * forge a line of the answer. A knowledge passage names its concept's title
  * and status (stale by `asOf`, default today).
  */
-export function renderSearch(result: CorpusSearchResult, options: RenderOptions = {}): string {
+export function renderSearch(result: ConfiguredSearchResult, options: RenderOptions = {}): string {
   const { asOf, read } = options;
   const withPassages = result.contextText === undefined;
   const entries = result.context

@@ -1,29 +1,30 @@
 import { realpathSync } from "node:fs";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
-import { type Corpus, type FileLines, WayfinderError } from "../mod.ts";
+import { WayfinderError } from "../mod.ts";
+import type { ConfiguredCorpus, FileLines } from "../cli/mod.ts";
 
 /** The corpora a server answers for, by root, and the rules for paths inside them. */
 export class Roots {
-  readonly #corpora: Corpus[];
+  readonly #corpora: ConfiguredCorpus[];
 
-  constructor(corpora: Corpus[]) {
+  constructor(corpora: ConfiguredCorpus[]) {
     if (corpora.length === 0) throw new WayfinderError("usage", "wayfinder mcp needs a root");
     this.#corpora = corpora;
   }
 
-  get all(): readonly Corpus[] {
+  get all(): readonly ConfiguredCorpus[] {
     return this.#corpora;
   }
 
   /** How a tool call can name `corpus` shortest: its folder name, unless another root shares it. */
-  nameOf(corpus: Corpus): string {
+  nameOf(corpus: ConfiguredCorpus): string {
     const name = basename(corpus.root);
     const shared = this.#corpora.some((c) => c !== corpus && basename(c.root) === name);
     return shared ? corpus.root : name;
   }
 
   /** The corpus a tool call names (its root path or folder name), else the first. */
-  pick(root?: string): Corpus {
+  pick(root?: string): ConfiguredCorpus {
     if (root === undefined || root === "") return this.#corpora[0];
     const known = this.#corpora.map((c) => c.root).join(", ");
     const exact = this.#corpora.find((c) => c.root === resolve(root));
@@ -52,7 +53,7 @@ export class Roots {
     path: string,
     root?: string,
     options: { directory?: boolean } = {},
-  ): { corpus: Corpus; relativePath: string } {
+  ): { corpus: ConfiguredCorpus; relativePath: string } {
     const candidates = isAbsolute(path) ? this.#corpora : [this.pick(root)];
     for (const corpus of candidates) {
       let real: string;
@@ -81,7 +82,7 @@ export class Roots {
   async locateIndexed(
     path: string,
     root?: string,
-  ): Promise<{ corpus: Corpus; file: FileLines }> {
+  ): Promise<{ corpus: ConfiguredCorpus; file: FileLines }> {
     let found;
     try {
       found = this.locate(path, root);

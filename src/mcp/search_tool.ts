@@ -1,7 +1,11 @@
 /** The `search` tool: a call's arguments over the root's search settings, answered with hits. */
 import { z } from "zod";
-import type { Corpus, CorpusSearchOptions } from "../mod.ts";
-import { resultJson, sourceReader } from "../cli/mod.ts";
+import {
+  type ConfiguredCorpus,
+  type ConfiguredSearchOptions,
+  resultJson,
+  sourceReader,
+} from "../cli/mod.ts";
 import { renderSearch, SHOWN_LINES } from "./render.ts";
 import type { Roots } from "./roots.ts";
 import { SEARCH_OUTPUT } from "./search_output.ts";
@@ -10,7 +14,7 @@ import { answer, clamp, LIMITS, ROOT, type RootArgument } from "./tool_answer.ts
 
 /** A root's search settings: the options, and the diversity `diverse: true` asks for. */
 export interface SearchDefaults {
-  options: CorpusSearchOptions;
+  options: ConfiguredSearchOptions;
   diversity?: { lambda?: number; fetchK?: number };
 }
 
@@ -60,7 +64,7 @@ export function registerSearch(
   server: ToolRegistry,
   roots: Roots,
   root: RootArgument,
-  defaultsOf: (corpus: Corpus) => SearchDefaults,
+  defaultsOf: (corpus: ConfiguredCorpus) => SearchDefaults,
 ): void {
   server.registerTool("search", {
     title: "Search code and docs",
@@ -92,7 +96,7 @@ export function registerSearch(
 function searchOptions(
   args: SearchArgs,
   { options: defaults, diversity }: SearchDefaults,
-): CorpusSearchOptions {
+): ConfiguredSearchOptions {
   const policy = defaults.policy ?? {};
   const filter = defaults.filter ?? {};
   const current = args.current ?? policy.current;

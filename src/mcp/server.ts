@@ -4,8 +4,15 @@
  * CLI's JSON) and a compact text rendering with `path:lines` citations; a
  * failure is an error result of one line, never a crash.
  */
-import { type Corpus, WayfinderError } from "../mod.ts";
-import { escapeLine, escapeText, locateBinding, plural, validateProject } from "../cli/mod.ts";
+import { WayfinderError } from "../mod.ts";
+import {
+  type ConfiguredCorpus,
+  escapeLine,
+  escapeText,
+  locateBinding,
+  plural,
+  validateProject,
+} from "../cli/mod.ts";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { z } from "zod";
@@ -36,7 +43,7 @@ export interface ServerOptions {
    * the CLI's `search` of that root would use (flags, environment, its
    * wayfinder.json).
    */
-  searchDefaults?: (corpus: Corpus) => SearchDefaults;
+  searchDefaults?: (corpus: ConfiguredCorpus) => SearchDefaults;
   /**
    * How long an `index` call waits for its run before answering that it goes
    * on in the background. @default INDEX_ANSWER_MS

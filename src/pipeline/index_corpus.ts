@@ -2,7 +2,7 @@
 import type { Chunk, Quantization, RowRange, SourceFile } from "../types.ts";
 import { inRanges } from "../row_ranges.ts";
 import { type Fix, type RebuildCommand, WayfinderError } from "../error.ts";
-import type { SkippedFile, WalkResult } from "../walk/mod.ts";
+import type { WalkResult } from "../walk/mod.ts";
 import type { CodeChunker } from "../chunk/mod.ts";
 import { assertFits, type UnfitPassage } from "../fit/mod.ts";
 import { type Embedder, identityFingerprint, type ModelIdentity } from "../embed/mod.ts";
@@ -99,7 +99,29 @@ export interface IndexProgress {
   chunksTotal: number;
 }
 
-/** The summary `index --output json` prints. */
+/**
+ * The summary `index --output json` prints.
+ *
+ * @example A second run finds nothing to do
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus } from "../mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder() });
+ * const first = await corpus.index();
+ * assert.equal(first.files.changed, 2);
+ * const again = await corpus.index();
+ * assert.equal(again.current, true);
+ * assert.equal(again.embeddedChunks, 0);
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
 export interface IndexSummary {
   /** The tree's absolute path. */
   root: string;
@@ -107,8 +129,19 @@ export interface IndexSummary {
   index: string;
   /** Files walked, changed (added included), deleted and skipped. */
   files: { seen: number; changed: number; deleted: number; skipped: number };
-  /** Each skipped file and why. */
-  skipped: SkippedFile[];
+  /** Each skipped file (root-relative, `/`-separated) and why. */
+  skipped: {
+    path: string;
+    reason:
+      | "binary"
+      | "too_large"
+      | "unreadable"
+      | "symlink_outside_root"
+      | "symlink_loop"
+      | "symlink_duplicate"
+      | "not_utf8"
+      | "non_utf8_name";
+  }[];
   /** Passages embedded by this run. */
   embeddedChunks: number;
   /** Passages kept from the previous generation. */

@@ -9,42 +9,10 @@ import { lineStartBefore, type SourceReader } from "./source_text.ts";
  * it (a class, mixin, extension, impl, namespace, …), else the smallest
  * enclosing range (a Markdown section, an outer function), else the file.
  */
-export interface ParentContext {
-  /** Why this is the context: the declaration the hit is part of, a wider enclosing passage, or the whole file. */
-  reason: "declaration" | "enclosing" | "file";
-  /** The declaration's or section's symbol, when it has one. */
-  symbol?: string;
-  /** class, impl, heading, file, … */
-  type: string;
-  /** First line, 1-based. */
-  lineStart: number;
-  /** Last line, inclusive. */
-  lineEnd: number;
-  /** UTF-16 offsets into the file, end exclusive. */
-  startOffset: number;
-  /** UTF-16 offset where it ends, exclusive. */
-  endOffset: number;
-  /** Its text, read now. */
-  content: string;
-  /** Later (worse) hits that lie in this context and were folded into it, best first. */
-  matched?: FoldedHit[];
-}
+export type ParentContext = NonNullable<SearchHit["parent"]>;
 
 /** A hit folded into the context of a better one: where it is and what it scored. */
-export interface FoldedHit {
-  /** The folded hit's chunk id. */
-  id: string;
-  /** Its symbol, when it has one. */
-  symbol?: string;
-  /** Its chunk type. */
-  type: string;
-  /** First line, 1-based. */
-  lineStart: number;
-  /** Last line, inclusive. */
-  lineEnd: number;
-  /** Its score. */
-  score: number;
-}
+export type FoldedHit = NonNullable<ParentContext["matched"]>[number];
 
 /** Declarations whose members are shown with them. */
 const CONTAINERS = new Set([

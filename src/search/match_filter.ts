@@ -2,7 +2,30 @@ import picomatch from "picomatch";
 import type { Chunk, RowColumn, RowColumns } from "../types.ts";
 import { languageId } from "../walk/mod.ts";
 
-/** Which chunks a search may return. Categories are AND'd, values within one are OR'd. */
+/**
+ * Which chunks a search may return. Categories are AND'd, values within one are OR'd.
+ *
+ * @example Any rule over a chunk
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus } from "../mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder() });
+ * await corpus.index();
+ * const { matches } = await corpus.search("token", {
+ *   mode: "lexical",
+ *   filter: { accept: (chunk) => chunk.symbol !== undefined },
+ * });
+ * assert.ok(matches.length > 0 && matches.every((hit) => hit.chunk.symbol));
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
 export interface SearchFilter {
   /**
    * Globs on `sourcePath` (picomatch, dotfiles included). A glob without "/"

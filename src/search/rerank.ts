@@ -3,7 +3,30 @@ import type { Chunk } from "../types.ts";
 import type { SearchHit } from "./search_index.ts";
 import type { Searcher } from "./searcher.ts";
 
-/** What reranking needs: a cross-encoder scoring passages against a query. */
+/**
+ * What reranking needs: a cross-encoder scoring passages against a query.
+ *
+ * @example Your own scorer reranks the corpus's searches
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus } from "../mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * // Any cross-encoder fits; this one prefers passages that say "expires".
+ * const scorer = { rank: (_query: string, texts: string[]) => Promise.resolve(texts.map((t) => t.includes("expires") ? 1 : 0)) };
+ * const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder(), reranker: scorer });
+ * await corpus.index();
+ * const { matches } = await corpus.search("refresh token", { mode: "lexical", rerank: true });
+ * assert.equal(matches[0]!.chunk.sourcePath, "README.md");
+ * assert.equal(matches[0]!.scores.rerank, 1);
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
 export interface PassageScorer {
   /** One score per document, in order; higher is more relevant. */
   rank(query: string, documents: string[]): Promise<number[]>;
@@ -72,14 +95,6 @@ export async function rerankHits<T extends SearchHit>(
   return [...reranked, ...hits.slice(top)];
 }
 
-/** Options of {@linkcode rerankingSearcher}. */
-export interface RerankingOptions {
-  /** Candidates rescored: the inner searcher's top N, each scored once. @default 50 */
-  candidates?: number;
-  /** The text of a chunk the reranker reads. @default chunk.content */
-  text?: (chunk: Chunk) => string;
-}
-
 /**
  * A cross-encoder over any searcher: rescores exactly the inner searcher's
  * top `candidates` hits and keeps the best `limit`. When `candidates` is
@@ -114,7 +129,12 @@ export interface RerankingOptions {
 export function rerankingSearcher(
   inner: Searcher,
   reranker: PassageScorer,
-  options: RerankingOptions = {},
+  options: {
+    /** Candidates rescored: the inner searcher's top N, each scored once. @default 50 */
+    candidates?: number;
+    /** The text of a chunk the reranker reads. @default chunk.content */
+    text?: (chunk: Chunk) => string;
+  } = {},
 ): Searcher {
   const candidates = options.candidates ?? 50;
   return {
@@ -129,3 +149,6 @@ export function rerankingSearcher(
     },
   };
 }
+
+/** Options of {@linkcode rerankingSearcher}. */
+export type RerankingOptions = NonNullable<Parameters<typeof rerankingSearcher>[2]>;

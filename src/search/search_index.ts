@@ -1,9 +1,8 @@
 import { WayfinderError } from "../error.ts";
-import type { Chunk, Hit, QuantizedVectors, RowColumns, RowRange } from "../types.ts";
+import type { Chunk, QuantizedVectors, RowColumns, RowRange } from "../types.ts";
 import { denseRanking, hasVector } from "./dense_ranking.ts";
 import { rowDot } from "./dense_scores.ts";
 import { keptRows, matchFilter, noMatchNotice, type SearchFilter } from "./match_filter.ts";
-import type { ParentContext } from "./expand.ts";
 import { queriedIdentifiers, rankCode, type RankingOptions } from "./code_ranking.ts";
 
 /**
@@ -62,29 +61,122 @@ export interface SearchOptions {
   ranking?: boolean | RankingOptions;
 }
 
+/**
+ * A hit with its component scores.
+ *
+ * @example What a lexical hit carries
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus } from "../mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder() });
+ * await corpus.index();
+ * const [hit] = (await corpus.search("refreshToken", { mode: "lexical", limit: 1 })).matches;
+ * assert.equal(hit!.chunk.symbol, "refreshToken");
+ * // On a source tree, lexical hits are ordered by the code ranking stage over BM25.
+ * assert.equal(hit!.score, hit!.scores.ranked);
+ * assert.ok(hit!.scores.lexical! > 0);
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
+export interface SearchHit {
+  /** The passage found. */
+  chunk: Chunk;
+  /**
+   * What the hit was ranked by: cosine similarity for dense search, BM25 for
+   * lexical (the ranking stage's score on a source tree), the fused score for
+   * hybrid, the cross-encoder's when reranked.
+   */
+  score: number;
+  /**
+   * The same number as `score`, under its former name.
+   * @deprecated Read `score`; `similarity` goes with the next JSON format version.
+   */
+  similarity: number;
+  /** Every score behind the rank; `score` is the one it was ranked by. */
+  scores: {
+    /** Cosine similarity with the query, when a query vector was given. */
+    dense?: number;
+    /** BM25 score, when the chunk was among the lexical candidates. */
+    lexical?: number;
+    /** Reciprocal-rank-fusion score, in "hybrid" mode. */
+    fused?: number;
+    /** Cross-encoder score, when the hit was reranked (see `rerankHits`). */
+    rerank?: number;
+    /** The ranking stage's score, when it ran (lexical search of a source tree). */
+    ranked?: number;
+  };
+  /**
+   * The context the hit sits in, when an expanding searcher asked for it:
+   * the declaration that holds it, else the smallest enclosing range, else the file.
+   */
+  parent?: {
+    /** Why this is the context: the declaration the hit is part of, a wider enclosing passage, or the whole file. */
+    reason: "declaration" | "enclosing" | "file";
+    /** The declaration's or section's symbol, when it has one. */
+    symbol?: string;
+    /** class, impl, heading, file, … */
+    type: string;
+    /** First line, 1-based. */
+    lineStart: number;
+    /** Last line, inclusive. */
+    lineEnd: number;
+    /** UTF-16 offsets into the file, end exclusive. */
+    startOffset: number;
+    /** UTF-16 offset where it ends, exclusive. */
+    endOffset: number;
+    /** Its text, read now. */
+    content: string;
+    /** Later (worse) hits that lie in this context and were folded into it, best first. */
+    matched?: {
+      /** The folded hit's chunk id. */
+      id: string;
+      /** Its symbol, when it has one. */
+      symbol?: string;
+      /** Its chunk type. */
+      type: string;
+      /** First line, 1-based. */
+      lineStart: number;
+      /** Last line, inclusive. */
+      lineEnd: number;
+      /** Its score. */
+      score: number;
+    }[];
+  };
+}
+
 /** The scores behind a hit's rank; `score` is the one it was ranked by. */
-export interface SearchScores {
-  /** Cosine similarity with the query, when a query vector was given. */
-  dense?: number;
-  /** BM25 score, when the chunk was among the lexical candidates. */
-  lexical?: number;
-  /** Reciprocal-rank-fusion score, in "hybrid" mode. */
-  fused?: number;
-  /** Cross-encoder score, when the hit was reranked (see `rerankHits`). */
-  rerank?: number;
-  /** The ranking stage's score, when it ran (see `SearchOptions.ranking`). */
-  ranked?: number;
-}
+export type SearchScores = SearchHit["scores"];
 
-/** A hit with its component scores. */
-export interface SearchHit extends Hit {
-  /** Every score behind the rank. */
-  scores: SearchScores;
-  /** The context the hit sits in, when an expanding searcher asked for it. */
-  parent?: ParentContext;
-}
-
-/** Hits, best first, and anything the caller should tell the user. */
+/**
+ * Hits, best first, and anything the caller should tell the user.
+ *
+ * @example Drive the corpus's searcher yourself
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus } from "../mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder() });
+ * await corpus.index();
+ * const searcher = await corpus.searcher({ mode: "lexical" });
+ * const result = await searcher.search({ query: "token", limit: 1 });
+ * assert.equal(result.matches.length, 1);
+ * assert.ok(result.examined >= 1);
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
 export interface SearchResult {
   /** Hits, best first. */
   matches: SearchHit[];

@@ -7,7 +7,28 @@ import {
   type SearchResult,
 } from "./search_index.ts";
 
-/** What one search asks for; every searcher in a stack passes it on, adjusted. */
+/**
+ * What one search asks for; every searcher in a stack passes it on, adjusted.
+ *
+ * @example A request with a filter and a floor
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, openCorpus } from "../mod.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/auth.ts`, "export function refreshToken() {\n  return fetchToken();\n}\n");
+ * await Deno.writeTextFile(`${root}/README.md`, "# Auth\n\nRefresh the token before it expires.\n");
+ * const dataDir = await Deno.makeTempDir();
+ * const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder() });
+ * await corpus.index();
+ * const searcher = await corpus.searcher({ mode: "hybrid" });
+ * const { matches } = await searcher.search({ query: "refresh token", limit: 5, filter: { paths: ["*.ts"] }, minScore: 0 });
+ * assert.ok(matches.every((hit) => hit.chunk.sourcePath === "auth.ts"));
+ * await corpus.close();
+ * await Deno.remove(root, { recursive: true });
+ * await Deno.remove(dataDir, { recursive: true });
+ * ```
+ */
 export interface SearchRequest {
   /** The question, as the user asked it. */
   query: string;

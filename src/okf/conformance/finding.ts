@@ -1,28 +1,34 @@
 /** One validation finding and the helpers that order and count them. */
 
 /** `error` fails conformance; `advisory` and `note` never do. */
-export type Severity = "error" | "advisory" | "note";
+export type Severity = Finding["severity"];
 
 /** Where a finding points: a bundle-relative posix path and a 1-based position. */
-export interface FindingLocation {
-  /** The file, relative to the bundle root. */
-  path: string;
-  /** 1-based line. */
-  line: number;
-  /** 1-based column. */
-  column: number;
-}
+export type FindingLocation = Finding["location"];
 
-/** A single thing validate has to say about a bundle. */
+/**
+ * A single thing validate has to say about a bundle.
+ *
+ * @example Where each finding points
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { validateBundle } from "../../mod.ts";
+ *
+ * const { findings } = await validateBundle("fixtures/okf/invalid");
+ * const status = findings.find((finding) => finding.id === "okf/invalid-status")!;
+ * assert.equal(status.severity, "advisory");
+ * assert.deepEqual(status.location, { path: "area/advisories.md", line: 4, column: 1 });
+ * ```
+ */
 export interface Finding {
   /** Namespaced rule id, e.g. `okf/missing-type` or `<profile-id>/<rule-id>`. */
   id: string;
   /** How much the finding matters: an error fails the gate. */
-  severity: Severity;
+  severity: "error" | "advisory" | "note";
   /** What is wrong, in one sentence. */
   message: string;
-  /** Where. */
-  location: FindingLocation;
+  /** Where: the file, relative to the bundle root, and a 1-based line and column. */
+  location: { path: string; line: number; column: number };
   /** Where the rule is explained. */
   helpUri?: string;
 }

@@ -3,24 +3,37 @@ import { checkConcept } from "./check_concept.ts";
 import { checkIndex } from "./check_index.ts";
 import { checkLinks } from "./check_links.ts";
 import { checkLog } from "./check_log.ts";
-import { countFindings, type Finding, type Severity, sortFindings } from "./finding.ts";
+import { countFindings, type Finding, sortFindings } from "./finding.ts";
 import { fixWrites } from "./fix_indexes.ts";
 import { loadBundle, type LoadedBundle } from "./load_bundle.ts";
 import { ruleFinding } from "./okf_rules.ts";
 
 /** PASS: no errors. FAIL: at least one error. INCOMPLETE: a bound Profile could not be applied. */
-export type Gate = "PASS" | "FAIL" | "INCOMPLETE";
+export type Gate = ValidationReport["gate"];
 
-/** What validate found. */
+/**
+ * What validate found.
+ *
+ * @example A broken bundle fails the gate
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { validateBundle } from "../../mod.ts";
+ *
+ * const report = await validateBundle("fixtures/okf/invalid");
+ * assert.equal(report.gate, "FAIL");
+ * assert.equal(report.conformant, false);
+ * assert.equal(report.counts.error, report.findings.filter((f) => f.severity === "error").length);
+ * ```
+ */
 export interface ValidationReport {
   /** Absolute path of the bundle root. */
   bundle: string;
-  /** The verdict. */
-  gate: Gate;
+  /** The verdict. PASS: no errors. FAIL: at least one error. INCOMPLETE: a bound Profile could not be applied. */
+  gate: "PASS" | "FAIL" | "INCOMPLETE";
   /** True when no finding is an error. */
   conformant: boolean;
   /** Findings by severity. */
-  counts: Record<Severity, number>;
+  counts: Record<"error" | "advisory" | "note", number>;
   /** Sorted by path, line, column, id. */
   findings: Finding[];
   /** Markdown files read, and how many of them are concepts. */
