@@ -4,6 +4,7 @@ import { oneLine, WayfinderError } from "../error.ts";
 import type { ParsedFlags } from "./parse_flags.ts";
 import { dataRootFrom } from "./data_root.ts";
 import { type Setting, type SettingKey, SETTINGS } from "./settings.ts";
+import { BUILD_DEFAULTS } from "../build_defaults.ts";
 
 /** Where a setting's value came from, for messages like "model (from WAYFINDER_EMBEDDING_MODEL)". */
 export type SettingSource = "flag" | "env" | "file" | "default";
@@ -251,7 +252,9 @@ function computeDefaults(
     settings.dataDir = dataRootFrom(options.env);
     sources.dataDir = "default";
   }
-  if (typeof settings.model === "string" && (settings.embedder ?? "llama") === "llama") {
+  // In-process models are files, found from where they were named; HTTP models are names.
+  const provider = settings.embedder ?? BUILD_DEFAULTS.provider;
+  if (typeof settings.model === "string" && (provider === "llama" || provider === "static")) {
     settings.model = resolve(sources.model === "file" ? configDir! : options.cwd, settings.model);
   }
 }

@@ -15,6 +15,7 @@ import {
   openReranker,
   type RerankerSettings,
 } from "./open_models.ts";
+import { BUILD_DEFAULTS } from "../build_defaults.ts";
 
 /** An open embedder, as opposed to settings to open one. */
 export function isEmbedder(value: unknown): value is Embedder {
@@ -64,7 +65,7 @@ export class CorpusModels {
     settings: EmbedderSettings,
   ): Promise<{ embedder: Embedder; release(): Promise<void> }> {
     const counting = this.#embedder === null && !isEmbedder(this.given.embedder) &&
-      (settings.provider ?? "llama") !== "llama";
+      (settings.provider ?? BUILD_DEFAULTS.provider) !== "llama";
     if (!counting) return { embedder: await this.embedder(settings), release: async () => {} };
     const embedder = await openEmbedder(
       { ...settings, dimensions: 0 },

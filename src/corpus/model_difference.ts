@@ -16,6 +16,7 @@ import {
   REPOSITORY,
   resolveStaticModel,
 } from "./open_models.ts";
+import { BUILD_DEFAULTS } from "../build_defaults.ts";
 
 /** Differences worth a re-index, worded for the user, and whether a rebuild mends them. */
 export interface ModelDifference {
@@ -32,10 +33,10 @@ export async function modelDifference(
   locations: Locations = {},
 ): Promise<ModelDifference> {
   const reasons: string[] = [];
-  const provider = embedder.provider ?? "llama";
+  const provider = embedder.provider ?? BUILD_DEFAULTS.provider;
   if (provider !== built.provider) reasons.push(`embedder ${built.provider} → ${provider}`);
   // A static model has no context window: no long-input policy applies to it.
-  const longInput = provider === "static" ? "none" : embedder.longInput ?? "reject";
+  const longInput = provider === "static" ? "none" : embedder.longInput ?? BUILD_DEFAULTS.longInput;
   if (longInput !== built.longInput) reasons.push(`longInput ${built.longInput} → ${longInput}`);
   if (reasons.length > 0) return mended(reasons);
   if (provider === "static") {
@@ -174,7 +175,7 @@ export async function sameEmbedder(
   locations: Locations = {},
 ): Promise<boolean> {
   if ((await modelDifference(built, embedder, locations)).reasons.length > 0) return false;
-  const provider = embedder.provider ?? "llama";
+  const provider = embedder.provider ?? BUILD_DEFAULTS.provider;
   if (provider === "static") {
     const weights = await staticWeights(embedder, locations);
     return typeof weights === "object" && weights.sha256 === built.sha256;

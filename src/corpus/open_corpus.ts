@@ -47,6 +47,7 @@ import { assertIndexDirUsable } from "./index_dir_check.ts";
 import { QueryEmbeddings } from "./query_embeddings.ts";
 import { type FileLines, readIndexedLines } from "./read_lines.ts";
 import { answerQuery, stackSearcher } from "./search_assembly.ts";
+import { BUILD_DEFAULTS } from "../build_defaults.ts";
 
 /** The data root a corpus keeps its index under: the one given, else the user's default. */
 export function corpusDataDir(options: { dataDir?: string }): string {
@@ -223,7 +224,7 @@ class LocalCorpus implements ConfiguredCorpus {
       embedder: () => this.#models.embedder(settings.embedder),
       chunker: await this.#models.chunker(),
       ...settings.index,
-      longInput: settings.embedder.longInput ?? "reject",
+      longInput: settings.embedder.longInput ?? BUILD_DEFAULTS.longInput,
       rebuild: run.rebuild,
       rebuildFix: (recorded) => this.#config.rebuildFix(recorded),
       onProgress: run.onProgress,

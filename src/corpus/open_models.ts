@@ -23,6 +23,7 @@ import { INPUT_FORMAT } from "../pipeline/mod.ts";
 import { type CodeChunker, createCodeChunker } from "../chunk/mod.ts";
 import type { PassageScorer } from "../search/mod.ts";
 import type { CorpusOptions } from "./corpus.ts";
+import { BUILD_DEFAULTS } from "../build_defaults.ts";
 
 /**
  * Which embedder to open and how. Unset fields fall back to the index's record, then defaults.
@@ -97,8 +98,8 @@ export async function openEmbedder(
   locations: Locations = {},
   hints: Hints = hintsFor("cli"),
 ): Promise<Embedder> {
-  const provider = settings.provider ?? "llama";
-  const longInput = settings.longInput ?? "reject";
+  const provider = settings.provider ?? BUILD_DEFAULTS.provider;
+  const longInput = settings.longInput ?? BUILD_DEFAULTS.longInput;
   if (provider === "static") {
     return await StaticEmbedder.open({
       modelPath: resolveStaticModel(settings, locations).path,

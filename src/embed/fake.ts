@@ -1,5 +1,6 @@
 import type { Embedder } from "./embedder.ts";
 import { modelIdentity } from "./model_identity.ts";
+import { BUILD_DEFAULTS } from "../build_defaults.ts";
 
 /**
  * A deterministic embedder for unit tests of other stages: it hashes
@@ -46,7 +47,7 @@ export class FakeEmbedder implements Embedder {
         dimensions: options.dimensions ?? 64,
         pooling: "none",
       },
-      { ...options, longInput: options.longInput ?? "reject" },
+      { ...options, longInput: options.longInput ?? BUILD_DEFAULTS.longInput },
     );
   }
 

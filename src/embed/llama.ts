@@ -15,6 +15,7 @@ import { openLlamaModel } from "./llama_open_model.ts";
 import { type GgufMetadata, type LlamaSetup, llamaSetup } from "./llama_setup.ts";
 import type { LlamaSession } from "./llama_session.ts";
 import { QueryFirstTurns } from "./query_first.ts";
+import { BUILD_DEFAULTS } from "../build_defaults.ts";
 
 /** Options for {@linkcode LlamaEmbedder.create}. */
 export interface LlamaEmbedderOptions {
@@ -101,7 +102,7 @@ export class LlamaEmbedder implements Embedder {
     }, {
       queryPrefix,
       maxTokens,
-      longInput: options.longInput ?? "reject",
+      longInput: options.longInput ?? BUILD_DEFAULTS.longInput,
       inputFormat: options.inputFormat,
     });
     const [begin, end] = _specialTokens(model, metadata);

@@ -31,6 +31,7 @@ import {
 import { startJournal } from "./run_journal.ts";
 import { contentHasher, unreadableRecorded } from "./tree_changes.ts";
 import { PARTIAL_PUBLISHING, partialPublisher, type PartialPublishing } from "./partial_publish.ts";
+import { BUILD_DEFAULTS } from "../build_defaults.ts";
 
 /** Bumped when chunking changes, so unchanged files are re-chunked (their vectors still reused by id). */
 export const CHUNKER_VERSION = 7;
@@ -278,7 +279,7 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
     ...(rebuilt ? { rebuilt } : {}),
   });
   const { changed, deleted, toEmbed, removed } = plan;
-  const quantization = options.quantization ?? "none";
+  const quantization = options.quantization ?? BUILD_DEFAULTS.quantization;
   const sameCodes = (previous?.manifest.quantization ?? "none") === quantization;
   if (
     previous && sameCodes && changed === 0 && deleted === 0 && toEmbed.length === 0 &&
@@ -324,7 +325,7 @@ function publisher(
         inputFormat: options.knowledge ? KNOWLEDGE_INPUT_FORMAT : INPUT_FORMAT,
         settings: options.settings,
         files: plan.files,
-        quantization: options.quantization ?? "none",
+        quantization: options.quantization ?? BUILD_DEFAULTS.quantization,
         ...(pending.length ? { pending } : {}),
       },
       chunks: plan.chunks,
