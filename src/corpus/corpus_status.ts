@@ -10,6 +10,7 @@ import { rowsIn } from "../row_ranges.ts";
 import { type TreeChanges, treeChanges } from "../pipeline/mod.ts";
 import {
   currentGeneration,
+  identityChanges,
   type IndexManifest,
   processAlive,
   readIndexLock,
@@ -28,7 +29,8 @@ import {
   type IndexSettings,
   walkOptionsOf,
 } from "./corpus_settings.ts";
-import { modelDifference } from "./model_difference.ts";
+import type { ModelIdentity } from "../embed/mod.ts";
+import { type ModelDifference, modelDifference } from "./model_difference.ts";
 import type { EmbedderSettings, Locations } from "./open_models.ts";
 
 /**
@@ -123,6 +125,8 @@ export interface StatusInput {
   indexDir: string;
   excludeDirs: string[];
   chosen: { embedder: EmbedderSettings; index: IndexSettings };
+  /** The identity of an embedder the caller passed in, compared as it is instead of by settings. */
+  givenModel?: ModelIdentity;
   locations?: Locations;
   /** How a reason words its fix. @default the CLI's wording */
   hints?: Hints;
@@ -258,7 +262,9 @@ async function staleness(
   if (codes !== settings.index.quantization) {
     reasons.push(`quantization ${codes} → ${settings.index.quantization}`);
   }
-  const model = await modelDifference(manifest.identity, settings.embedder, input.locations);
+  const model = input.givenModel
+    ? givenModelDifference(manifest.identity, input.givenModel)
+    : await modelDifference(manifest.identity, settings.embedder, input.locations);
   reasons.push(...model.reasons);
   const changes = await treeChanges(
     input.root,
@@ -286,4 +292,12 @@ async function diskBytes(dir: string): Promise<number> {
     // Gone or unreadable: counts as empty.
   }
   return total;
+}
+
+/** How an embedder passed in as an object differs from the index's: field by field of its identity. */
+function givenModelDifference(built: ModelIdentity, given: ModelIdentity): ModelDifference {
+  const reasons = identityChanges(built, given).map((key) =>
+    `${key} ${JSON.stringify(built[key])} → ${JSON.stringify(given[key])}`
+  );
+  return { reasons, rebuildMends: true };
 }

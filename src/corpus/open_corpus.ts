@@ -37,7 +37,7 @@ import type {
   CorpusOptions,
 } from "./corpus.ts";
 import { CorpusConfig } from "./corpus_config.ts";
-import { CorpusModels } from "./corpus_models.ts";
+import { CorpusModels, isEmbedder } from "./corpus_models.ts";
 import { recordOf, walkOptionsOf } from "./corpus_settings.ts";
 import { checkSearchOptions } from "./check_search_options.ts";
 import { searchableQuery } from "./checked_query.ts";
@@ -265,6 +265,7 @@ class LocalCorpus implements ConfiguredCorpus {
       indexDir: this.indexDir,
       excludeDirs: this.#privateDirs,
       chosen: this.#config.chosen(),
+      givenModel: isEmbedder(this.options.embedder) ? this.options.embedder.identity : undefined,
       locations: this.options.locations,
       hints: this.hints,
       rebuildFix: (recorded) => this.#config.rebuildFix(recorded),

@@ -45,7 +45,17 @@ Deno.test("openCorpus indexes, searches and reads a hit's lines with the caller'
       changedSinceIndex: false,
     });
     assert.equal(await corpus.readLines("missing.ts"), undefined);
+    // Status compares the caller's embedder itself, not the settings that would open another.
+    assert.equal((await corpus.status()).state, "ready");
     await corpus.close();
+    const other = await openCorpus(root, {
+      dataDir,
+      embedder: new FakeEmbedder({ dimensions: 32 }),
+    });
+    const stale = await other.status();
+    assert.equal(stale.state, "stale");
+    assert.match(stale.stale!.reasons.join(), /dimensions 64 → 32/);
+    await other.close();
     // The caller's embedder is the caller's to close: it still embeds.
     assert.equal((await embedder.embedQuery("x")).length, embedder.identity.dimensions);
   });
