@@ -5,7 +5,7 @@
  * runs on the same repositories, with index time and query p50.
  *
  *   deno run -A bench/code_search_bench.ts [FOLDER] [--modes lexical,dense,hybrid]
- *     [--split dev|held|all] [--repos a,b] [--model GGUF] [--data DIR] [--json FILE]
+ *     [--split dev|held|all] [--repos a,b] [--model GGUF|STATIC] [--data DIR] [--json FILE]
  *
  * FOLDER (default $WAYFINDER_CODE_SEARCH_BENCH) holds repos.json,
  * annotations/, results/ and repos/<name>/ (see `_code_search.ts`); without
@@ -22,7 +22,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createCodeChunker } from "../src/chunk/mod.ts";
 import { liveIndex, openCorpus } from "../src/corpus/mod.ts";
-import { type Embedder, LlamaEmbedder } from "../src/embed/mod.ts";
+import { type Embedder, LlamaEmbedder, StaticEmbedder } from "../src/embed/mod.ts";
 import { INPUT_FORMAT } from "../src/pipeline/mod.ts";
 import { chunkSource, walkSources } from "../src/pipeline/chunk_source.ts";
 import {
@@ -87,6 +87,7 @@ const STEPS = [
   "fileSaturation",
   "pathMatch",
   "chunkTypes",
+  "prosePrior",
 ] as const;
 /** Rankings to compare, `;`-separated: `off;all;pathPriors,definitions`. */
 const rankings = values.ranking.split(";").map((label) => ({
@@ -103,11 +104,10 @@ const { repos, missing } = await benchRepos(
 if (missing.length) console.error(`no checkout or annotations, skipped: ${missing.join(", ")}`);
 const dataDir = values.data ?? join(folder, ".wayfinder-data");
 const threads = Number(Deno.env.get("WAYFINDER_THREADS") ?? 1);
-const embedder = await LlamaEmbedder.create({
-  modelPath: values.model,
-  threads,
-  inputFormat: INPUT_FORMAT,
-});
+// A `.static` model (distilled by `wayfinder model distill`) embeds a repository in seconds.
+const embedder: Embedder = values.model.endsWith(".static")
+  ? await StaticEmbedder.open({ modelPath: values.model })
+  : await LlamaEmbedder.create({ modelPath: values.model, threads, inputFormat: INPUT_FORMAT });
 const chunker = await createCodeChunker();
 
 /** The chunks `index` would store for `root`: walked, chunked and fitted alike. */

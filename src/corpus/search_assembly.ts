@@ -11,10 +11,12 @@ import { rowsIn } from "../row_ranges.ts";
 import {
   buildContext,
   diversifyingSearcher,
+  EMBEDDING_RANKING,
   expandingSearcher,
   indexSearcher,
   LEXICAL_RANKING,
   type PassageScorer,
+  type RankingOptions,
   rerankingSearcher,
   type Searcher,
   type SearchMode,
@@ -40,6 +42,13 @@ export interface StackParts {
   reranker(what: string): Promise<PassageScorer>;
 }
 
+/** The ranking steps `mode` runs by default: none on a knowledge bundle. */
+function codeRanking(mode: SearchMode, knowledge: boolean): RankingOptions | false {
+  if (knowledge) return false;
+  if (mode === "lexical") return LEXICAL_RANKING;
+  return EMBEDDING_RANKING;
+}
+
 /** The searcher `options` ask for over `index`, with the query checks every corpus search makes. */
 export async function stackSearcher(
   index: StoredIndex,
@@ -51,10 +60,8 @@ export async function stackSearcher(
   let searcher: Searcher = indexSearcher(index, {
     mode,
     embedQuery: embeds ? await parts.queries.embedding(index) : undefined,
-    // Code ranking lifts BM25 on source trees (docs/code-search-benchmark.md); bundles keep theirs.
-    ranking: mode === "lexical" && index.manifest.settings?.knowledge !== true
-      ? LEXICAL_RANKING
-      : false,
+    // Code ranking lifts source-tree search (docs/code-search-benchmark.md); bundles keep theirs.
+    ranking: codeRanking(mode, index.manifest.settings?.knowledge === true),
   });
   // Below reranking: expansion widens by searching again, which must not score passages twice.
   if (options.expand) searcher = expandingSearcher(searcher, index, sourceReader(parts.root));

@@ -10,6 +10,8 @@ import type { Chunk } from "../types.ts";
 export interface RankingOptions {
   /** Tests, examples, compat shims, declaration stubs and prose lower, unless the query asks for them. */
   pathPriors?: boolean;
+  /** Within path priors, prose (Markdown, reST, text) lowers too, unless the query asks for docs. */
+  prosePrior?: boolean;
   /** A file whose candidates together score high lifts its best chunk. */
   fileCoherence?: boolean;
   /** A chunk that defines the identifier a query names rises. */
@@ -28,6 +30,22 @@ export interface RankingOptions {
  * a file's second judged chunk down.
  */
 export const LEXICAL_RANKING: RankingOptions = { fileSaturation: false };
+
+/**
+ * The steps a dense or hybrid search of a source tree runs by default: the
+ * definition boost alone. It raises every category of the development split
+ * and leaves the peer corpus's ranking as it was; coherence, saturation, path
+ * match and the path priors cost the peer corpus or MiniLM's semantic queries
+ * (docs/code-search-benchmark.md).
+ */
+export const EMBEDDING_RANKING: RankingOptions = {
+  pathPriors: false,
+  definitions: true,
+  fileCoherence: false,
+  fileSaturation: false,
+  pathMatch: false,
+  chunkTypes: false,
+};
 
 /** A candidate: its row and the score retrieval gave it (higher is better, positive). */
 export interface RankedRow {
@@ -57,7 +75,7 @@ const ASKS_FOR_EXAMPLES = /\b(?:examples?|samples?|demo)\b/i;
 const ASKS_FOR_PROSE = /\b(?:docs?|documentation|readme|guide|changelog|tutorial)\b/i;
 
 /** The prior of one path for this query: 1, or lower for paths a code search rarely wants. */
-export function pathPrior(path: string, query: string): number {
+export function pathPrior(path: string, query: string, prose = true): number {
   let prior = 1;
   if ((TEST_FILE.test(path) || TEST_DIR.test(path)) && !ASKS_FOR_TESTS.test(query)) {
     prior *= TEST_PRIOR;
@@ -66,7 +84,7 @@ export function pathPrior(path: string, query: string): number {
   if (COMPAT_DIR.test(path)) prior *= COMPAT_PRIOR;
   if (STUB_FILE.test(path)) prior *= STUB_PRIOR;
   if (BARREL_FILE.test(path)) prior *= BARREL_PRIOR;
-  if (PROSE_FILE.test(path) && !ASKS_FOR_PROSE.test(query)) prior *= PROSE_PRIOR;
+  if (prose && PROSE_FILE.test(path) && !ASKS_FOR_PROSE.test(query)) prior *= PROSE_PRIOR;
   return prior;
 }
 
@@ -233,7 +251,7 @@ export function rankCode(
     const priors = new Map<string, number>();
     scored.forEach((c, i) => {
       const path = paths[i]!;
-      if (!priors.has(path)) priors.set(path, pathPrior(path, query));
+      if (!priors.has(path)) priors.set(path, pathPrior(path, query, on("prosePrior")));
       c.score *= priors.get(path)!;
     });
   }

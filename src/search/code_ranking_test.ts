@@ -49,6 +49,8 @@ Deno.test("pathPrior() lowers tests, examples, stubs and prose unless the query 
   assert.equal(pathPrior("docs/routing.md", "route a request"), 0.5);
   assert.equal(pathPrior("docs/routing.md", "routing docs"), 1);
   assert.equal(pathPrior("latest.go", "x"), 1, "no test in the middle of a word");
+  assert.equal(pathPrior("docs/routing.md", "route a request", false), 1, "prose prior off");
+  assert.equal(pathPrior("router_test.go", "route a request", false), 0.3);
 });
 
 Deno.test("queriedIdentifiers() tells a bare or qualified name from identifiers inside a sentence", () => {

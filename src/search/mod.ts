@@ -16,6 +16,7 @@ export {
 } from "./search_index.ts";
 export type { SearchFilter } from "./match_filter.ts";
 export {
+  EMBEDDING_RANKING,
   LEXICAL_RANKING,
   pathPrior,
   queriedIdentifiers,

@@ -90,8 +90,8 @@ export interface SearchHit {
   chunk: Chunk;
   /**
    * What the hit was ranked by: cosine similarity for dense search, BM25 for
-   * lexical (the ranking stage's score on a source tree), the fused score for
-   * hybrid, the cross-encoder's when reranked.
+   * lexical, the fused score for hybrid (each the ranking stage's score when
+   * it ran, as on a source tree), the cross-encoder's when reranked.
    */
   score: number;
   /**
@@ -109,7 +109,7 @@ export interface SearchHit {
     fused?: number;
     /** Cross-encoder score, when the hit was reranked (see `rerankHits`). */
     rerank?: number;
-    /** The ranking stage's score, when it ran (lexical search of a source tree). */
+    /** The ranking stage's score, when it ran (a search of a source tree). */
     ranked?: number;
   };
   /**
