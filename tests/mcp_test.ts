@@ -703,11 +703,10 @@ Deno.test("mcp search text shows each hit's first lines under a citation that na
       /\n\d\. ocelot\.ts:25-27 ocelotName \[ranked [\d.]+\]\n {4}export function ocelotName\(\): string \{\n {6}return 'ocelot';\n {4}\}(\n|$)/,
     );
 
-    // Dense and hybrid search of a source tree run the ranking stage's definition boost too.
     for (
-      const [mode, kind] of [["dense", /\[ranked \d\.\d{3}\]/], [
+      const [mode, kind] of [["dense", /\[cos \d\.\d{3}\]/], [
         "hybrid",
-        /\[ranked \d\.\d{3}\]/,
+        /\[rrf 0\.\d{4}\]/,
       ]] as const
     ) {
       const found = await call(client, "search", { query: "ocelot", mode });
@@ -730,7 +729,7 @@ Deno.test("mcp search text shows each hit's first lines under a citation that na
   } finally {
     await client.close();
   }
-  // Reranking the best one only: it is labelled by the reranker's score, the rest by the ranking stage's.
+  // Reranking the best one only: it is labelled by the reranker's score, the rest by cosine.
   const reranker = join(tree, "..", `${tree.split("/").at(-1)}-reranker.gguf`);
   await writeTinyReranker(reranker);
   const reranking = await connect([tree, "--rerank", "1", "--reranker", reranker]);
@@ -739,7 +738,7 @@ Deno.test("mcp search text shows each hit's first lines under a citation that na
     assert.ok(!found.isError, found.content[0].text);
     const cited = found.content[0].text.split("\n").filter((line) => /^\d+\. /.test(line));
     assert.match(cited[0]!, /\[rerank \d\.\d{3}\]$/);
-    assert.ok(cited.slice(1).every((line) => /\[ranked \d\.\d{3}\]$/.test(line)), cited.join("\n"));
+    assert.ok(cited.slice(1).every((line) => /\[cos -?\d\.\d{3}\]$/.test(line)), cited.join("\n"));
   } finally {
     await reranking.close();
   }

@@ -76,8 +76,8 @@ export function registerSearch(
       "most that many characters instead of the lines. Each score is labelled by what ranked the hit, " +
       "and the kinds do not compare: cos is dense cosine similarity (about 0 to 1), bm25 a lexical " +
       "match score (unbounded), rrf hybrid's rank fusion (at most about 0.033), rerank the " +
-      "cross-encoder's, ranked the code ranking stage's (about 0 to 3; search of a source " +
-      "tree). On a knowledge bundle, the policy arguments choose what is eligible and what " +
+      "cross-encoder's, ranked the code ranking stage's (about 0 to 3; lexical search of a " +
+      "source tree, or any search for a named identifier). On a knowledge bundle, the policy arguments choose what is eligible and what " +
       "context comes with a match.",
     inputSchema: { ...SEARCH_INPUT, root },
     outputSchema: SEARCH_OUTPUT,

@@ -47,6 +47,23 @@ export const EMBEDDING_RANKING: RankingOptions = {
   chunkTypes: false,
 };
 
+/**
+ * Whether `steps` can reorder anything for `query`. The definition boost
+ * alone acts only on a query that names an identifier; any other query keeps
+ * its retrieval scores (cosine, fused) as they were, and a floor on them.
+ */
+export function rankingActs(query: string, steps: RankingOptions): boolean {
+  const others: (keyof RankingOptions)[] = [
+    "pathPriors",
+    "fileCoherence",
+    "fileSaturation",
+    "pathMatch",
+    "chunkTypes",
+  ];
+  if (others.some((step) => steps[step] !== false)) return true;
+  return steps.definitions !== false && queriedIdentifiers(query).names.length > 0;
+}
+
 /** A candidate: its row and the score retrieval gave it (higher is better, positive). */
 export interface RankedRow {
   row: number;

@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import type { Chunk } from "../types.ts";
-import { pathPrior, queriedIdentifiers, rankCode } from "./code_ranking.ts";
+import {
+  EMBEDDING_RANKING,
+  LEXICAL_RANKING,
+  pathPrior,
+  queriedIdentifiers,
+  rankCode,
+  rankingActs,
+} from "./code_ranking.ts";
 
 function chunk(sourcePath: string, content = "", symbol?: string): Chunk {
   return {
@@ -147,4 +154,14 @@ Deno.test("rankCode() lifts files named by the query's words and lowers import l
     0,
   ]];
   assert.equal(ranked(uses, "x", ONLY("chunkTypes"))[0], "b.ts:use");
+});
+
+Deno.test("rankingActs() runs the definition boost alone only for a query naming an identifier", () => {
+  assert.equal(rankingActs("Mux", EMBEDDING_RANKING), true);
+  assert.equal(rankingActs("where does parseConfig read the file", EMBEDDING_RANKING), true);
+  assert.equal(rankingActs("encrypt sensitive data", EMBEDDING_RANKING), false);
+  assert.equal(rankingActs("user", EMBEDDING_RANKING), false);
+  // Steps that move every query always run.
+  assert.equal(rankingActs("encrypt sensitive data", LEXICAL_RANKING), true);
+  assert.equal(rankingActs("user", { definitions: false, pathPriors: true }), true);
 });

@@ -3,7 +3,7 @@ import type { Chunk, QuantizedVectors, RowColumns, RowRange } from "../types.ts"
 import { denseRanking, hasVector } from "./dense_ranking.ts";
 import { rowDot } from "./dense_scores.ts";
 import { keptRows, matchFilter, noMatchNotice, type SearchFilter } from "./match_filter.ts";
-import { queriedIdentifiers, rankCode, type RankingOptions } from "./code_ranking.ts";
+import { queriedIdentifiers, rankCode, rankingActs, type RankingOptions } from "./code_ranking.ts";
 
 /**
  * What search needs from an index. The store's `StoredIndex` satisfies it;
@@ -109,7 +109,7 @@ export interface SearchHit {
     fused?: number;
     /** Cross-encoder score, when the hit was reranked (see `rerankHits`). */
     rerank?: number;
-    /** The ranking stage's score, when it ran (a search of a source tree). */
+    /** The ranking stage's score, when it ran (lexical search of a source tree, or a query naming an identifier). */
     ranked?: number;
   };
   /**
@@ -468,7 +468,8 @@ export function searchIndex(
   const keep = (c: Candidate) =>
     (!useMinScore || (c.scores.dense ?? -Infinity) >= minScore!) &&
     (!byFilter || byFilter(index.chunks[c.row]));
-  const steps = options.ranking === true ? {} : options.ranking || undefined;
+  const asked = options.ranking === true ? {} : options.ranking || undefined;
+  const steps = asked && rankingActs(query, asked) ? asked : undefined;
   // Reordered candidates are no longer sorted by the similarity minScore cuts on.
   const denseCut = mode === "dense" && useMinScore && !steps ? minScore : undefined;
   const settle = (only?: Uint8Array) => {
