@@ -32,7 +32,9 @@ export const fitInputsCommand: Command = {
       for (const input of report.embeddingInputs) printJsonLine(context, input);
     } else {
       const text = () => describeInputs(report.embeddingInputs ?? []) + describe(report);
-      printResult(context, output, report, text);
+      // JSON says "no limit" as null, not as the largest safe integer that stands for it.
+      const json = unlimited(report) ? { ...report, maxTokens: null } : report;
+      printResult(context, output, json, text);
     }
     return report.unfit.length > 0 ? 1 : 0;
   },
@@ -49,8 +51,12 @@ function describeInputs(inputs: readonly FitInput[]): string {
 }
 
 /** A static model has no context window: every chunk is one input, whole. */
+function unlimited(report: FitInputsReport): boolean {
+  return report.maxTokens >= Number.MAX_SAFE_INTEGER;
+}
+
 function budgetOf(report: FitInputsReport): string {
-  return report.maxTokens >= Number.MAX_SAFE_INTEGER
+  return unlimited(report)
     ? `with no token limit (${report.model} has no context window)`
     : `within ${report.maxTokens} tokens of ${report.model}`;
 }

@@ -77,6 +77,11 @@ Deno.test("fit-inputs with a static model: no token limit, nothing split", async
   );
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /with no token limit .*, 0 chunks split/);
+  const json = await wayfinder(
+    ["fit-inputs", root, "--embedder", "static", "--model", staticPath, "--output", "json"],
+    { WAYFINDER_DATA_DIR: data },
+  );
+  assert.equal(JSON.parse(json.stdout).maxTokens, null);
 });
 
 Deno.test("model distill refuses bad input in one line, exit 2, leaving no file", async () => {
