@@ -22,6 +22,8 @@ import {
   openIndex,
   retainLexical,
   type StoredIndex,
+  UnusableIndexError,
+  verifyGeneration,
 } from "../store/mod.ts";
 import type { Searcher } from "../search/mod.ts";
 import type { Chunk } from "../types.ts";
@@ -43,11 +45,32 @@ import { checkSearchOptions } from "./check_search_options.ts";
 import { searchableQuery } from "./checked_query.ts";
 import { corpusStatus, type StatusInput, type StatusReport } from "./corpus_status.ts";
 import { currentSummary, Freshness } from "./freshness.ts";
+import { FolderRecorder, writeFolderRecord } from "./folder_stamps.ts";
 import { assertIndexDirUsable } from "./index_dir_check.ts";
 import { QueryEmbeddings } from "./query_embeddings.ts";
 import { type FileLines, readIndexedLines } from "./read_lines.ts";
 import { answerQuery, stackSearcher } from "./search_assembly.ts";
 import { BUILD_DEFAULTS } from "../build_defaults.ts";
+
+/**
+ * Opens the live generation without streaming every data file through its
+ * checksum: the stats `status` records (`verifyGeneration`) say which files
+ * moved since they were last known intact, and only those are hashed. A
+ * flipped byte moves its file's mtime, so it is still refused. Any failure
+ * opens again the full way, for its exact error.
+ */
+async function openStamped(indexDir: string, root: string): Promise<StoredIndex | null> {
+  let index: StoredIndex | null;
+  try {
+    index = await openIndex(indexDir, { root, verifyChecksums: false });
+  } catch {
+    return await openIndex(indexDir, { root });
+  }
+  if (!index) return null;
+  const damage = await verifyGeneration(indexDir, index.generation, index.manifest);
+  if (damage) throw new UnusableIndexError(indexDir, damage, root);
+  return index;
+}
 
 /** The data root a corpus keeps its index under: the one given, else the user's default. */
 export function corpusDataDir(options: { dataDir?: string }): string {
@@ -146,6 +169,7 @@ class LocalCorpus implements ConfiguredCorpus {
     this.#config = new CorpusConfig(root, indexDir, options, hints);
     this.#freshness = new Freshness(
       root,
+      indexDir,
       hints,
       async () => (await this.#config.effective()).index,
       this.#privateDirs,
@@ -217,6 +241,8 @@ class LocalCorpus implements ConfiguredCorpus {
     }
     const settings = await this.#config.effective(run.rebuild ? null : undefined);
     const { knowledge } = settings.index;
+    const folders = new FolderRecorder();
+    const before = await currentGeneration(this.indexDir).catch(() => null);
     const summary = await indexCorpus({
       root: this.root,
       indexDir: this.indexDir,
@@ -236,10 +262,26 @@ class LocalCorpus implements ConfiguredCorpus {
       settings: recordOf(settings),
       knowledge,
       wordFix: wordingOf(this.hints),
+      onFolder: folders.add,
     });
     this.#index = null;
     this.#filter = null;
+    await this.#recordFolders(summary, before, folders);
     return summary;
+  }
+
+  /**
+   * Keeps the folders the run's walk listed, for the generation it left
+   * live: what the next search compares instead of walking the tree.
+   */
+  async #recordFolders(summary: IndexSummary, before: string | null, folders: FolderRecorder) {
+    if (folders.empty) return;
+    // A run that found nothing to do published nothing: its walk vouches for the live one.
+    const generation = summary.generation ?? (summary.current ? before : null);
+    if (!generation || await currentGeneration(this.indexDir).catch(() => null) !== generation) {
+      return;
+    }
+    await writeFolderRecord(this.indexDir, { generation, folders: folders.folders });
   }
 
   async #fitInputs(options: FitInputsOptions): Promise<FitInputsReport> {
@@ -287,7 +329,7 @@ class LocalCorpus implements ConfiguredCorpus {
       root: this.root,
       hints: this.hints,
       chosenKnowledge: this.options.knowledge,
-      freshness: (index) => this.#freshness.notices(index),
+      freshness: (index) => this.#freshness.notices(index, { checkFresh: options.checkFresh }),
     });
   }
 
@@ -313,7 +355,7 @@ class LocalCorpus implements ConfiguredCorpus {
   async #open(): Promise<StoredIndex> {
     const live = await currentGeneration(this.indexDir);
     if (this.#index && this.#index.generation === live) return this.#index;
-    const index = await openIndex(this.indexDir, { root: this.root });
+    const index = await openStamped(this.indexDir, this.root);
     if (!index) {
       throw new WayfinderError(
         "no_index",
