@@ -59,12 +59,16 @@ import { BUILD_DEFAULTS } from "../build_defaults.ts";
  * flipped byte moves its file's mtime, so it is still refused. Any failure
  * opens again the full way, for its exact error.
  */
-async function openStamped(indexDir: string, root: string): Promise<StoredIndex | null> {
+async function openStamped(
+  indexDir: string,
+  root: string,
+  vectors: boolean,
+): Promise<StoredIndex | null> {
   let index: StoredIndex | null;
   try {
-    index = await openIndex(indexDir, { root, verifyChecksums: false });
+    index = await openIndex(indexDir, { root, verifyChecksums: false, vectors });
   } catch {
-    return await openIndex(indexDir, { root });
+    return await openIndex(indexDir, { root, vectors });
   }
   if (!index) return null;
   const damage = await verifyGeneration(indexDir, index.generation, index.manifest);
@@ -151,6 +155,8 @@ function local(corpus: Corpus, what: string): LocalCorpus {
 /** The corpus behind `openCorpus`; keeps the embedder, reranker and live index between calls. */
 class LocalCorpus implements ConfiguredCorpus {
   #index: StoredIndex | null = null;
+  /** Whether `#index` holds its vectors: one opened for a lexical search does not. */
+  #withVectors = false;
   /** The walk's rules for `ignores`, until a run may have recorded other globs. */
   #filter: Promise<PathFilter> | null = null;
   readonly #models: CorpusModels;
@@ -210,7 +216,7 @@ class LocalCorpus implements ConfiguredCorpus {
 
   readLines(path: string): Promise<FileLines | undefined> {
     return this.#worded(async () =>
-      readIndexedLines(this.root, (await this.#open()).manifest.files, path)
+      readIndexedLines(this.root, (await this.#open(false)).manifest.files, path)
     );
   }
 
@@ -318,14 +324,16 @@ class LocalCorpus implements ConfiguredCorpus {
     // Checked here too, so an empty query is told before an index or model is opened.
     const text = searchableQuery(query);
     const options = checkSearchOptions(asked);
-    const searcher = await this.#searcher(options);
+    // Only dense ranking and diversity read vectors.
+    const vectors = (options.mode ?? "dense") !== "lexical" || Boolean(options.diverse);
+    const searcher = await this.#searcher(options, vectors);
     const request = {
       query: text,
       limit: options.limit ?? 10,
       minScore: options.minScore,
       filter: options.filter,
     };
-    return answerQuery(searcher, await this.#open(), request, options, {
+    return answerQuery(searcher, await this.#open(vectors), request, options, {
       root: this.root,
       hints: this.hints,
       chosenKnowledge: this.options.knowledge,
@@ -335,9 +343,10 @@ class LocalCorpus implements ConfiguredCorpus {
 
   async #searcher(
     asked: Omit<ConfiguredSearchOptions, "limit" | "contextChars">,
+    vectors = true,
   ): Promise<Searcher> {
     const options = checkSearchOptions(asked);
-    return stackSearcher(await this.#open(), options, {
+    return stackSearcher(await this.#open(vectors), options, {
       root: this.root,
       hints: this.hints,
       queries: this.#queries,
@@ -346,16 +355,22 @@ class LocalCorpus implements ConfiguredCorpus {
   }
 
   async #chunk(id: string): Promise<Chunk | undefined> {
-    const index = await this.#open();
+    const index = await this.#open(false);
     const row = index.rowOf(id);
     // A copy with its content read: the generation's text may be collected after later publishes.
     return row < 0 ? undefined : { ...index.chunks[row]! };
   }
 
-  async #open(): Promise<StoredIndex> {
+  /**
+   * The live generation, loaded; `vectors: false` when only a lexical search
+   * will read it, which then skips reading them (a tenth of a second and the
+   * largest part of its memory on a 70k-chunk index).
+   */
+  async #open(vectors = true): Promise<StoredIndex> {
     const live = await currentGeneration(this.indexDir);
-    if (this.#index && this.#index.generation === live) return this.#index;
-    const index = await openStamped(this.indexDir, this.root);
+    const cached = this.#index;
+    if (cached && cached.generation === live && (this.#withVectors || !vectors)) return cached;
+    const index = await openStamped(this.indexDir, this.root, vectors);
     if (!index) {
       throw new WayfinderError(
         "no_index",
@@ -365,6 +380,7 @@ class LocalCorpus implements ConfiguredCorpus {
     // The generation's folder is collected two publishes later; a caller may hold
     // this index (or a searcher over it) longer than that.
     this.#index = await retainLexical(index);
+    this.#withVectors = vectors;
     return this.#index;
   }
 
