@@ -5,7 +5,9 @@
  * run left live. Adding, removing or renaming a file moves its folder's
  * mtime, so comparing stats finds those changes with one `stat` per folder
  * and no file read. An edit in place moves only the file's own mtime: this
- * signal cannot see it (`status` and `search --check-fresh` do).
+ * signal cannot see it (`status` and `search --check-fresh` do). Nor can it
+ * tell apart two changes to one folder within one tick of the kernel's
+ * coarse clock (a few ms) when the run listed the folder between them.
  */
 import { join } from "node:path";
 import process from "node:process";
