@@ -122,6 +122,10 @@ Deno.test("an index without a folder record is checked the exact way", async () 
   // status found it stale, so it vouches for nothing; a run records the folders again.
   assert.equal((await wayfinder(["index", root], env)).code, 0);
   assert.ok(await Deno.stat(join(status.indexDir, FOLDERS_FILE)));
+  // So does an exact check that finds the tree current.
+  await Deno.remove(join(status.indexDir, FOLDERS_FILE));
+  assert.deepEqual(await searchNotices(root, env, "encryptData", "--mode", "lexical"), []);
+  assert.ok(await Deno.stat(join(status.indexDir, FOLDERS_FILE)));
 });
 
 Deno.test("Corpus.search checks exactly with { checkFresh: true }", async () => {

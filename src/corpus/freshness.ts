@@ -13,7 +13,7 @@ import {
   publishedEvent,
   treeChanges,
 } from "../pipeline/mod.ts";
-import { readManifest, type StoredIndex } from "../store/mod.ts";
+import { currentGeneration, readManifest, type StoredIndex } from "../store/mod.ts";
 import {
   buildDrift,
   type EffectiveSettings,
@@ -21,7 +21,12 @@ import {
   walkOptionsOf,
 } from "./corpus_settings.ts";
 import { inspectCorpus, type StatusInput } from "./corpus_status.ts";
-import { checkFolders, readFolderRecord } from "./folder_stamps.ts";
+import {
+  checkFolders,
+  FolderRecorder,
+  readFolderRecord,
+  writeFolderRecord,
+} from "./folder_stamps.ts";
 import { liveWatchState } from "./watch_state.ts";
 import { plural } from "../plural.ts";
 import { sameEmbedder } from "./model_difference.ts";
@@ -120,13 +125,22 @@ export class Freshness {
     if (cached?.generation === index.generation && performance.now() - cached.at < FRESH_FOR_MS) {
       return [...cached.notices];
     }
-    const changes = await treeChanges(
-      this.root,
-      index.manifest.files,
-      walkOptionsOf(walk, this.privateDirs),
-    );
+    const folders = new FolderRecorder();
+    const changes = await treeChanges(this.root, index.manifest.files, {
+      ...walkOptionsOf(walk, this.privateDirs),
+      onFolder: folders.add,
+    });
     const { changed, added, deleted } = changes;
-    const notices = changed.length + added.length + deleted.length === 0 ? [] : [
+    const current = changed.length + added.length + deleted.length === 0;
+    // The tree matches: what this walk listed vouches for it, so later searches need no walk.
+    const live = await currentGeneration(this.indexDir).catch(() => null);
+    if (current && !folders.empty && live === index.generation) {
+      await writeFolderRecord(this.indexDir, {
+        generation: index.generation,
+        folders: folders.folders,
+      });
+    }
+    const notices = current ? [] : [
       `the index is behind the tree (${changed.length} changed, ${added.length} added, ` +
       `${deleted.length} deleted since it was built); ${this.hints.index(this.root)}`,
     ];
