@@ -57,8 +57,8 @@ export class Freshness {
     private readonly root: string,
     private readonly indexDir: string,
     private readonly hints: Hints,
-    /** The walk settings `index` would use now. */
-    private readonly walk: () => Promise<Required<IndexSettings>>,
+    /** The walk settings `index` would use now over this index. */
+    private readonly walk: (index: StoredIndex) => Promise<Required<IndexSettings>>,
     /** The data and index folders, never walked. */
     private readonly privateDirs: string[],
   ) {}
@@ -71,7 +71,7 @@ export class Freshness {
    * the exact check.
    */
   async notices(index: StoredIndex, options: FreshnessOptions = {}): Promise<string[]> {
-    const walk = await this.walk();
+    const walk = await this.walk(index);
     const notices = options.checkFresh
       ? await this.#exact(index, walk)
       : await this.#cheap(index, walk);

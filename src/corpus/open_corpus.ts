@@ -177,7 +177,7 @@ class LocalCorpus implements ConfiguredCorpus {
       root,
       indexDir,
       hints,
-      async () => (await this.#config.effective()).index,
+      (index) => this.#config.indexOf(index),
       this.#privateDirs,
     );
     this.#queries = new QueryEmbeddings(root, hints, {
