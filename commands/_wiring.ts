@@ -71,6 +71,7 @@ export const SEARCH_SETTINGS = [
   "rerankerUrl",
   "rerankerTimeoutMs",
   "expand",
+  "checkFresh",
   "diverse",
   "lambda",
   "fetchK",
@@ -206,6 +207,7 @@ export function searchOptions(config: Config): ConfiguredSearchOptions {
     diverse: s.diverse ? { lambda: s.lambda, fetchK: s.fetchK } : undefined,
     expand: s.expand,
     contextChars: s.contextChars,
+    checkFresh: s.checkFresh,
     policy: {
       current: s.current,
       asOf: s.asOf,

@@ -32,6 +32,8 @@ export interface Hints {
   replaceIndex(root: string): string;
   /** Keep the index in another folder (read when the corpus is opened). */
   otherIndexDir(): string;
+  /** Check the tree against the index of `root` exactly: the hash walk `status` does. */
+  checkFresh(root: string): string;
   /** Search lexically: the mode that embeds nothing. */
   lexicalMode(): string;
   /** What asked for reranking, as the caller asked for it. */
@@ -53,6 +55,7 @@ const CLI: Hints = {
   replaceIndex: (root) =>
     `choose another --index-dir, or run '${plainRebuild(root)}' to replace it`,
   otherIndexDir: () => "choose another --index-dir",
+  checkFresh: (root) => `run 'wayfinder status ${root}' (or search with --check-fresh)`,
   lexicalMode: () => "--mode lexical",
   rerankOption: () => "--rerank",
   crossEncoder: () => "pass --reranker PATH (a GGUF reranker) or --reranker-url URL (a TEI server)",
@@ -78,6 +81,7 @@ const TOOLS: Hints = {
     `ask the user to serve it with another --index-dir, or, if the user agrees to replace that index, call the index tool for ${root} with rebuild: true`,
   // Read when the server starts, by whoever starts it.
   otherIndexDir: CLI.otherIndexDir,
+  checkFresh: (root) => `call the status tool for ${root} (or search with checkFresh: true)`,
   lexicalMode: () => `mode: "lexical"`,
   rerankOption: CLI.rerankOption,
   crossEncoder: () =>
@@ -100,6 +104,7 @@ const LIBRARY: Hints = {
   replaceIndex: () =>
     "choose another indexDir, or call corpus.index({ rebuild: true }) to replace it",
   otherIndexDir: () => "choose another indexDir",
+  checkFresh: () => "call corpus.status() (or search with { checkFresh: true })",
   lexicalMode: () => `{ mode: "lexical" }`,
   rerankOption: () => "rerank",
   crossEncoder: () =>

@@ -56,7 +56,6 @@ Deno.test("hints: no index, a query over budget and files changed, worded per re
     });
     await library.index();
 
-    // Written before any search succeeds: a corpus checks freshness once per 2 s and generation.
     await Deno.writeTextFile(join(root, "notes.md"), "# Notes\n\nRotate the session keys.\n");
     const huge = "refresh the session token ".repeat(400);
     const overBudget = (fix: string) => ({
@@ -71,16 +70,21 @@ Deno.test("hints: no index, a query over budget and files changed, worded per re
     const lexical = await library.search(huge, { mode: "lexical", limit: 2 });
     assert.equal(lexical.matches.length, 2, "the mode the hint names takes the query");
 
+    // The folder check tells the file added, and where the exact count is.
     const behind =
-      "the index is behind the tree (0 changed, 1 added, 0 deleted since it was built)";
+      "the index may be behind the tree: 1 folder changed since it was built (files added, removed or renamed there)";
     assert.deepEqual((await library.search("session keys")).notices, [
-      `${behind}; call corpus.index()`,
+      `${behind}; call corpus.index(), or call corpus.status() (or search with { checkFresh: true }) for the exact count`,
     ]);
     assert.deepEqual((await tools.search("session keys")).notices, [
-      `${behind}; call the index tool for ${root}`,
+      `${behind}; call the index tool for ${root}, or call the status tool for ${root} (or search with checkFresh: true) for the exact count`,
     ]);
     assert.deepEqual((await cli.search("session keys")).notices, [
-      `${behind}; run 'wayfinder index ${root}'`,
+      `${behind}; run 'wayfinder index ${root}', or run 'wayfinder status ${root}' (or search with --check-fresh) for the exact count`,
+    ]);
+    const exact = "the index is behind the tree (0 changed, 1 added, 0 deleted since it was built)";
+    assert.deepEqual((await tools.search("session keys", { checkFresh: true })).notices, [
+      `${exact}; call the index tool for ${root}`,
     ]);
     await library.index();
     assert.deepEqual((await library.search("session keys")).notices, []);

@@ -28,8 +28,8 @@ Deno.test("mcp: a search of an unindexed root says to call the index tool, and t
     assert.ok(!found.isError, found.content[0]!.text);
     assert.ok((found.structuredContent!.matches as unknown[]).length > 0);
     assert.deepEqual(found.structuredContent!.notices, [
-      "the index is behind the tree (0 changed, 1 added, 0 deleted since it was built); " +
-      `call the index tool for ${root}`,
+      "the index may be behind the tree: 1 folder changed since it was built (files added, removed or renamed there); " +
+      `call the index tool for ${root}, or call the status tool for ${root} (or search with checkFresh: true) for the exact count`,
     ]);
     assert.doesNotMatch(JSON.stringify(found), /run 'wayfinder|--mode/);
   } finally {

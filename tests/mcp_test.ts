@@ -97,6 +97,30 @@ Deno.test("mcp serves search, read_range, index and status over stdio", async ()
   }
 });
 
+Deno.test("mcp search tells a tree that moved on cheaply, and exactly with checkFresh", async () => {
+  const own = await copyTree(SERVICES);
+  assert.equal((await wayfinder(["index", own], env)).code, 0);
+  const client = await connect([own]);
+  try {
+    await Deno.writeTextFile(join(own, "extra.dart"), "void extra() {}\n");
+    const notices = async (args: Record<string, unknown>) => {
+      const found = await call(client, "search", { query: "token", mode: "lexical", ...args });
+      assert.ok(!found.isError, found.content[0].text);
+      return (found.structuredContent!.notices as string[]).join("\n");
+    };
+    assert.match(
+      await notices({}),
+      /^the index may be behind the tree: 1 folder changed since it was built .*call the status tool for /,
+    );
+    assert.match(
+      await notices({ checkFresh: true }),
+      /^the index is behind the tree \(0 changed, 1 added, 0 deleted since it was built\); call the index tool/,
+    );
+  } finally {
+    await client.close();
+  }
+});
+
 Deno.test("mcp describes every parameter of every tool to the model", async () => {
   // A second root of the same folder name: named by its path where the name would not do.
   const twin = join(await Deno.makeTempDir({ prefix: "wayfinder-mcp-twin-" }), basename(root));
@@ -125,6 +149,7 @@ Deno.test("mcp describes every parameter of every tool to the model", async () =
     const properties = search.inputSchema.properties as Record<string, { description?: string }>;
     assert.deepEqual(Object.keys(properties).sort(), [
       "asOf",
+      "checkFresh",
       "conceptType",
       "contextChars",
       "current",

@@ -295,6 +295,14 @@ export const SETTINGS = {
     help:
       "Show each hit in its enclosing class, section or file; hits in one context collapse to the first",
   },
+  checkFresh: {
+    flag: "check-fresh",
+    type: "bool",
+    default: false,
+    help:
+      "Walk and hash the whole tree first, as status does, to count exactly what changed since indexing (default: a running watch's state, or one stat per folder)",
+    file: "search.checkFresh",
+  },
   diverse: {
     flag: "diverse",
     type: "bool",

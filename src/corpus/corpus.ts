@@ -137,6 +137,16 @@ export interface CorpusSearchOptions {
   expand?: boolean;
   /** Also build prompt-ready context of at most this many characters. */
   contextChars?: number;
+  /**
+   * Check the whole tree against the index first, as `status` does, so the
+   * notices count exactly the files changed, added and deleted. By default
+   * a search walks no tree: a running `watch` tells whether the index is
+   * current, else one stat per folder the last index run listed finds files
+   * added, removed or renamed (an edit in place shows only when a hit cites
+   * that file).
+   * @default false
+   */
+  checkFresh?: boolean;
 }
 
 /** `CorpusSearchOptions` with a knowledge bundle's policy, as the commands and the MCP server search. */

@@ -58,6 +58,16 @@ export class CorpusConfig {
     return settings;
   }
 
+  /**
+   * The index settings a run would use over `index`: its record under the
+   * caller's choices, as `effective()` gives them for the live index, without
+   * reading its manifest again (a search already holds it).
+   */
+  async indexOf(index: StoredIndex): Promise<EffectiveSettings["index"]> {
+    const bundle = await declaresBundle(this.root);
+    return effectiveSettings(this.chosen(), index.manifest.settings, bundle).index;
+  }
+
   /** The embedder settings for an index: its recorded settings and input format under the caller's choices. */
   embedderOf(index: StoredIndex): EmbedderSettings {
     const settings = effectiveSettings(this.chosen(), index.manifest.settings, false);

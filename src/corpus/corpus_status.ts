@@ -31,6 +31,7 @@ import {
 } from "./corpus_settings.ts";
 import type { ModelIdentity } from "../embed/mod.ts";
 import { type ModelDifference, modelDifference } from "./model_difference.ts";
+import { FolderRecorder, writeFolderRecord } from "./folder_stamps.ts";
 import type { EmbedderSettings, Locations } from "./open_models.ts";
 
 /**
@@ -176,10 +177,15 @@ export async function inspectCorpus(
   if (failure) status.failure = failure;
   let walked: TreeChanges | null = null;
   let rebuild = false;
+  const folders = new FolderRecorder();
   if (formatProblem) {
     status.stale = { changed: [], added: [], deleted: [], reasons: [formatProblem] };
   } else if (manifest) {
-    ({ stale: status.stale, walked, rebuild } = await staleness(input, manifest));
+    ({ stale: status.stale, walked, rebuild } = await staleness(input, manifest, folders));
+    // The tree matches exactly: its folders, as this walk listed them, vouch for it until they move.
+    if (!status.stale && generation && generation === before && !folders.empty) {
+      await writeFolderRecord(indexDir, { generation, folders: folders.folders });
+    }
   }
   if (walked?.unreadable.length) status.unreadable = walked.unreadable;
   if (damage) {
@@ -247,6 +253,7 @@ function describe(
 async function staleness(
   input: StatusInput,
   manifest: IndexManifest,
+  folders: FolderRecorder,
 ): Promise<{ stale?: Staleness; walked: TreeChanges; rebuild: boolean }> {
   const settings = effectiveSettings(
     input.chosen,
@@ -266,11 +273,10 @@ async function staleness(
     ? givenModelDifference(manifest.identity, input.givenModel)
     : await modelDifference(manifest.identity, settings.embedder, input.locations);
   reasons.push(...model.reasons);
-  const changes = await treeChanges(
-    input.root,
-    manifest.files,
-    walkOptionsOf(settings.index, input.excludeDirs),
-  );
+  const changes = await treeChanges(input.root, manifest.files, {
+    ...walkOptionsOf(settings.index, input.excludeDirs),
+    onFolder: folders.add,
+  });
   const { changed, added, deleted } = changes;
   const moved = changed.length + added.length + deleted.length;
   const stale = moved === 0 && reasons.length === 0

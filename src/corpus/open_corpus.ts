@@ -22,6 +22,8 @@ import {
   openIndex,
   retainLexical,
   type StoredIndex,
+  UnusableIndexError,
+  verifyGeneration,
 } from "../store/mod.ts";
 import type { Searcher } from "../search/mod.ts";
 import type { Chunk } from "../types.ts";
@@ -43,11 +45,36 @@ import { checkSearchOptions } from "./check_search_options.ts";
 import { searchableQuery } from "./checked_query.ts";
 import { corpusStatus, type StatusInput, type StatusReport } from "./corpus_status.ts";
 import { currentSummary, Freshness } from "./freshness.ts";
+import { FolderRecorder, writeFolderRecord } from "./folder_stamps.ts";
 import { assertIndexDirUsable } from "./index_dir_check.ts";
 import { QueryEmbeddings } from "./query_embeddings.ts";
 import { type FileLines, readIndexedLines } from "./read_lines.ts";
 import { answerQuery, stackSearcher } from "./search_assembly.ts";
 import { BUILD_DEFAULTS } from "../build_defaults.ts";
+
+/**
+ * Opens the live generation without streaming every data file through its
+ * checksum: the stats `status` records (`verifyGeneration`) say which files
+ * moved since they were last known intact, and only those are hashed. A
+ * flipped byte moves its file's mtime, so it is still refused. Any failure
+ * opens again the full way, for its exact error.
+ */
+async function openStamped(
+  indexDir: string,
+  root: string,
+  vectors: boolean,
+): Promise<StoredIndex | null> {
+  let index: StoredIndex | null;
+  try {
+    index = await openIndex(indexDir, { root, verifyChecksums: false, vectors });
+  } catch {
+    return await openIndex(indexDir, { root, vectors });
+  }
+  if (!index) return null;
+  const damage = await verifyGeneration(indexDir, index.generation, index.manifest);
+  if (damage) throw new UnusableIndexError(indexDir, damage, root);
+  return index;
+}
 
 /** The data root a corpus keeps its index under: the one given, else the user's default. */
 export function corpusDataDir(options: { dataDir?: string }): string {
@@ -128,6 +155,8 @@ function local(corpus: Corpus, what: string): LocalCorpus {
 /** The corpus behind `openCorpus`; keeps the embedder, reranker and live index between calls. */
 class LocalCorpus implements ConfiguredCorpus {
   #index: StoredIndex | null = null;
+  /** Whether `#index` holds its vectors: one opened for a lexical search does not. */
+  #withVectors = false;
   /** The walk's rules for `ignores`, until a run may have recorded other globs. */
   #filter: Promise<PathFilter> | null = null;
   readonly #models: CorpusModels;
@@ -146,8 +175,9 @@ class LocalCorpus implements ConfiguredCorpus {
     this.#config = new CorpusConfig(root, indexDir, options, hints);
     this.#freshness = new Freshness(
       root,
+      indexDir,
       hints,
-      async () => (await this.#config.effective()).index,
+      (index) => this.#config.indexOf(index),
       this.#privateDirs,
     );
     this.#queries = new QueryEmbeddings(root, hints, {
@@ -186,7 +216,7 @@ class LocalCorpus implements ConfiguredCorpus {
 
   readLines(path: string): Promise<FileLines | undefined> {
     return this.#worded(async () =>
-      readIndexedLines(this.root, (await this.#open()).manifest.files, path)
+      readIndexedLines(this.root, (await this.#open(false)).manifest.files, path)
     );
   }
 
@@ -217,6 +247,8 @@ class LocalCorpus implements ConfiguredCorpus {
     }
     const settings = await this.#config.effective(run.rebuild ? null : undefined);
     const { knowledge } = settings.index;
+    const folders = new FolderRecorder();
+    const before = await currentGeneration(this.indexDir).catch(() => null);
     const summary = await indexCorpus({
       root: this.root,
       indexDir: this.indexDir,
@@ -236,10 +268,26 @@ class LocalCorpus implements ConfiguredCorpus {
       settings: recordOf(settings),
       knowledge,
       wordFix: wordingOf(this.hints),
+      onFolder: folders.add,
     });
     this.#index = null;
     this.#filter = null;
+    await this.#recordFolders(summary, before, folders);
     return summary;
+  }
+
+  /**
+   * Keeps the folders the run's walk listed, for the generation it left
+   * live: what the next search compares instead of walking the tree.
+   */
+  async #recordFolders(summary: IndexSummary, before: string | null, folders: FolderRecorder) {
+    if (folders.empty) return;
+    // A run that found nothing to do published nothing: its walk vouches for the live one.
+    const generation = summary.generation ?? (summary.current ? before : null);
+    if (!generation || await currentGeneration(this.indexDir).catch(() => null) !== generation) {
+      return;
+    }
+    await writeFolderRecord(this.indexDir, { generation, folders: folders.folders });
   }
 
   async #fitInputs(options: FitInputsOptions): Promise<FitInputsReport> {
@@ -276,26 +324,29 @@ class LocalCorpus implements ConfiguredCorpus {
     // Checked here too, so an empty query is told before an index or model is opened.
     const text = searchableQuery(query);
     const options = checkSearchOptions(asked);
-    const searcher = await this.#searcher(options);
+    // Only dense ranking and diversity read vectors.
+    const vectors = (options.mode ?? "dense") !== "lexical" || Boolean(options.diverse);
+    const searcher = await this.#searcher(options, vectors);
     const request = {
       query: text,
       limit: options.limit ?? 10,
       minScore: options.minScore,
       filter: options.filter,
     };
-    return answerQuery(searcher, await this.#open(), request, options, {
+    return answerQuery(searcher, await this.#open(vectors), request, options, {
       root: this.root,
       hints: this.hints,
       chosenKnowledge: this.options.knowledge,
-      freshness: (index) => this.#freshness.notices(index),
+      freshness: (index) => this.#freshness.notices(index, { checkFresh: options.checkFresh }),
     });
   }
 
   async #searcher(
     asked: Omit<ConfiguredSearchOptions, "limit" | "contextChars">,
+    vectors = true,
   ): Promise<Searcher> {
     const options = checkSearchOptions(asked);
-    return stackSearcher(await this.#open(), options, {
+    return stackSearcher(await this.#open(vectors), options, {
       root: this.root,
       hints: this.hints,
       queries: this.#queries,
@@ -304,16 +355,22 @@ class LocalCorpus implements ConfiguredCorpus {
   }
 
   async #chunk(id: string): Promise<Chunk | undefined> {
-    const index = await this.#open();
+    const index = await this.#open(false);
     const row = index.rowOf(id);
     // A copy with its content read: the generation's text may be collected after later publishes.
     return row < 0 ? undefined : { ...index.chunks[row]! };
   }
 
-  async #open(): Promise<StoredIndex> {
+  /**
+   * The live generation, loaded; `vectors: false` when only a lexical search
+   * will read it, which then skips reading them (a tenth of a second and the
+   * largest part of its memory on a 70k-chunk index).
+   */
+  async #open(vectors = true): Promise<StoredIndex> {
     const live = await currentGeneration(this.indexDir);
-    if (this.#index && this.#index.generation === live) return this.#index;
-    const index = await openIndex(this.indexDir, { root: this.root });
+    const cached = this.#index;
+    if (cached && cached.generation === live && (this.#withVectors || !vectors)) return cached;
+    const index = await openStamped(this.indexDir, this.root, vectors);
     if (!index) {
       throw new WayfinderError(
         "no_index",
@@ -323,6 +380,7 @@ class LocalCorpus implements ConfiguredCorpus {
     // The generation's folder is collected two publishes later; a caller may hold
     // this index (or a searcher over it) longer than that.
     this.#index = await retainLexical(index);
+    this.#withVectors = vectors;
     return this.#index;
   }
 

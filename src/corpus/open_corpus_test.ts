@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FakeEmbedder } from "../embed/mod.ts";
 import type { WayfinderError } from "../error.ts";
-import { openConfiguredCorpus, openCorpus } from "./open_corpus.ts";
+import { liveIndex, openConfiguredCorpus, openCorpus } from "./open_corpus.ts";
 
 /** A small tree and a data folder of its own, removed after `body`. */
 async function withTree(body: (root: string, dataDir: string) => Promise<void>) {
@@ -69,7 +69,8 @@ Deno.test("a corpus tells a file changed since it was indexed, in its lines and 
     const file = await corpus.readLines("auth.ts");
     assert.equal(file?.changedSinceIndex, true);
     assert.deepEqual(file?.lines, ["export const token = 1;"]);
-    const { notices } = await corpus.search("billing", { mode: "lexical" });
+    // An edit in place leaves its folder's stat alone: the exact check finds it.
+    const { notices } = await corpus.search("billing", { mode: "lexical", checkFresh: true });
     assert.match(
       notices.join("\n"),
       /the index is behind the tree \(1 changed, 0 added, 0 deleted/,
@@ -115,6 +116,25 @@ Deno.test("an index run with nothing to do is told as current, without writing",
     assert.equal(again.reusedChunks, first.embeddedChunks);
     assert.equal(events.at(0), "started");
     assert.equal(events.at(-1), "published");
+    await corpus.close();
+  });
+});
+
+Deno.test("a lexical search opens the index without its vectors; a dense one after it reads them", async () => {
+  await withTree(async (root, dataDir) => {
+    const corpus = await openCorpus(root, { dataDir, embedder: new FakeEmbedder() });
+    await corpus.index();
+    const lexical = await corpus.search("refresh token", { mode: "lexical" });
+    assert.equal(lexical.matches[0]?.scores.dense, undefined);
+    assert.equal((await liveIndex(corpus)).vectors.length > 0, true, "open() loads them");
+    const again = await openCorpus(root, { dataDir, embedder: new FakeEmbedder() });
+    await again.search("refresh token", { mode: "lexical" });
+    const dense = await again.search("refresh token", { mode: "dense" });
+    assert.ok(dense.matches.length > 0);
+    assert.equal(typeof dense.matches[0]!.scores.dense, "number");
+    const hybrid = await again.search("refresh token", { mode: "hybrid" });
+    assert.equal(typeof hybrid.matches[0]!.scores.dense, "number");
+    await again.close();
     await corpus.close();
   });
 });

@@ -29,6 +29,8 @@ import { checkedQuerySearcher } from "./checked_query.ts";
 import type { ConfiguredSearchOptions, ConfiguredSearchResult } from "./corpus.ts";
 import { declaresBundle, policyIgnoredNotice } from "./corpus_settings.ts";
 import type { QueryEmbeddings } from "./query_embeddings.ts";
+import { readIndexedLines } from "./read_lines.ts";
+import { plural } from "../plural.ts";
 
 /** Search options once checked: `bm25` read as `lexical`. */
 export type CheckedSearchOptions = Omit<ConfiguredSearchOptions, "mode"> & { mode?: SearchMode };
@@ -90,8 +92,38 @@ export interface AnswerParts {
   hints: Hints;
   /** Whether the caller chose knowledge indexing, for the notice when a policy is ignored. */
   chosenKnowledge?: boolean;
-  /** The notices saying the index is behind its tree. */
+  /** The notices saying the index is (or may be) behind its tree. */
   freshness(index: StoredIndex): Promise<string[]>;
+}
+
+/** Files a citation check reads at most: a result cites few. */
+const CITED_FILES = 50;
+
+/**
+ * A notice naming the cited files whose text is no longer what the index
+ * holds (edited in place, or gone): their lines may not match. One read and
+ * hash per cited file, so it catches what the folder check cannot see.
+ */
+async function citedChanges(
+  index: StoredIndex,
+  passages: readonly { chunk: { sourcePath: string } }[],
+  root: string,
+  hints: Hints,
+): Promise<string[]> {
+  const paths = [...new Set(passages.map((hit) => hit.chunk.sourcePath))].slice(0, CITED_FILES);
+  const changed: string[] = [];
+  for (const path of paths) {
+    const file = await readIndexedLines(root, index.manifest.files, path).catch(() => null);
+    if (file === undefined) continue; // Not a file of this generation (a bundle's virtual path).
+    if (file === null || file.changedSinceIndex) changed.push(path);
+  }
+  if (changed.length === 0) return [];
+  const shown = changed.slice(0, 5).join(", ") + (changed.length > 5 ? ", …" : "");
+  return [
+    `${plural(changed.length, "cited file")} changed or gone since indexing (${shown}): ${
+      changed.length === 1 ? "its" : "their"
+    } lines may not match the hits; ${hints.index(root)}`,
+  ];
 }
 
 /** Runs `request` and assembles what `corpus.search` returns. */
@@ -117,7 +149,13 @@ export async function answerQuery(
       ),
     }
     : { query: request.query, ...pick(await searcher.search(request), "matches", "notices") };
-  response.notices.unshift(...coverage, ...await parts.freshness(index));
+  const cited = await citedChanges(
+    index,
+    response.context?.map((e) => e.passage) ?? response.matches,
+    root,
+    hints,
+  );
+  response.notices.unshift(...coverage, ...await parts.freshness(index), ...cited);
   response.notices.push(...rerankedFloorNotice(options));
   if (!knowledge && asksAnything(options.policy ?? {})) {
     const declared = await declaresBundle(root);

@@ -9,10 +9,17 @@ import { isInside } from "../_paths.ts";
 import { basename, relative } from "node:path";
 import { type ErrorCode, WayfinderError } from "../error.ts";
 import type { IndexSummary } from "../pipeline/mod.ts";
-import { acquireIndexLock, currentGeneration, type IndexLock } from "../store/mod.ts";
+import process from "node:process";
+import {
+  acquireIndexLock,
+  currentGeneration,
+  type IndexLock,
+  readIndexLock,
+} from "../store/mod.ts";
 import type { ConfiguredCorpus } from "./corpus.ts";
 import { indexHoldingLock } from "./open_corpus.ts";
 import { type FolderSkip, TreeWatcher } from "./tree_watcher.ts";
+import { WatchStateWriter } from "./watch_state.ts";
 
 /** One update: what triggered it and how it ended. */
 export interface WatchUpdate {
@@ -69,10 +76,18 @@ export async function watchCorpus(
 ): Promise<void> {
   const { signal } = options;
   const lock = await acquireIndexLock(corpus.indexDir, corpus.root);
+  // Searches in other processes read it: a watched tree needs no check of its own.
+  const state = new WatchStateWriter(
+    corpus.indexDir,
+    process.pid,
+    readIndexLock(corpus.indexDir)?.since ?? "",
+  );
   let watcher: TreeWatcher | undefined;
   const stop = () => watcher?.close();
   // Folders that appeared since the last update are watched before the next one walks.
-  const updates = new UpdateQueue(corpus, lock, options, () => watcher?.rearm());
+  const updates = new UpdateQueue(corpus, lock, options, () => watcher?.rearm(), (waiting) => {
+    state.update(waiting, () => currentGeneration(corpus.indexDir).catch(() => null));
+  });
   try {
     if (signal?.aborted) return;
     signal?.addEventListener("abort", stop, { once: true });
@@ -87,6 +102,8 @@ export async function watchCorpus(
       if (watcher && await follow(corpus, watcher, updates) === "stopped") return;
       watcher?.close();
       await updates.drain();
+      // Nothing watches the tree until it is back: searches check folders meanwhile.
+      await state.clear();
       options.onUpdate?.({ trigger: "lost", paths: [] });
       if (!await reappears(corpus.root, signal)) return;
     }
@@ -95,6 +112,7 @@ export async function watchCorpus(
     stop();
     // The lock outlives any update that is still writing (stopped: it aborts first).
     await updates.drain();
+    await state.clear();
     await lock.release();
   }
 }
@@ -174,6 +192,10 @@ class UpdateQueue {
   /** When the oldest request not yet taken by an update arrived. */
   #waitingSince: number | undefined;
   #running: Promise<void> | null = null;
+  /** Paths the running update takes in (at least 1 for a request without paths). */
+  #inFlight = 0;
+  /** A request without paths waits. */
+  #unnamed = false;
 
   constructor(
     readonly corpus: ConfiguredCorpus,
@@ -181,10 +203,19 @@ class UpdateQueue {
     readonly options: WatchOptions,
     /** Runs before each update. */
     readonly prepare: () => Promise<void> | undefined,
+    /** Told how many changed paths wait for an update, after each request and update. */
+    readonly onWaiting: (waiting: number) => void = () => {},
   ) {}
+
+  /** Changed paths that no finished update took in. */
+  get waiting(): number {
+    return this.#pending.size + this.#inFlight + (this.#unnamed && !this.#pending.size ? 1 : 0);
+  }
 
   request(paths: string[]): void {
     for (const path of paths) this.#pending.add(path);
+    this.#unnamed ||= paths.length === 0;
+    this.onWaiting(this.waiting);
     this.#waitingSince ??= performance.now();
     const waited = performance.now() - this.#waitingSince;
     const quiet = this.options.debounceMs ?? 300;
@@ -212,8 +243,11 @@ class UpdateQueue {
     const paths = [...this.#pending].sort();
     this.#pending.clear();
     this.#waitingSince = undefined;
+    this.#inFlight = Math.max(paths.length, this.#unnamed ? 1 : 0);
+    this.#unnamed = false;
     this.#running = this.run("change", paths).then(() => {
       this.#running = null;
+      this.#inFlight = 0;
       if (this.#pending.size > 0) this.request([]);
     });
   }
@@ -241,6 +275,9 @@ class UpdateQueue {
         });
       update = { trigger, paths, error: wrapped };
     }
+    // A failed update leaves its paths behind the live generation: they still wait.
+    if (update.error) this.#unnamed = true;
+    this.onWaiting(this.waiting - this.#inFlight);
     // A failed catch-up is the caller's to throw or report, so it is never reported twice.
     if (!(update.error && trigger === "initial")) onUpdate?.(update);
     return update;

@@ -1,10 +1,5 @@
 import { existsSync } from "node:fs";
-import {
-  type LlamaEmbeddingContext,
-  type LlamaModel,
-  LlamaVocabularyType,
-  type Token,
-} from "node-llama-cpp";
+import type { LlamaEmbeddingContext, LlamaModel, LlamaVocabularyType, Token } from "node-llama-cpp";
 import { WayfinderError } from "../error.ts";
 import { type ModelManifest, readManifest, sha256File } from "../model/mod.ts";
 import type { Embedder, ModelIdentity } from "./embedder.ts";
@@ -214,14 +209,15 @@ function _specialTokens(
   const { tokens, vocabularyType } = model;
   let begin: Token | null = null;
   let end: Token | null = null;
-  if (vocabularyType === LlamaVocabularyType.wpm) {
+  // The enum's values, spelled out: the module loads only with a model (see llama_runtime.ts).
+  if (vocabularyType === ("wpm" as LlamaVocabularyType.wpm)) {
     const cls = (metadata.tokenizer as Record<string, Record<string, unknown>> | undefined)?.ggml
       ?.cls_token_id;
     begin = tokens.bos ?? (typeof cls === "number" ? cls as Token : null);
     end = tokens.sep;
-  } else if (vocabularyType === LlamaVocabularyType.ugm) {
+  } else if (vocabularyType === ("ugm" as LlamaVocabularyType.ugm)) {
     end = tokens.eos;
-  } else if (vocabularyType !== LlamaVocabularyType.rwkv) {
+  } else if (vocabularyType !== ("rwkv" as LlamaVocabularyType.rwkv)) {
     if (tokens.shouldPrependBosToken) begin = tokens.bos;
     if (tokens.shouldAppendEosToken) end = tokens.eos;
   }

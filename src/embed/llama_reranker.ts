@@ -1,9 +1,4 @@
-import {
-  type LlamaModel,
-  type LlamaRankingContext,
-  LlamaVocabularyType,
-  type Token,
-} from "node-llama-cpp";
+import type { LlamaModel, LlamaRankingContext, LlamaVocabularyType, Token } from "node-llama-cpp";
 import { WayfinderError } from "../error.ts";
 import type { Reranker } from "./reranker.ts";
 import { openLlamaModel } from "./llama_open_model.ts";
@@ -131,7 +126,9 @@ export class LlamaReranker implements Reranker {
  */
 function _bertWrap(model: LlamaModel): Parts["wrap"] {
   const { tokens } = model;
-  if (model.vocabularyType !== LlamaVocabularyType.wpm) return { begin: null, end: null };
+  if (model.vocabularyType !== ("wpm" as LlamaVocabularyType.wpm)) {
+    return { begin: null, end: null };
+  }
   const metadata = model.fileInfo.metadata as unknown as {
     tokenizer?: { ggml?: { cls_token_id?: number } };
   };

@@ -8,7 +8,7 @@
  * by the first lease and disposed when the last lease is released, and
  * creation and disposal never overlap.
  */
-import { getLlama, type Llama, LlamaLogLevel } from "node-llama-cpp";
+import type { Llama, LlamaLogLevel } from "node-llama-cpp";
 
 /** A hold on the shared `Llama`. Release it once, after disposing what was made with it. */
 export interface LlamaLease {
@@ -67,10 +67,12 @@ async function drop(id: symbol): Promise<void> {
 
 async function createLlama(threads: number): Promise<Llama> {
   // llama.cpp's default thread count over-subscribes shared machines: always pass ours.
+  // Loaded on first use: importing node-llama-cpp costs a command that never embeds ~0.2 s of CPU.
+  const { getLlama } = await import("node-llama-cpp");
   return await getLlama({
     gpu: false,
     build: "never",
-    logLevel: LlamaLogLevel.error,
+    logLevel: "error" as LlamaLogLevel.error,
     maxThreads: threads,
     progressLogs: false,
   });

@@ -5,7 +5,6 @@
  * must tell without loading it.
  */
 import { basename } from "node:path";
-import { readGgufFileInfo } from "node-llama-cpp";
 import type { ModelManifest } from "../model/mod.ts";
 
 /** The identity fields a GGUF's manifest or header decides. */
@@ -57,6 +56,7 @@ export async function readLlamaSetup(
   modelPath: string,
   manifest: ModelManifest | null,
 ): Promise<LlamaSetup> {
+  const { readGgufFileInfo } = await import("node-llama-cpp");
   const info = await readGgufFileInfo(modelPath, { readTensorInfo: false, logWarnings: false });
   return llamaSetup(modelPath, manifest, info.metadata as unknown as GgufMetadata);
 }

@@ -3,7 +3,7 @@
  * its pooled output for each token on its own.
  */
 import { existsSync } from "node:fs";
-import { type LlamaEmbeddingContext, LlamaVocabularyType, type Token } from "node-llama-cpp";
+import type { LlamaEmbeddingContext, LlamaVocabularyType, Token } from "node-llama-cpp";
 import { WayfinderError } from "../error.ts";
 import { readManifest, sha256File, type TokenOutputSource } from "../model/mod.ts";
 import { openLlamaModel } from "./llama_open_model.ts";
@@ -41,7 +41,7 @@ export async function openLlamaTokenOutputs(
       if (!["mean", "cls"].includes(setup.pooling)) {
         throw refuse(`it pools '${setup.pooling}', not as an embedding model (mean or cls)`);
       }
-      if (model.vocabularyType !== LlamaVocabularyType.wpm) {
+      if (model.vocabularyType !== ("wpm" as LlamaVocabularyType.wpm)) {
         throw refuse(
           `its tokenizer is '${model.vocabularyType}'; distillation reads WordPiece (BERT) vocabularies only`,
         );

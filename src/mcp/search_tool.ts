@@ -40,6 +40,10 @@ const SEARCH_INPUT = {
   contextChars: z.number().int().min(1).optional().describe(
     `Also return prompt-ready context of at most this many characters (≤ ${LIMITS.contextChars})`,
   ),
+  checkFresh: z.boolean().optional().describe(
+    "Walk and hash the root's whole tree first, to count exactly the files changed since indexing " +
+      "(slow on a large tree; by default a cheap check of its folders answers, and read_range flags a changed file)",
+  ),
   current: z.boolean().optional().describe(
     "Knowledge bundles: drop deprecated concepts and those past stale_after",
   ),
@@ -110,6 +114,7 @@ function searchOptions(
       languages: args.lang ?? filter.languages,
     },
     expand: args.expand ?? defaults.expand,
+    checkFresh: args.checkFresh ?? defaults.checkFresh,
     // `diverse: true` keeps the configured lambda and fetchK.
     diverse: args.diverse === undefined ? defaults.diverse : args.diverse && (diversity ?? true),
     contextChars: clamp(args.contextChars ?? defaults.contextChars, LIMITS.contextChars),

@@ -1,5 +1,5 @@
 import type { SourceFile } from "../types.ts";
-import { detectLanguage, type WalkResult, walkTree } from "../walk/mod.ts";
+import { detectLanguage, type WalkOptions, type WalkResult, walkTree } from "../walk/mod.ts";
 import { chunkFile, type CodeChunker } from "../chunk/mod.ts";
 import { chunkConcept, isReservedFile, joinConcept } from "../okf/mod.ts";
 import type { Embedder } from "../embed/mod.ts";
@@ -13,6 +13,8 @@ export interface SourceSettings {
   maxFileBytes?: number;
   /** Folders never walked, such as the data and index folders when they lie inside the root. */
   excludeDirs?: string[];
+  /** Called with each folder's stat as the walk lists it (see `WalkOptions.onFolder`). */
+  onFolder?: WalkOptions["onFolder"];
 }
 
 /** How a source file becomes embedding inputs. */
@@ -33,6 +35,7 @@ export function walkSources(settings: SourceSettings): Promise<WalkResult> {
     exclude: settings.exclude,
     maxFileBytes: settings.maxFileBytes,
     excludeDirs: settings.excludeDirs,
+    onFolder: settings.onFolder,
   });
 }
 

@@ -72,6 +72,8 @@ export interface IndexOptions {
   signal?: AbortSignal;
   /** Folders never walked, such as the data and index folders when they lie inside the root. */
   excludeDirs?: string[];
+  /** Called with each folder's stat as the run's walk lists it (`freshness` records them). */
+  onFolder?: (path: string, info: Deno.FileInfo) => void;
   /** Vector codes to keep for a fast first pass of dense search. @default "none" */
   quantization?: Quantization;
   /**

@@ -7,10 +7,12 @@ import xxhash from "xxhash-wasm";
 import type { FileRecord } from "../store/mod.ts";
 import { type SkippedFile, type WalkOptions, walkTree } from "../walk/mod.ts";
 
-/** The content hash the manifest records for each file. */
-export async function contentHasher(): Promise<(text: string) => string> {
-  const { h64ToString } = await xxhash();
-  return h64ToString;
+let hasher: Promise<(text: string) => string> | null = null;
+
+/** The content hash the manifest records for each file (its wasm instantiated once per process). */
+export function contentHasher(): Promise<(text: string) => string> {
+  hasher ??= xxhash().then(({ h64ToString }) => h64ToString);
+  return hasher;
 }
 
 /** Paths relative to the root, each list sorted. */

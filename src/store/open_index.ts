@@ -63,6 +63,12 @@ export interface OpenOptions {
    * @default the manifest's record, when it is readable
    */
   root?: string;
+  /**
+   * Read the vectors. `false` leaves them unread (their size is still
+   * checked) and `vectors` empty: for a lexical search, which never reads one.
+   * @default true
+   */
+  vectors?: boolean;
 }
 
 /**
@@ -222,7 +228,9 @@ async function load(
   const c: Checked = { genDir, manifest, fail, verify: options.verifyChecksums ?? true };
   const { dimensions, chunkCount } = manifest;
   const vectorBytes = fixedSizes(chunkCount, dimensions)[FILES.vectors];
-  const vectors = _float32FromLE(await readChecked(c, FILES.vectors, vectorBytes));
+  const vectors = options.vectors === false
+    ? (await checkStreamed(c, FILES.vectors, vectorBytes), new Float32Array(0))
+    : _float32FromLE(await readChecked(c, FILES.vectors, vectorBytes));
   const table = await readTable(c);
   await checkStreamed(c, FILES.text, table.textOffsets[chunkCount]);
   await checkStreamed(c, FILES.lexical);

@@ -65,6 +65,12 @@ export interface WalkOptions {
    * @default []
    */
   excludeDirs?: string[];
+  /**
+   * Called for each folder the walk lists, with its stat taken just before
+   * listing it: a later change to the folder's entries moves its mtime, so a
+   * caller can tell files added, removed or renamed since without walking again.
+   */
+  onFolder?: (path: string, info: Deno.FileInfo) => void;
 }
 
 /** What {@link walkTree} found. */
@@ -111,6 +117,7 @@ interface _Walk {
   deferred: _Dir[];
   candidates: _Candidate[];
   skipped: SkippedFile[];
+  onFolder?: (path: string, info: Deno.FileInfo) => void;
 }
 
 /**
@@ -163,6 +170,7 @@ export async function walkTree(root: string, options: WalkOptions = {}): Promise
     deferred: [],
     candidates: [],
     skipped: [],
+    onFolder: options.onFolder,
   };
   const top: _Dir = {
     abs: absRoot,
@@ -191,6 +199,8 @@ async function _walkDir(walk: _Walk, dir: _Dir): Promise<void> {
   walk.walked.add(dir.real);
   let entries: Deno.DirEntry[];
   try {
+    // Before the listing, so a change after it always shows as a newer stat.
+    if (walk.onFolder) walk.onFolder(dir.rel, await Deno.stat(dir.abs));
     entries = await Array.fromAsync(Deno.readDir(dir.abs));
   } catch (e) {
     if (dir.rel === "") throw e; // the root itself: the caller words the error
