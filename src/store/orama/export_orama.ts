@@ -1,0 +1,64 @@
+import type { StoredIndex } from "../mod.ts";
+import type { FileChange } from "../store.ts";
+import { OramaStore } from "./orama_store.ts";
+
+/** What an export wrote. */
+export interface OramaExport {
+  /** The database file, absolute. */
+  path: string;
+  generation: string;
+  files: number;
+  chunks: number;
+  /** Chunks exported without a vector: the index was still embedding them. */
+  pending: number;
+  bytes: number;
+}
+
+/**
+ * Writes a local index's live generation as an Orama database file: every
+ * chunk with its vector (none for pending rows), under the file's writer
+ * lock, replacing the file atomically.
+ *
+ * @param index The local index, opened.
+ * @param path Where the database goes; its folder must exist.
+ */
+export async function exportToOrama(index: StoredIndex, path: string): Promise<OramaExport> {
+  const { chunks, vectors, dimensions, manifest } = index;
+  const pending = (row: number) => (index.pending ?? []).some(([s, e]) => row >= s && row < e);
+  const byFile = new Map<string, FileChange>();
+  chunks.forEach((chunk, row) => {
+    const path = chunk.sourcePath;
+    let change = byFile.get(path);
+    if (!change) {
+      const record = manifest.files[path] ?? { hash: "", bytes: 0, chunkIds: [] };
+      byFile.set(path, change = { path, record, chunks: [], vectors: [] });
+    }
+    change.chunks.push(chunk);
+    change.vectors.push(
+      pending(row) ? null : vectors.slice(row * dimensions, (row + 1) * dimensions),
+    );
+  });
+  const { files: _files, pending: _pending, checksums: _checksums, ...rest } = manifest;
+  const store = new OramaStore(path);
+  const lock = await store.lock();
+  try {
+    const generation = await store.publish({
+      manifest: rest,
+      removed: [],
+      changed: [...byFile.values()],
+      fresh: true,
+    });
+    const status = await store.status();
+    return {
+      path: store.location,
+      generation,
+      files: byFile.size,
+      chunks: chunks.length,
+      pending: status.pending.reduce((sum, [s, e]) => sum + e - s, 0),
+      bytes: status.bytes ?? 0,
+    };
+  } finally {
+    await lock.release();
+    await store.close();
+  }
+}
