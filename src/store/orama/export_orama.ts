@@ -1,6 +1,6 @@
 import type { StoredIndex } from "../mod.ts";
 import type { FileChange } from "../store.ts";
-import { OramaStore } from "./orama_store.ts";
+import { OramaStore, type OramaStoreOptions } from "./orama_store.ts";
 
 /** What an export wrote. */
 export interface OramaExport {
@@ -21,8 +21,13 @@ export interface OramaExport {
  *
  * @param index The local index, opened.
  * @param path Where the database goes; its folder must exist.
+ * @param options How a chunk's embedding input is built, for `vectorsByInput`.
  */
-export async function exportToOrama(index: StoredIndex, path: string): Promise<OramaExport> {
+export async function exportToOrama(
+  index: StoredIndex,
+  path: string,
+  options: OramaStoreOptions = {},
+): Promise<OramaExport> {
   const { chunks, vectors, dimensions, manifest } = index;
   const pending = (row: number) => (index.pending ?? []).some(([s, e]) => row >= s && row < e);
   const byFile = new Map<string, FileChange>();
@@ -39,7 +44,7 @@ export async function exportToOrama(index: StoredIndex, path: string): Promise<O
     );
   });
   const { files: _files, pending: _pending, checksums: _checksums, ...rest } = manifest;
-  const store = new OramaStore(path);
+  const store = new OramaStore(path, options);
   const lock = await store.lock();
   try {
     const generation = await store.publish({

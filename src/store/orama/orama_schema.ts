@@ -45,8 +45,8 @@ export interface ChunkDocument {
   endOffset: number;
   parent?: string;
   metadata: Record<string, unknown>;
-  /** Hash of the text the model embedded (see `Store.vectorsByInput`). */
-  inputHash: string;
+  /** Hash of the text the model embedded (see `Store.vectorsByInput`), when the store was told how to build it. */
+  inputHash?: string;
 }
 
 /**
@@ -60,14 +60,20 @@ const END = "\u0001";
 /**
  * `tokenizeCode` as an Orama tokenizer: Orama passes the property name when
  * indexing and none when tokenizing a query, which gets `tokenizeQuery`'s
- * stopword and compound handling.
+ * stopword and compound handling. A passage's field yields each distinct
+ * token once: Orama adds every occurrence to a term's document count (its
+ * idf then falls for repeated words, not for common ones) and compares
+ * every token with every other while indexing; once, its count is the
+ * document frequency BM25 means, and indexing is much faster.
  */
 export function codeTokenizer(): Tokenizer {
   return {
     language: "english",
     normalizationCache: new Map(),
-    tokenize: (raw: string, _language?: string, prop?: string) =>
-      (prop ? tokenizeCode(raw) : tokenizeQuery(raw)).map((token) => token + END),
+    tokenize: (raw: string, _language?: string, prop?: string) => {
+      const tokens = prop ? new Set(tokenizeCode(raw)) : tokenizeQuery(raw);
+      return Array.from(tokens, (token) => token + END);
+    },
   };
 }
 
@@ -81,7 +87,7 @@ export function dirsOf(path: string): string[] {
 export function chunkDocument(
   chunk: Chunk,
   vector: Float32Array | null,
-  inputHash: string,
+  inputHash: string | undefined,
 ): ChunkDocument {
   const doc: ChunkDocument = {
     id: chunk.id,
@@ -95,8 +101,8 @@ export function chunkDocument(
     startOffset: chunk.startOffset,
     endOffset: chunk.endOffset,
     metadata: chunk.metadata,
-    inputHash,
   };
+  if (inputHash !== undefined) doc.inputHash = inputHash;
   if (chunk.symbol !== undefined) doc.symbol = chunk.symbol;
   if (chunk.parent !== undefined) doc.parent = chunk.parent;
   if (vector) doc.embedding = Array.from(vector);

@@ -23,9 +23,9 @@ import {
 import { persist } from "@orama/plugin-data-persistence";
 import { WayfinderError } from "../../error.ts";
 import type { Chunk, RowRange } from "../../types.ts";
-import { contentHasher, embeddingInput } from "../../pipeline/mod.ts";
 import { acquireIndexLock, FORMAT_VERSION, type IndexManifest } from "../mod.ts";
 import { _syncDir, _writeSynced } from "../_durable.ts";
+import { _xxhash } from "../_xxh64.ts";
 import { tokenizeQuery } from "../code_tokenizer.ts";
 import type {
   Publication,
@@ -53,15 +53,18 @@ interface ManifestDocument {
 }
 
 /**
- * Orama's full-text settings closest to the local index's BM25F ranking on
- * the judged queries (`bench/orama_bench.ts`): a symbol word counts thrice,
- * as there. Orama's term frequency is already divided by the field's
- * length, so `b` normalises little; a large `d` makes any match count.
+ * Orama's full-text settings, chosen on the peer corpus's judged queries
+ * (`bench/orama_bench.ts`) in the middle of a plateau where lexical and
+ * hybrid search stay within .01 nDCG@10 and Recall@10 of the local index.
+ * Orama scores each field by itself and sums them, so a symbol word needs
+ * less boost than in the local BM25F (3); its term frequency is already
+ * divided by the field's length, so `b` normalises little, and a large `d`
+ * makes a match count more than how often it occurs.
  */
 export const LEXICAL_SETTINGS = {
   properties: ["content", "symbol", "sourcePath"],
-  boost: { content: 1, symbol: 3, sourcePath: 1 },
-  relevance: { k: 1.2, b: 0.1, d: 1.5 },
+  boost: { content: 1, symbol: 1.5, sourcePath: 1 },
+  relevance: { k: 1.2, b: 0.1, d: 4 },
 };
 
 /** Candidates each ranking brings to hybrid fusion, per hit wanted: the local index's widest window. */
@@ -76,19 +79,29 @@ interface Loaded {
   bytes: number;
 }
 
-/** `orama:PATH` → PATH; any other string is taken as the path itself. */
-export function oramaPath(url: string): string {
-  return url.startsWith("orama:") ? url.slice("orama:".length) : url;
+/** Options of an Orama store. */
+export interface OramaStoreOptions {
+  /**
+   * The text the model embeds for a chunk (the pipeline's `embeddingInput`):
+   * its hash is stored with each chunk for `vectorsByInput`. Without it no
+   * hash is stored and `vectorsByInput` finds nothing.
+   */
+  embeddingInput?: (chunk: Chunk) => string;
 }
 
 /** A store kept as one Orama database file. */
 export class OramaStore implements Store {
   readonly location: string;
   #loaded: Loaded | null = null;
+  #embeddingInput?: (chunk: Chunk) => string;
 
-  /** @param path The database file (`orama:` prefix allowed); it need not exist yet. */
-  constructor(path: string) {
-    this.location = resolve(oramaPath(path));
+  /**
+   * @param path The database file (an `orama:` prefix is dropped); it need not exist yet.
+   * @param options How a chunk's embedding input is built.
+   */
+  constructor(path: string, options: OramaStoreOptions = {}) {
+    this.location = resolve(path.replace(/^orama:/, ""));
+    this.#embeddingInput = options.embeddingInput;
   }
 
   async manifest(): Promise<IndexManifest | null> {
@@ -112,7 +125,9 @@ export class OramaStore implements Store {
       files[path] = record;
       for (const id of record.chunkIds) docs.push(documentOf(live!.db, id)!);
     }
-    const hash = await contentHasher();
+    const { h64ToString } = await _xxhash();
+    const readBy = this.#embeddingInput;
+    const hash = (chunk: Chunk) => readBy ? h64ToString(readBy(chunk)) : undefined;
     for (const { path, record, chunks, vectors } of changed) {
       files[path] = record;
       chunks.forEach((chunk, i) => {
@@ -123,7 +138,7 @@ export class OramaStore implements Store {
             `Cannot publish to ${this.location}: a vector of ${chunk.sourcePath} has ${vector.length} dimensions, the model ${dimensions}`,
           );
         }
-        docs.push(chunkDocument(chunk, vector, hash(embeddingInput(chunk))));
+        docs.push(chunkDocument(chunk, vector, hash(chunk)));
       });
     }
     const createdAt = input.createdAt ?? new Date().toISOString();
@@ -147,8 +162,17 @@ export class OramaStore implements Store {
     return generation;
   }
 
-  lock(): Promise<{ release(): Promise<void> }> {
-    return acquireIndexLock(lockDirOf(this.location), this.location);
+  /** @throws {WayfinderError} `io` when the file's folder does not exist: it is not created. */
+  async lock(): Promise<{ release(): Promise<void> }> {
+    const folder = dirname(this.location);
+    const isFolder = await Deno.stat(folder).then((s) => s.isDirectory, () => false);
+    if (!isFolder) {
+      throw new WayfinderError(
+        "io",
+        `Cannot write Orama index ${this.location}: ${folder} is not a folder`,
+      );
+    }
+    return await acquireIndexLock(lockDirOf(this.location), this.location);
   }
 
   async status(): Promise<StoreStatus> {
@@ -330,7 +354,7 @@ class OramaReader implements StoreReader {
       for (const { chunkIds } of Object.values(this.manifest.files)) {
         for (const id of chunkIds) {
           const doc = documentOf(db, id);
-          if (doc?.embedding) this.#byInput.set(doc.inputHash, id);
+          if (doc?.embedding && doc.inputHash) this.#byInput.set(doc.inputHash, id);
         }
       }
     }

@@ -7,7 +7,7 @@ import type { Chunk } from "../../types.ts";
 import { contentHasher, embeddingInput } from "../../pipeline/mod.ts";
 import { testIdentity } from "../testdata/synthetic.ts";
 import type { FileChange, Publication } from "../store.ts";
-import { OramaStore } from "./mod.ts";
+import { OramaStore } from "./orama_store.ts";
 
 function chunk(path: string, line: number, content: string, extra: Partial<Chunk> = {}): Chunk {
   return {
@@ -65,7 +65,7 @@ const DOCS = file("docs/auth.md", [
 
 async function published(...changed: FileChange[]): Promise<{ store: OramaStore; dir: string }> {
   const dir = await Deno.makeTempDir();
-  const store = new OramaStore(`orama:${join(dir, "index.orama.json")}`);
+  const store = new OramaStore(`orama:${join(dir, "index.orama.json")}`, { embeddingInput });
   await store.publish({ manifest: MANIFEST, removed: [], changed, fresh: true });
   return { store, dir };
 }
