@@ -123,7 +123,16 @@ export class OramaStore implements Store {
     for (const [path, record] of Object.entries(live?.manifest.files ?? {})) {
       if (leaving.has(path)) continue;
       files[path] = record;
-      for (const id of record.chunkIds) docs.push(documentOf(live!.db, id)!);
+      for (const id of record.chunkIds) {
+        const doc = documentOf(live!.db, id);
+        if (!doc) {
+          throw new WayfinderError(
+            "stale_index",
+            `Cannot use Orama index ${this.location}: its manifest lists chunk ${id} of ${path}, which it does not hold`,
+          );
+        }
+        docs.push(doc);
+      }
     }
     const { h64ToString } = await _xxhash();
     const readBy = this.#embeddingInput;
@@ -158,7 +167,20 @@ export class OramaStore implements Store {
     const db = newDatabase(dimensions);
     const described: ManifestDocument = { id: MANIFEST_ID, generation, manifest };
     await insertMultiple(db, [...docs, described] as never[], 1_000);
-    await this.#write(await persist(db, "json") as string);
+    let text: string;
+    try {
+      text = await persist(db, "json") as string;
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      // The plugin writes one JSON string, and a JavaScript string has a maximum length.
+      throw new WayfinderError(
+        "io",
+        `Cannot write Orama index ${this.location}: ${docs.length} chunks of ${dimensions} dimensions ` +
+          `are too many for one Orama JSON file (${error.message})`,
+        { cause: error },
+      );
+    }
+    await this.#write(text);
     return generation;
   }
 

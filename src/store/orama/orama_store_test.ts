@@ -252,3 +252,19 @@ Deno.test("a plain Orama program restores the file with the persistence plugin a
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("an Orama store told no embedding input stores no hash and finds no vector by input", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const store = new OramaStore(join(dir, "db.json"));
+    await store.publish({ manifest: MANIFEST, removed: [], changed: [HASH], fresh: true });
+    const reader = (await store.open())!;
+    const hash = await contentHasher();
+    const key = hash(embeddingInput(HASH.chunks[0]!));
+    assert.equal((await reader.vectorsByInput([key])).size, 0);
+    assert.equal((await reader.dense(new Float32Array([0, 1]), { limit: 1 })).length, 1);
+    await reader.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
