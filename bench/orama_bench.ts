@@ -19,12 +19,13 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { LlamaEmbedder } from "../src/embed/mod.ts";
 import { loadGroups, loadJudgments, loadQueries, runEvaluation } from "../src/eval/mod.ts";
-import { embeddingInput, indexCorpus, INPUT_FORMAT } from "../src/pipeline/mod.ts";
+import { contentHasher, embeddingInput, indexCorpus, INPUT_FORMAT } from "../src/pipeline/mod.ts";
 import { searchIndex } from "../src/search/mod.ts";
 import { createCodeChunker } from "../src/chunk/mod.ts";
 import { openIndex, type StoredIndex, writeGeneration } from "../src/store/mod.ts";
 import { exportToOrama, openOramaStore } from "../src/store/orama/mod.ts";
 import type { StoreHit, StoreReader } from "../src/store/store.ts";
+import type { Chunk } from "../src/types.ts";
 import { BENCH_MODEL, requireModel } from "./_model.ts";
 import { median, report, skipped } from "./_report.ts";
 import { queryVectors, syntheticData } from "./_synthetic_index.ts";
@@ -42,6 +43,9 @@ const { values } = parseArgs({
     rows: { type: "string", default: Deno.env.get("WAYFINDER_BENCH_ROWS") ?? "10000,100000" },
   },
 });
+
+const hash = await contentHasher();
+const inputHash = (chunk: Chunk) => hash(embeddingInput(chunk));
 
 /** A `StoreHit` as the evaluation reads a hit. */
 const asHit = (hit: StoreHit) => ({ chunk: hit.chunk, score: hit.score, similarity: hit.score });
@@ -76,7 +80,7 @@ async function parity(): Promise<void> {
     });
     const index = (await openIndex(dataDir))!;
     const oramaFile = join(dataDir, "corpus.orama.json");
-    await exportToOrama(index, oramaFile, { embeddingInput });
+    await exportToOrama(index, oramaFile, { inputHash });
     const reader = (await (await openOramaStore(oramaFile)).open())!;
     const queries = await loadQueries(join(EVAL, "retrieval_queries.json"));
     const { match, judgments } = await loadJudgments(join(EVAL, "span_qrels.json"));
@@ -164,7 +168,7 @@ async function scale(rows: number): Promise<void> {
     let exported: number;
     const start = performance.now();
     try {
-      [, exported] = await timed(() => exportToOrama(localIndex, oramaFile, { embeddingInput }));
+      [, exported] = await timed(() => exportToOrama(localIndex, oramaFile, { inputHash }));
     } catch (error) {
       const after = ((performance.now() - start) / 1000).toFixed(1);
       skipped(`Orama build, ${label}`, `failed after ${after} s: ${(error as Error).message}`);

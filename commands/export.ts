@@ -1,4 +1,11 @@
-import { embeddingInput, escapeLine, exportToOrama, liveIndex, plural } from "../src/cli/mod.ts";
+import {
+  contentHasher,
+  embeddingInput,
+  escapeLine,
+  exportToOrama,
+  liveIndex,
+  plural,
+} from "../src/cli/mod.ts";
 import { WayfinderError } from "../src/mod.ts";
 import { type Command, printResult } from "./_command.ts";
 import { BUILD_SETTINGS, withCorpus } from "./_wiring.ts";
@@ -18,11 +25,13 @@ export const exportCommand: Command = {
       throw new WayfinderError("usage", "Cannot export: --format is required (orama)");
     }
     if (!exportOut) throw new WayfinderError("usage", "Cannot export: --out FILE is required");
+    // Each chunk keeps the hash of what the model read, so a run can reuse its vector.
+    const hash = await contentHasher();
+    const inputHash = (chunk: Parameters<typeof embeddingInput>[0]) => hash(embeddingInput(chunk));
     const written = await withCorpus(
       config,
       context,
-      // Each chunk keeps the hash of what the model read, as the local index does.
-      async (corpus) => exportToOrama(await liveIndex(corpus), exportOut, { embeddingInput }),
+      async (corpus) => exportToOrama(await liveIndex(corpus), exportOut, { inputHash }),
     );
     const summary = { format: exportFormat, ...written };
     printResult(

@@ -80,7 +80,7 @@ export type {
   IndexProgress,
   PartialEvent,
 } from "../pipeline/mod.ts";
-export { embeddingInput } from "../pipeline/mod.ts";
+export { contentHasher, embeddingInput } from "../pipeline/mod.ts";
 export {
   describeParent,
   parentIsWider,

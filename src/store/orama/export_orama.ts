@@ -21,7 +21,7 @@ export interface OramaExport {
  *
  * @param index The local index, opened.
  * @param path Where the database goes; its folder must exist.
- * @param options How a chunk's embedding input is built, for `vectorsByInput`.
+ * @param options How a chunk's input hash is computed, for `vectorsByInput`.
  */
 export async function exportToOrama(
   index: StoredIndex,

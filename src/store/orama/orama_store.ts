@@ -25,7 +25,6 @@ import { WayfinderError } from "../../error.ts";
 import type { Chunk, RowRange } from "../../types.ts";
 import { acquireIndexLock, FORMAT_VERSION, type IndexManifest } from "../mod.ts";
 import { _syncDir, _writeSynced } from "../_durable.ts";
-import { _xxhash } from "../_xxh64.ts";
 import { tokenizeQuery } from "../code_tokenizer.ts";
 import type {
   Publication,
@@ -82,26 +81,26 @@ interface Loaded {
 /** Options of an Orama store. */
 export interface OramaStoreOptions {
   /**
-   * The text the model embeds for a chunk (the pipeline's `embeddingInput`):
-   * its hash is stored with each chunk for `vectorsByInput`. Without it no
-   * hash is stored and `vectorsByInput` finds nothing.
+   * The hash of the text the model read for a chunk, stored with it for
+   * `vectorsByInput`, when a publication's `FileChange.inputHashes` does not
+   * give it. Without either, `vectorsByInput` finds nothing for the chunk.
    */
-  embeddingInput?: (chunk: Chunk) => string;
+  inputHash?: (chunk: Chunk) => string;
 }
 
 /** A store kept as one Orama database file. */
 export class OramaStore implements Store {
   readonly location: string;
   #loaded: Loaded | null = null;
-  #embeddingInput?: (chunk: Chunk) => string;
+  #inputHash?: (chunk: Chunk) => string;
 
   /**
    * @param path The database file (an `orama:` prefix is dropped); it need not exist yet.
-   * @param options How a chunk's embedding input is built.
+   * @param options How a chunk's input hash is computed.
    */
   constructor(path: string, options: OramaStoreOptions = {}) {
     this.location = resolve(path.replace(/^orama:/, ""));
-    this.#embeddingInput = options.embeddingInput;
+    this.#inputHash = options.inputHash;
   }
 
   async manifest(): Promise<IndexManifest | null> {
@@ -134,10 +133,10 @@ export class OramaStore implements Store {
         docs.push(doc);
       }
     }
-    const { h64ToString } = await _xxhash();
-    const readBy = this.#embeddingInput;
-    const hash = (chunk: Chunk) => readBy ? h64ToString(readBy(chunk)) : undefined;
-    for (const { path, record, chunks, vectors } of changed) {
+    for (const change of changed) {
+      const { path, record, chunks, vectors } = change;
+      // Given by the publisher since the draft interface; older callers leave it to `inputHash`.
+      const given = (change as { inputHashes?: readonly string[] }).inputHashes;
       files[path] = record;
       chunks.forEach((chunk, i) => {
         const vector = vectors[i] ?? null;
@@ -147,7 +146,7 @@ export class OramaStore implements Store {
             `Cannot publish to ${this.location}: a vector of ${chunk.sourcePath} has ${vector.length} dimensions, the model ${dimensions}`,
           );
         }
-        docs.push(chunkDocument(chunk, vector, hash(chunk)));
+        docs.push(chunkDocument(chunk, vector, given?.[i] ?? this.#inputHash?.(chunk)));
       });
     }
     const createdAt = input.createdAt ?? new Date().toISOString();

@@ -65,7 +65,10 @@ const DOCS = file("docs/auth.md", [
 
 async function published(...changed: FileChange[]): Promise<{ store: OramaStore; dir: string }> {
   const dir = await Deno.makeTempDir();
-  const store = new OramaStore(`orama:${join(dir, "index.orama.json")}`, { embeddingInput });
+  const hash = await contentHasher();
+  const store = new OramaStore(`orama:${join(dir, "index.orama.json")}`, {
+    inputHash: (chunk) => hash(embeddingInput(chunk)),
+  });
   await store.publish({ manifest: MANIFEST, removed: [], changed, fresh: true });
   return { store, dir };
 }
@@ -253,16 +256,18 @@ Deno.test("a plain Orama program restores the file with the persistence plugin a
   }
 });
 
-Deno.test("an Orama store told no embedding input stores no hash and finds no vector by input", async () => {
+Deno.test("an Orama store stores the input hashes a publication gives, else none", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const store = new OramaStore(join(dir, "db.json"));
-    await store.publish({ manifest: MANIFEST, removed: [], changed: [HASH], fresh: true });
+    const given = { ...AUTH, inputHashes: ["input-1", "input-5"] };
+    await store.publish({ manifest: MANIFEST, removed: [], changed: [HASH, given], fresh: true });
     const reader = (await store.open())!;
     const hash = await contentHasher();
     const key = hash(embeddingInput(HASH.chunks[0]!));
-    assert.equal((await reader.vectorsByInput([key])).size, 0);
-    assert.equal((await reader.dense(new Float32Array([0, 1]), { limit: 1 })).length, 1);
+    const found = await reader.vectorsByInput([key, "input-5"]);
+    assert.deepEqual([...found.keys()], ["input-5"]);
+    assert.deepEqual(found.get("input-5"), new Float32Array([0.8, 0.6]));
     await reader.close();
   } finally {
     await Deno.remove(dir, { recursive: true });
