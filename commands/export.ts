@@ -6,7 +6,7 @@ import {
   liveIndex,
   plural,
 } from "../src/cli/mod.ts";
-import { WayfinderError } from "../src/mod.ts";
+import { type Chunk, WayfinderError } from "../src/mod.ts";
 import { type Command, printResult } from "./_command.ts";
 import { BUILD_SETTINGS, withCorpus } from "./_wiring.ts";
 
@@ -27,7 +27,7 @@ export const exportCommand: Command = {
     if (!exportOut) throw new WayfinderError("usage", "Cannot export: --out FILE is required");
     // Each chunk keeps the hash of what the model read, so a run can reuse its vector.
     const hash = await contentHasher();
-    const inputHash = (chunk: Parameters<typeof embeddingInput>[0]) => hash(embeddingInput(chunk));
+    const inputHash = (chunk: Chunk) => hash(embeddingInput(chunk));
     const written = await withCorpus(
       config,
       context,

@@ -55,10 +55,11 @@ interface ManifestDocument {
  * Orama's full-text settings, chosen on the peer corpus's judged queries
  * (`bench/orama_bench.ts`) in the middle of a plateau where lexical and
  * hybrid search stay within .01 nDCG@10 and Recall@10 of the local index.
- * Orama scores each field by itself and sums them, so a symbol word needs
- * less boost than in the local BM25F (3); its term frequency is already
- * divided by the field's length, so `b` normalises little, and a large `d`
- * makes a match count more than how often it occurs.
+ * Orama scores each field by itself and sums them, so a name in both the
+ * symbol and the body already scores twice, and needs less boost than in
+ * the local BM25F (3); its term frequency is already divided by the field's
+ * length, so `b` normalises little, and a large `d` makes a match count
+ * more than how often it occurs.
  */
 export const LEXICAL_SETTINGS = {
   properties: ["content", "symbol", "sourcePath"],
