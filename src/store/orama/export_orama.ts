@@ -43,12 +43,14 @@ export async function exportToOrama(
       pending(row) ? null : vectors.slice(row * dimensions, (row + 1) * dimensions),
     );
   });
-  const { files: _files, pending: _pending, checksums: _checksums, ...rest } = manifest;
+  // What the index was built from and with; its files, pending rows and layout the store writes anew.
+  const { root, identity, fingerprint, chunkerVersion, inputFormat, settings, createdAt } =
+    manifest;
   const store = new OramaStore(path, options);
   const lock = await store.lock();
   try {
     const generation = await store.publish({
-      manifest: rest,
+      manifest: { root, identity, fingerprint, chunkerVersion, inputFormat, settings, createdAt },
       removed: [],
       changed: [...byFile.values()],
       fresh: true,

@@ -47,6 +47,8 @@ import {
 /** The document that describes the database rather than a passage. */
 interface ManifestDocument {
   id: typeof MANIFEST_ID;
+  /** `ORAMA_FORMAT` of the wayfinder that wrote it. */
+  format: number;
   generation: string;
   manifest: IndexManifest;
 }
@@ -66,6 +68,13 @@ export const LEXICAL_SETTINGS = {
   boost: { content: 1, symbol: 1.5, sourcePath: 1 },
   relevance: { k: 1.2, b: 0.1, d: 4 },
 };
+
+/**
+ * Version of the database's layout (schema, tokenizer, manifest document),
+ * bumped on any change a reader must know of; the local index's
+ * `FORMAT_VERSION` is another layout's.
+ */
+export const ORAMA_FORMAT = 1;
 
 /** Candidates each ranking brings to hybrid fusion, per hit wanted: the local index's widest window. */
 const FUSION_DEPTH = 32;
@@ -153,7 +162,7 @@ export class OramaStore implements Store {
     const createdAt = input.createdAt ?? new Date().toISOString();
     const generation = `orama-${Date.parse(createdAt)}-${crypto.randomUUID().slice(0, 8)}`;
     const pending = pendingRows(docs);
-    const manifest: IndexManifest = {
+    const manifest = {
       ...input,
       files,
       formatVersion: FORMAT_VERSION,
@@ -161,11 +170,18 @@ export class OramaStore implements Store {
       dimensions,
       chunkCount: docs.length,
       checksums: {},
-    };
+      // The local index lists its segment folders here; a database file has none.
+      segments: [],
+    } as IndexManifest;
     delete manifest.pending;
     if (pending.length > 0) manifest.pending = pending;
     const db = newDatabase(dimensions);
-    const described: ManifestDocument = { id: MANIFEST_ID, generation, manifest };
+    const described: ManifestDocument = {
+      id: MANIFEST_ID,
+      format: ORAMA_FORMAT,
+      generation,
+      manifest,
+    };
     await insertMultiple(db, [...docs, described] as never[], 1_000);
     let text: string;
     try {
@@ -296,10 +312,8 @@ function parseDatabase(path: string, text: string): Omit<Loaded, "stamp" | "byte
   }
   const described = getByID(db, MANIFEST_ID) as ManifestDocument | undefined;
   if (!described?.manifest) throw unusable("it holds no wayfinder manifest");
-  if (described.manifest.formatVersion !== FORMAT_VERSION) {
-    throw unusable(
-      `built by format ${described.manifest.formatVersion}, this wayfinder reads ${FORMAT_VERSION}`,
-    );
+  if (described.format !== ORAMA_FORMAT) {
+    throw unusable(`written in format ${described.format}, this wayfinder reads ${ORAMA_FORMAT}`);
   }
   return { db, generation: described.generation, manifest: described.manifest };
 }

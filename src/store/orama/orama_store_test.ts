@@ -7,7 +7,7 @@ import type { Chunk } from "../../types.ts";
 import { contentHasher, embeddingInput } from "../../pipeline/mod.ts";
 import { testIdentity } from "../testdata/synthetic.ts";
 import type { FileChange, Publication } from "../store.ts";
-import { OramaStore } from "./orama_store.ts";
+import { ORAMA_FORMAT, OramaStore } from "./orama_store.ts";
 
 function chunk(path: string, line: number, content: string, extra: Partial<Chunk> = {}): Chunk {
   return {
@@ -232,6 +232,19 @@ Deno.test("an Orama store: absent is null, damaged is stale, and two writers can
     await assert.rejects(
       store.open(),
       (e) => e instanceof WayfinderError && e.code === "stale_index",
+    );
+
+    await store.publish({ manifest: MANIFEST, removed: [], changed: [HASH], fresh: true });
+    assert.equal((await store.open())!.chunkCount, 1);
+    const saved = await Deno.readTextFile(store.location);
+    assert.equal(saved.split(`"format":${ORAMA_FORMAT},`).length, 2);
+    await Deno.writeTextFile(
+      store.location,
+      saved.replace(`"format":${ORAMA_FORMAT},`, '"format":99,'),
+    );
+    await assert.rejects(
+      store.open(),
+      (e) => e instanceof WayfinderError && e.code === "stale_index" && /format 99/.test(e.message),
     );
   } finally {
     await Deno.remove(dir, { recursive: true });
