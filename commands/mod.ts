@@ -10,6 +10,7 @@ import { getCommand } from "./get.ts";
 import { fitInputsCommand } from "./fit_inputs.ts";
 import { statusCommand } from "./status.ts";
 import { watchCommand } from "./watch.ts";
+import { exportCommand } from "./export.ts";
 
 export const COMMANDS: Record<string, Command> = {
   index: indexCommand,
@@ -24,4 +25,5 @@ export const COMMANDS: Record<string, Command> = {
   mcp: mcpCommand,
   validate: validateCommand,
   get: getCommand,
+  export: exportCommand,
 };

@@ -22,6 +22,7 @@ export {
   evaluateCorpus,
   type FileLines,
   hitJson,
+  liveIndex,
   type Locations,
   openConfiguredCorpus,
   parseRun,
@@ -79,6 +80,7 @@ export type {
   IndexProgress,
   PartialEvent,
 } from "../pipeline/mod.ts";
+export { contentHasher, embeddingInput } from "../pipeline/mod.ts";
 export {
   describeParent,
   parentIsWider,
@@ -87,3 +89,4 @@ export {
   type SourceReader,
   sourceReader,
 } from "../search/mod.ts";
+export { exportToOrama, type OramaExport } from "../store/mod.ts";

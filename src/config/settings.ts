@@ -598,6 +598,19 @@ export const SETTINGS = {
     default: false,
     help: "Re-resolve every Profile ref even when wayfinder.lock is current",
   },
+  exportFormat: {
+    flag: "format",
+    type: "choice",
+    choices: ["orama"],
+    value: "FORMAT",
+    help: "What to write the index as (orama: one Orama database file any Orama program loads)",
+  },
+  exportOut: {
+    flag: "out",
+    type: "path",
+    value: "FILE",
+    help: "The file to write; replaced atomically",
+  },
 } as const satisfies Record<string, Setting>;
 
 export type SettingKey = keyof typeof SETTINGS;

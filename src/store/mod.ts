@@ -75,3 +75,10 @@ export {
   type RunProgress,
   writeRunProgress,
 } from "./run_state.ts";
+export {
+  exportToOrama,
+  openOramaStore,
+  type OramaExport,
+  type OramaStore,
+  type OramaStoreOptions,
+} from "./orama/mod.ts";
