@@ -237,6 +237,8 @@ class LocalCorpus implements ConfiguredCorpus {
       knowledge,
       wordFix: wordingOf(this.hints),
     });
+    // Its lease goes, so the next publish may collect it; a searcher over it keeps its full text.
+    await this.#index?.close?.();
     this.#index = null;
     this.#filter = null;
     return summary;
@@ -320,8 +322,9 @@ class LocalCorpus implements ConfiguredCorpus {
         `No index for ${this.root}; ${this.hints.index(this.root)} first`,
       );
     }
-    // The generation's folder is collected two publishes later; a caller may hold
-    // this index (or a searcher over it) longer than that.
+    // The lease on the generation replaced is released, so a publish may collect it; a
+    // caller may hold that index (or a searcher over it) longer, so its full text is kept.
+    await this.#index?.close?.();
     this.#index = await retainLexical(index);
     return this.#index;
   }
@@ -341,7 +344,9 @@ class LocalCorpus implements ConfiguredCorpus {
     }
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    await this.#index?.close?.();
+    this.#index = null;
     return this.#models.close();
   }
 
