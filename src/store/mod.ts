@@ -72,6 +72,17 @@ export {
   writeGeneration,
   writeSegment,
 } from "./write_generation.ts";
+export { folderBytes, LocalStore, type LocalStoreOptions } from "./local_store.ts";
+export type {
+  FileChange,
+  Publication,
+  Store,
+  StoreFilter,
+  StoreHit,
+  StoreQuery,
+  StoreReader,
+  StoreStatus,
+} from "./store.ts";
 export { MERGE_POLICY, type MergePolicy, mergeSegments, segmentsToMerge } from "./merge.ts";
 export { type Lease, leasedGenerations, READERS_DIR, reclaim, takeLease } from "./reclaim.ts";
 export { retainLexical } from "./retain_lexical.ts";
