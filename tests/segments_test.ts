@@ -41,7 +41,7 @@ function rankings(index: StoredIndex): string[][] {
   );
 }
 
-async function segmentNames(index: StoredIndex): Promise<string[]> {
+function segmentNames(index: StoredIndex): string[] {
   return index.manifest.segments.map((segment) => segment.name);
 }
 
@@ -106,7 +106,7 @@ Deno.test("a one-file edit writes one small segment and shares the rest by refer
     const corpus = await openCorpus(root, { dataDir: data, embedder: new FakeEmbedder() });
     await corpus.index();
     const before = await liveIndex(corpus);
-    const [base] = await segmentNames(before);
+    const [base] = segmentNames(before);
     const vectors = join(corpus.indexDir, base!, "vectors.f32");
     const inode = (await Deno.stat(vectors)).ino;
     const path = "services/auth_service.dart";
@@ -115,7 +115,7 @@ Deno.test("a one-file edit writes one small segment and shares the rest by refer
     const summary = await corpus.index();
     equal(summary.files.changed, 1);
     const after = await liveIndex(corpus);
-    const names = await segmentNames(after);
+    const names = segmentNames(after);
     equal(names.length, 2);
     equal(names[0], base, "the unchanged rows' segment is shared");
     equal((await Deno.stat(vectors)).ino, inode, "and not rewritten");

@@ -1,5 +1,5 @@
 import type { SourceFile } from "../types.ts";
-import { detectLanguage, type WalkResult, walkTree } from "../walk/mod.ts";
+import { detectLanguage, type WalkOptions, type WalkResult, walkTree } from "../walk/mod.ts";
 import { chunkFile, type CodeChunker } from "../chunk/mod.ts";
 import { chunkConcept, isReservedFile, joinConcept } from "../okf/mod.ts";
 import type { Embedder } from "../embed/mod.ts";
@@ -27,12 +27,16 @@ export interface ChunkSourceOptions {
 }
 
 /** The tree's source files, walked with the index's rules. */
-export function walkSources(settings: SourceSettings): Promise<WalkResult> {
+export function walkSources(
+  settings: SourceSettings,
+  keep?: WalkOptions["keep"],
+): Promise<WalkResult> {
   return walkTree(settings.root, {
     include: settings.include,
     exclude: settings.exclude,
     maxFileBytes: settings.maxFileBytes,
     excludeDirs: settings.excludeDirs,
+    ...(keep ? { keep } : {}),
   });
 }
 

@@ -20,6 +20,7 @@ import {
   type RecordedSettings,
   type StoredIndex,
   UnusableIndexError,
+  verifyGeneration,
   writeVectorCache,
 } from "../store/mod.ts";
 import { embeddingInput, INPUT_FORMAT, KNOWLEDGE_INPUT_FORMAT } from "./embedding_input.ts";
@@ -166,6 +167,7 @@ export interface IndexSummary {
 interface FileRecord {
   hash: string;
   bytes: number;
+  mtime?: number;
   chunkIds: string[];
 }
 
@@ -318,7 +320,7 @@ async function updateFrom(
   const publish = publisher(options, plan, previous, fingerprint);
   const { embedded, truncated } = await embedMissing(options, plan, publish);
   options.signal?.throwIfAborted();
-  const total = plan.walked.files.length;
+  const total = walkedFiles(plan);
   options.onProgress?.({
     phase: "write",
     filesDone: total,
@@ -371,7 +373,20 @@ async function openPrevious(
 ): Promise<{ previous: StoredIndex | null; rebuilt?: string }> {
   if (options.rebuild) return { previous: null };
   try {
-    return { previous: await openIndex(options.indexDir, { root: options.root }) };
+    // Vectors stay on disk: the run reads only those of the rows it moves. Checksums are
+    // checked where the files' stat moved since they were known intact, as `status` does.
+    const previous = await openIndex(options.indexDir, {
+      root: options.root,
+      vectors: "lazy",
+      verifyChecksums: false,
+    });
+    const damage = previous &&
+      await verifyGeneration(options.indexDir, previous.generation, previous.manifest);
+    if (damage) {
+      await previous.close?.();
+      throw new UnusableIndexError(options.indexDir, damage, options.root);
+    }
+    return { previous };
   } catch (error) {
     if (!(error instanceof UnusableIndexError)) throw error;
     return { previous: null, rebuilt: error.reason };
@@ -393,8 +408,6 @@ async function planUpdate(
 ): Promise<Plan> {
   const report = (progress: IndexProgress) => options.onProgress?.(progress);
   report({ phase: "walk", filesDone: 0, filesTotal: 0, chunksDone: 0, chunksTotal: 0 });
-  const walked = await walkSources(options);
-  const hashOf = await contentHasher();
   const previousFiles: Record<string, FileRecord> = previous?.manifest.files ?? {};
   // The id column finds a reused chunk's row without building every previous chunk.
   const previousRow = (id: string) => previous?.rowOf(id) ?? -1;
@@ -403,11 +416,20 @@ async function planUpdate(
     previous?.pending?.length
       ? record.chunkIds.some((id) => inRanges(previous.pending, previousRow(id)))
       : false;
+  // A file of the size and time its record holds is kept unread: the hash stays the
+  // authority whenever its stat moved.
+  const keep = (path: string, bytes: number, mtime: number) => {
+    const before = previousFiles[path];
+    return before?.mtime === mtime && before.bytes === bytes && !waiting(before);
+  };
+  const walked = await walkSources(options, previous && !fresh ? keep : undefined);
+  const hashOf = await contentHasher();
 
   const plan = emptyPlan(walked, fresh);
   // A file there but unreadable now keeps its record and chunks, in path order with the rest.
   const carried = unreadableRecorded(Object.keys(previousFiles), walked.skipped);
-  const entries = [...walked.files, ...carried].sort((a, b) => byPath(pathOf(a), pathOf(b)));
+  const entries = [...walked.files, ...carried, ...walked.kept ?? []]
+    .sort((a, b) => byPath(pathOf(a), pathOf(b)));
   const total = entries.length;
   report({ phase: "chunk", filesDone: 0, filesTotal: total, chunksDone: 0, chunksTotal: 0 });
   for (const [n, entry] of entries.entries()) {
@@ -425,9 +447,10 @@ async function planUpdate(
         chunksDone: 0,
         chunksTotal: 0,
       });
+    const mtime = typeof entry === "string" ? before!.mtime : settled(entry.mtime);
     if (unchanged && previous && !fresh && (typeof entry === "string" || !waiting(before))) {
       // Kept where it is: the new generation shares its segment.
-      plan.files[path] = { hash, bytes, chunkIds: before.chunkIds };
+      plan.files[path] = { hash, bytes, ...(mtime ? { mtime } : {}), chunkIds: before.chunkIds };
       plan.reused += before.chunkIds.length;
       progress();
       continue;
@@ -443,7 +466,12 @@ async function planUpdate(
       const status = before ? "changed" : "added";
       options.emit({ event: "file", path, status, chunks: fileChunks.length });
     }
-    plan.files[path] = { hash, bytes, chunkIds: fileChunks.map((c) => c.id) };
+    plan.files[path] = {
+      hash,
+      bytes,
+      ...(mtime ? { mtime } : {}),
+      chunkIds: fileChunks.map((c) => c.id),
+    };
     for (const chunk of fileChunks) {
       const at = previousRow(chunk.id);
       plan.chunks.push(chunk);
@@ -452,8 +480,7 @@ async function planUpdate(
         // An id covers the passage, not the concept title or headings the input adds.
         (unchanged || embeddingInput(previous.chunks[at]!) === embeddingInput(chunk))
       ) {
-        const d = previous.dimensions;
-        plan.vectors.push(previous.vectors.subarray(at * d, (at + 1) * d));
+        plan.vectors.push(vectorOf(previous, at));
         plan.reused++;
       } else {
         plan.vectors.push(null);
@@ -472,6 +499,20 @@ async function planUpdate(
   return plan;
 }
 
+/** Row `row`'s vector in the previous generation (read from disk when its vectors were left there). */
+function vectorOf(previous: StoredIndex, row: number): Float32Array {
+  const d = previous.dimensions;
+  return previous.vectorAt?.(row) ?? previous.vectors.subarray(row * d, (row + 1) * d);
+}
+
+/**
+ * A modification time worth recording: one at least two seconds old, so a
+ * write in the same clock tick as the read (same size, same time) cannot hide.
+ */
+function settled(mtime: number | undefined): number | undefined {
+  return mtime !== undefined && Date.now() - mtime > 2_000 ? mtime : undefined;
+}
+
 /** A walked file's path, or the path of a recorded file carried over unread. */
 function pathOf(entry: SourceFile | string): string {
   return typeof entry === "string" ? entry : entry.path;
@@ -480,6 +521,11 @@ function pathOf(entry: SourceFile | string): string {
 /** Code-unit order, as the walk sorts. */
 function byPath(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Files the walk found: read, and kept unread. */
+function walkedFiles(plan: Plan): number {
+  return plan.walked.files.length + (plan.walked.kept?.length ?? 0);
 }
 
 function emptyPlan(walked: WalkResult, fresh: boolean): Plan {
@@ -557,10 +603,7 @@ function reuseByInput(
     const key = hash(embeddingInput(plan.chunks[i]!));
     plan.freshInputs.add(key);
     const row = rows.get(key);
-    const d = previous?.dimensions ?? 0;
-    const vector = row === undefined
-      ? dropped.get(key)
-      : previous!.vectors.subarray(row * d, (row + 1) * d);
+    const vector = row === undefined ? dropped.get(key) : vectorOf(previous!, row);
     if (!vector) return true;
     plan.vectors[i] = vector;
     plan.reused++;
@@ -589,7 +632,7 @@ async function keepDropped(
   for (const row of plan.removedRows) {
     const key = hash(embeddingInput(previous!.chunks[row]!));
     if (!plan.freshInputs.has(key)) {
-      kept.set(key, previous!.vectors.subarray(row * d, (row + 1) * d));
+      kept.set(key, vectorOf(previous!, row));
     }
   }
   for (const [key, vector] of await dropped()) {
@@ -622,7 +665,7 @@ async function embedMissing(
   // Only passages that cannot fit get here over budget; the embedder truncates them.
   const overBudget = new Set(plan.unfit.map((passage) => passage.chunkId));
   const truncated = toEmbed.filter((i) => overBudget.has(chunks[i]!.id)).length;
-  const total = plan.walked.files.length;
+  const total = walkedFiles(plan);
   const policy = options.partial === false ? false : { ...PARTIAL_PUBLISHING, ...options.partial };
   const publishPartial = partialPublisher(
     policy,
@@ -670,7 +713,7 @@ function summarise(
     root: options.root,
     index: options.indexDir,
     files: {
-      seen: plan.walked.files.length,
+      seen: walkedFiles(plan),
       changed: plan.changed,
       deleted: plan.deleted,
       skipped: plan.walked.skipped.length,

@@ -9,7 +9,7 @@
 import type { Chunk } from "../types.ts";
 import { inRanges } from "../row_ranges.ts";
 import type { IndexManifest, IndexManifestInput, SegmentRecord } from "./manifest.ts";
-import { openIndex, type SegmentView, type StoredIndex } from "./open_index.ts";
+import { openIndex, readManifest, type SegmentView, type StoredIndex } from "./open_index.ts";
 import { reclaim } from "./reclaim.ts";
 import { liveRows, publishGeneration, writeSegment } from "./write_generation.ts";
 
@@ -95,6 +95,16 @@ export async function mergeSegments(
   indexDir: string,
   options: MergeOptions = {},
 ): Promise<string | null> {
+  // Decided on the manifest alone: most publishes merge nothing and should not pay an open.
+  const live = await readManifest(indexDir, options.root).catch(() => null);
+  if (
+    !live?.segments ||
+    (options.all
+      ? live.segments.length < 2 && !live.segments[0]?.deleted
+      : segmentsToMerge(live.segments, options.policy).length === 0)
+  ) {
+    return null;
+  }
   const index = await openIndex(indexDir, { root: options.root });
   if (!index?.segments) {
     await index?.close?.();

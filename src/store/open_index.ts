@@ -53,6 +53,8 @@ export interface StoredIndex {
   lexical(query: string, limit: number, filter?: LexicalFilter): LexicalHit[];
   /** The segments the rows come from, in row order (the writer plans edits on them). */
   segments?: SegmentView[];
+  /** Row `row`'s vector, read from disk when the index was opened with lazy vectors. */
+  vectorAt?(row: number): Float32Array;
   /**
    * Releases the generation's reader lease: a publish may then reclaim it.
    * A process that exits without calling it leaves a lease reclaimed later.
@@ -79,6 +81,13 @@ export interface OpenOptions {
    * @default true
    */
   lease?: boolean;
+  /**
+   * "lazy": leave the vectors on disk (`vectors` is empty) and read a row's
+   * with `vectorAt`, for a writer that reuses only the rows of files it
+   * changes; their sizes are still checked, their checksums only with
+   * `verifyChecksums`. @default "load"
+   */
+  vectors?: "load" | "lazy";
 }
 
 /**
@@ -368,8 +377,16 @@ async function load(
   if (total !== manifest.chunkCount) {
     throw fail(`its segments hold ${total} live chunks, expected ${manifest.chunkCount}`);
   }
-  const vectors = new Float32Array(total * dimensions);
-  for (const segment of segments) await readVectors(c, segment, vectors);
+  const lazy = options.vectors === "lazy";
+  const vectors = new Float32Array(lazy ? 0 : total * dimensions);
+  for (const segment of segments) {
+    if (!lazy) await readVectors(c, segment, vectors);
+    else {await checkStreamed(
+        c,
+        `${segment.record.name}/${FILES.vectors}`,
+        segment.record.rows * dimensions * 4,
+      );}
+  }
   for (const segment of segments) {
     const { name, rows } = segment.record;
     await checkStreamed(c, `${name}/${FILES.text}`, segment.table.textOffsets[rows]);
@@ -380,12 +397,39 @@ async function load(
     textReader(join(dir, record.name, FILES.text), (reason) => fail(`${record.name}/${reason}`))
   );
   const starts = segments.map((segment) => segment.start);
-  const chunks = lazyRows(total, (row) => {
+  /** The segment and segment row of a generation row. */
+  const locate = (row: number): [number, number] => {
     const s = upperBound(starts, row) - 1;
     const segment = segments[s]!;
-    const local = segment.local ? segment.local[row - segment.start]! : row - segment.start;
-    return chunkAt(segment.table, local, readers[s]!);
+    return [s, segment.local ? segment.local[row - segment.start]! : row - segment.start];
+  };
+  const chunks = lazyRows(total, (row) => {
+    const [s, local] = locate(row);
+    return chunkAt(segments[s]!.table, local, readers[s]!);
   });
+  const handles: (Deno.FsFile | null)[] = segments.map(() => null);
+  const vectorAt = (row: number): Float32Array => {
+    if (!lazy) return vectors.subarray(row * dimensions, (row + 1) * dimensions);
+    const [s, local] = locate(row);
+    const file = join(dir, segments[s]!.record.name, FILES.vectors);
+    const bytes = new Uint8Array(dimensions * 4);
+    try {
+      const handle = handles[s] ??= Deno.openSync(file, { read: true });
+      handle.seekSync(local * dimensions * 4, Deno.SeekMode.Start);
+      let filled = 0;
+      while (filled < bytes.length) {
+        const n = handle.readSync(bytes.subarray(filled));
+        if (n === null || n === 0) break;
+        filled += n;
+      }
+      if (filled < bytes.length) throw new Error("it is truncated");
+    } catch (error) {
+      throw fail(
+        `${segments[s]!.record.name}/${FILES.vectors} is unreadable (${(error as Error).message})`,
+      );
+    }
+    return _float32FromLE(bytes);
+  };
   let rows: Map<string, number> | undefined;
   let search: LexicalSearch | undefined;
   return {
@@ -426,7 +470,14 @@ async function load(
         throw fail(`${FILES.lexical} is damaged (${(error as Error).message})`);
       }
     },
-    close: () => lease?.release() ?? Promise.resolve(),
+    vectorAt,
+    close: async () => {
+      for (const [s, handle] of handles.entries()) {
+        handle?.close();
+        handles[s] = null;
+      }
+      await lease?.release();
+    },
   };
 }
 

@@ -122,12 +122,21 @@ async function readCurrentName(indexDir: string): Promise<string | null> {
   }
 }
 
+/** Segments of generations this process read, by folder: a generation never changes. */
+const known = new Map<string, string[]>();
+
 /** Segments a generation's manifest lists, or null when it cannot be read. */
 async function segmentsOf(indexDir: string, generation: string): Promise<string[] | null> {
+  const path = join(indexDir, generation);
+  const cached = known.get(path);
+  if (cached) return cached;
   try {
-    const text = await Deno.readTextFile(join(indexDir, generation, "manifest.json"));
+    const text = await Deno.readTextFile(join(path, "manifest.json"));
     const manifest = JSON.parse(text) as Partial<IndexManifest>;
-    return (manifest.segments ?? []).map((segment) => segment.name);
+    const segments = (manifest.segments ?? []).map((segment) => segment.name);
+    if (known.size > 64) known.clear();
+    known.set(path, segments);
+    return segments;
   } catch {
     return null;
   }
