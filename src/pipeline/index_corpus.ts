@@ -12,7 +12,7 @@ import {
   identityChanges,
   type IndexLock,
   mergeSegments,
-  openIndex,
+  openForEdit,
   publishEdit,
   readManifest,
   readVectorCache,
@@ -20,7 +20,6 @@ import {
   type RecordedSettings,
   type StoredIndex,
   UnusableIndexError,
-  verifyGeneration,
   writeVectorCache,
 } from "../store/mod.ts";
 import { embeddingInput, INPUT_FORMAT, KNOWLEDGE_INPUT_FORMAT } from "./embedding_input.ts";
@@ -373,19 +372,8 @@ async function openPrevious(
 ): Promise<{ previous: StoredIndex | null; rebuilt?: string }> {
   if (options.rebuild) return { previous: null };
   try {
-    // Vectors stay on disk: the run reads only those of the rows it moves. Checksums are
-    // checked where the files' stat moved since they were known intact, as `status` does.
-    const previous = await openIndex(options.indexDir, {
-      root: options.root,
-      vectors: "lazy",
-      verifyChecksums: false,
-    });
-    const damage = previous &&
-      await verifyGeneration(options.indexDir, previous.generation, previous.manifest);
-    if (damage) {
-      await previous.close?.();
-      throw new UnusableIndexError(options.indexDir, damage, options.root);
-    }
+    // Vectors stay on disk: the run reads only those of the rows it moves.
+    const previous = await openForEdit(options.indexDir, options.root);
     return { previous };
   } catch (error) {
     if (!(error instanceof UnusableIndexError)) throw error;

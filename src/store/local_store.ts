@@ -10,6 +10,7 @@ import { compileFilter } from "./lexical_filter.ts";
 import { acquireIndexLock } from "./index_lock.ts";
 import type { FileRecord, IndexManifest } from "./manifest.ts";
 import { mergeSegments } from "./merge.ts";
+import { openForEdit } from "./open_for_edit.ts";
 import { currentGeneration, openIndex, readManifest, type StoredIndex } from "./open_index.ts";
 import type {
   Publication,
@@ -52,9 +53,7 @@ export class LocalStore implements Store {
   }
 
   async publish(publication: Publication): Promise<string> {
-    const base = publication.fresh
-      ? null
-      : await openIndex(this.location, { root: this.options.root });
+    const base = publication.fresh ? null : await openForEdit(this.location, this.options.root);
     try {
       const removed = new Set([
         ...publication.removed,

@@ -86,6 +86,7 @@ export type {
 export { MERGE_POLICY, type MergePolicy, mergeSegments, segmentsToMerge } from "./merge.ts";
 export { type Lease, leasedGenerations, READERS_DIR, reclaim, takeLease } from "./reclaim.ts";
 export { retainLexical } from "./retain_lexical.ts";
+export { openForEdit } from "./open_for_edit.ts";
 export { verifyGeneration } from "./verify_generation.ts";
 export { CACHE_FILE, readVectorCache, writeVectorCache } from "./vector_cache.ts";
 export {
