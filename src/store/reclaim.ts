@@ -34,6 +34,19 @@ export interface Lease {
   releaseSync(): void;
 }
 
+/** Leases this process holds, released on exit (a process that is killed leaves them to the writer). */
+const held = new Set<Lease>();
+let exitHook = false;
+
+function releaseAtExit(lease: Lease): void {
+  held.add(lease);
+  if (exitHook) return;
+  exitHook = true;
+  globalThis.addEventListener("unload", () => {
+    for (const lease of held) lease.releaseSync();
+  });
+}
+
 /**
  * Leases `generation` for this process. Best effort: a folder this process
  * cannot write gets no lease (a read-only index has no writer to fear).
@@ -42,27 +55,29 @@ export async function takeLease(indexDir: string, generation: string): Promise<L
   const dir = join(indexDir, READERS_DIR);
   const path = join(dir, `${process.pid}-${randomBytes(6).toString("hex")}.json`);
   const record: LeaseRecord = { pid: process.pid, since: new Date().toISOString(), generation };
-  let held = false;
+  let mine = false;
   try {
     await Deno.mkdir(dir, { recursive: true, mode: _PRIVATE_DIR });
     await Deno.writeTextFile(path, JSON.stringify(record) + "\n", {
       createNew: true,
       mode: _PRIVATE_FILE,
     });
-    held = true;
+    mine = true;
   } catch {
     // Read-only, or vanished: read without a lease.
   }
-  return {
+  const lease: Lease = {
     generation,
     async release() {
-      if (!held) return;
-      held = false;
+      held.delete(lease);
+      if (!mine) return;
+      mine = false;
       await Deno.remove(path).catch(() => {});
     },
     releaseSync() {
-      if (!held) return;
-      held = false;
+      held.delete(lease);
+      if (!mine) return;
+      mine = false;
       try {
         Deno.removeSync(path);
       } catch {
@@ -70,12 +85,14 @@ export async function takeLease(indexDir: string, generation: string): Promise<L
       }
     },
   };
+  if (mine) releaseAtExit(lease);
+  return lease;
 }
 
 /** Generations named by live leases; leases of dead processes are removed on the way. */
 export async function leasedGenerations(indexDir: string): Promise<Set<string>> {
   const dir = join(indexDir, READERS_DIR);
-  const held = new Set<string>();
+  const leased = new Set<string>();
   try {
     for await (const entry of Deno.readDir(dir)) {
       const path = join(dir, entry.name);
@@ -88,7 +105,7 @@ export async function leasedGenerations(indexDir: string): Promise<Set<string>> 
       if (
         record && typeof record.generation === "string" && processAlive(record.pid, record.since)
       ) {
-        held.add(record.generation);
+        leased.add(record.generation);
       } else if (record || !entry.name.endsWith(".json") || await olderThan(path, 60_000)) {
         await Deno.remove(path).catch(() => {});
       }
@@ -96,7 +113,7 @@ export async function leasedGenerations(indexDir: string): Promise<Set<string>> 
   } catch {
     // No leases.
   }
-  return held;
+  return leased;
 }
 
 /** Whether a file was last written more than `ms` ago (a torn lease, not one being written). */
