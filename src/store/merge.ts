@@ -9,9 +9,15 @@
 import type { Chunk } from "../types.ts";
 import { inRanges } from "../row_ranges.ts";
 import type { IndexManifest, IndexManifestInput, SegmentRecord } from "./manifest.ts";
-import { openIndex, readManifest, type SegmentView, type StoredIndex } from "./open_index.ts";
+import {
+  currentGeneration,
+  openIndex,
+  readManifest,
+  type SegmentView,
+  type StoredIndex,
+} from "./open_index.ts";
 import { reclaim } from "./reclaim.ts";
-import { liveRows, publishGeneration, writeSegment } from "./write_generation.ts";
+import { liveRows, published, publishGeneration, writeSegment } from "./write_generation.ts";
 
 /** When to merge. */
 export interface MergePolicy {
@@ -95,8 +101,12 @@ export async function mergeSegments(
   indexDir: string,
   options: MergeOptions = {},
 ): Promise<string | null> {
-  // Decided on the manifest alone: most publishes merge nothing and should not pay an open.
-  const live = await readManifest(indexDir, options.root).catch(() => null);
+  // Decided on the segment list alone: most publishes merge nothing and should not pay an
+  // open, nor a read of the manifest this process just wrote.
+  const mine = published.get(indexDir);
+  const live = mine && mine.name === await currentGeneration(indexDir)
+    ? mine
+    : await readManifest(indexDir, options.root).catch(() => null);
   if (
     !live?.segments ||
     (options.all

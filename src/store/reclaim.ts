@@ -142,6 +142,12 @@ async function readCurrentName(indexDir: string): Promise<string | null> {
 /** Segments of generations this process read, by folder: a generation never changes. */
 const known = new Map<string, string[]>();
 
+/** Notes the segments of a generation this process just published, sparing a read of its manifest. */
+export function noteSegments(indexDir: string, generation: string, segments: string[]): void {
+  if (known.size > 64) known.clear();
+  known.set(join(indexDir, generation), segments);
+}
+
 /** Segments a generation's manifest lists, or null when it cannot be read. */
 async function segmentsOf(indexDir: string, generation: string): Promise<string[] | null> {
   const path = join(indexDir, generation);

@@ -11,7 +11,7 @@ import {
   type IndexManifestInput,
   type SegmentRecord,
 } from "./manifest.ts";
-import { freshName, GENERATION_NAME, reclaim } from "./reclaim.ts";
+import { freshName, GENERATION_NAME, noteSegments, reclaim } from "./reclaim.ts";
 import { recordIntact } from "./verify_generation.ts";
 
 export { FILES, GENERATION_NAME };
@@ -143,6 +143,9 @@ export function globalPending(segments: readonly SegmentRecord[]): RowRange[] {
   return rowRanges(rows);
 }
 
+/** The generation this process last published into each index directory, and its segments. */
+export const published = new Map<string, { name: string; segments: SegmentRecord[] }>();
+
 /** Options of `publishGeneration` and `writeGeneration`. */
 export interface PublishOptions {
   /**
@@ -207,6 +210,8 @@ export async function publishGeneration(
     await Deno.remove(genDir, { recursive: true }).catch(() => {});
     throw ioError(indexDir, error);
   }
+  noteSegments(indexDir, name, kept.map((segment) => segment.name));
+  published.set(indexDir, { name, segments: kept });
   await recordIntact(indexDir, name, Object.keys(sums));
   await reclaim(indexDir, { keep: options.pinned });
   return name;
