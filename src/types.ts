@@ -13,6 +13,8 @@ export interface SourceFile {
   content: string;
   /** Size on disk in bytes. */
   bytes: number;
+  /** Modification time (ms) when read, where the walk knows it. */
+  mtime?: number;
 }
 
 /**

@@ -104,7 +104,7 @@ async function enospcInProcess() {
     // The vectors of the next generation go to /dev/full: the real write fails with ENOSPC.
     // Only writes are redirected: opening the live index reads its vectors through Deno.open too.
     Deno.open = ((path: string | URL, options?: Deno.OpenOptions) =>
-      options?.write && /\/gen-[^/]+\/vectors\.f32$/.test(String(path))
+      options?.write && /\/seg-[^/]+\/vectors\.f32$/.test(String(path))
         ? open("/dev/full", { write: true })
         : open(path, options)) as typeof Deno.open;
     await assert.rejects(corpus.index(), {

@@ -1,6 +1,7 @@
 /**
  * A process that keeps a corpus open (a server, an agent, a watcher) keeps
- * searching after newer generations are published and older ones collected,
+ * searching after newer generations are published (its reader lease keeps what it
+ * holds until it moves on, and older ones are collected),
  * and while its own index run embeds.
  */
 import assert from "node:assert/strict";
@@ -29,11 +30,8 @@ Deno.test("a long-lived Corpus keeps lexical and dense search across two newer g
       const run = await wayfinder(["index", root], env);
       assert.equal(run.code, 0, run.stderr);
     }
-    await assert.rejects(
-      Deno.stat(join(corpus.indexDir, held.generation)),
-      Deno.errors.NotFound,
-      "the held generation was collected",
-    );
+    // Its reader lease keeps the held generation on disk through both publishes.
+    assert.ok((await Deno.stat(join(corpus.indexDir, held.generation))).isDirectory);
 
     // What the caller holds still answers, from its own generation.
     assert.ok(held.lexical("refresh token", 3).length > 0);
@@ -48,6 +46,17 @@ Deno.test("a long-lived Corpus keeps lexical and dense search across two newer g
     const dense = await corpus.search("zephyrquartz rotates", { limit: live.chunks.length });
     assert.equal(dense.matches.length, live.chunks.length);
     assert.ok(dense.matches.some((m) => m.chunk.sourcePath === "zephyrquartz.md"));
+
+    // The corpus let go of it when it moved on: the next publish collects it.
+    await Deno.writeTextFile(join(root, "quartz.md"), "# quartz\n\nThe quartz hums.\n");
+    const env = { WAYFINDER_DATA_DIR: dataDir, WAYFINDER_EMBEDDING_MODEL: tinyModel() };
+    assert.equal((await wayfinder(["index", root], env)).code, 0);
+    await assert.rejects(
+      Deno.stat(join(corpus.indexDir, held.generation)),
+      Deno.errors.NotFound,
+      "the held generation was collected",
+    );
+    assert.ok(held.lexical("refresh token", 3).length > 0, "its full text was kept");
   } finally {
     await corpus.close();
   }

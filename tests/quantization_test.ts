@@ -50,7 +50,10 @@ Deno.test("search refuses an index with a flipped byte: exit 2, one line", async
   const { root, indexDir, env } = await setup();
   assert.equal((await wayfinder(["index", root], env)).code, 0);
   const generation = (await Deno.readTextFile(join(indexDir, "current"))).trim();
-  const path = join(indexDir, generation, "text.bin");
+  const { segments } = JSON.parse(
+    await Deno.readTextFile(join(indexDir, generation, "manifest.json")),
+  );
+  const path = join(indexDir, segments[0].name, "text.bin");
   const bytes = await Deno.readFile(path);
   bytes[bytes.length >> 1]! ^= 0x20;
   await Deno.writeFile(path, bytes);
@@ -58,7 +61,7 @@ Deno.test("search refuses an index with a flipped byte: exit 2, one line", async
   assert.equal(run.code, 2);
   assert.match(
     run.stderr,
-    /^wayfinder: Cannot use index at \S+: text\.bin fails its checksum; run 'wayfinder index \S+' to rebuild it\n$/,
+    /^wayfinder: Cannot use index at \S+: seg-\d+-[0-9a-f]+\/text\.bin fails its checksum; run 'wayfinder index \S+' to rebuild it\n$/,
   );
 });
 

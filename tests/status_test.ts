@@ -430,7 +430,7 @@ Deno.test("an unreadable manifest, a 'current' naming no generation or an older 
   const damage = {
     "its manifest is not JSON": async () => Deno.writeTextFile(await manifest(), "{ torn"),
     "'current' names no generation": () => Deno.writeTextFile(join(indexDir, "current"), "junk\n"),
-    "built by format 1, this wayfinder reads 2": async () => {
+    "built by format 1, this wayfinder reads 3": async () => {
       const path = await manifest();
       const old = { ...JSON.parse(await Deno.readTextFile(path)), formatVersion: 1 };
       await Deno.writeTextFile(path, JSON.stringify(old));
@@ -456,7 +456,11 @@ Deno.test("a flipped byte in the live generation: status says damaged, a plain i
   const { root, env, status } = await setup();
   assert.equal((await wayfinder(["index", root], env)).code, 0);
   const { indexDir, generation } = await status();
-  const vectors = join(indexDir, generation, "vectors.f32");
+  const { segments } = JSON.parse(
+    await Deno.readTextFile(join(indexDir, generation, "manifest.json")),
+  );
+  const segment = segments[0].name;
+  const vectors = join(indexDir, segment, "vectors.f32");
   const bytes = await Deno.readFile(vectors);
   bytes[100]! ^= 0x40;
   await Deno.writeFile(vectors, bytes);
@@ -464,7 +468,7 @@ Deno.test("a flipped byte in the live generation: status says damaged, a plain i
   const damaged = await status();
   assert.equal(damaged.state, "stale");
   assert.deepEqual(damaged.stale.reasons, [
-    `the index is damaged (vectors.f32 fails its checksum); run 'wayfinder index ${root}' to rebuild it`,
+    `the index is damaged (${segment}/vectors.f32 fails its checksum); run 'wayfinder index ${root}' to rebuild it`,
   ]);
   const run = await wayfinder(["index", root], env);
   assert.equal(run.code, 0, run.stderr);
@@ -472,7 +476,7 @@ Deno.test("a flipped byte in the live generation: status says damaged, a plain i
   assert.match(run.stdout, /5 changed, 0 deleted/);
   assert.match(
     run.stderr,
-    /Rebuilt the index: the live one was unusable \(vectors\.f32 fails its checksum\)/,
+    /Rebuilt the index: the live one was unusable \(seg-\d+-[0-9a-f]+\/vectors\.f32 fails its checksum\)/,
   );
   const mended = await status();
   assert.equal(mended.state, "ready");
@@ -495,11 +499,14 @@ Deno.test("a manifest whose chunk count was edited: status says damaged, a plain
 
   const damaged = await status();
   assert.equal(damaged.state, "stale");
-  assert.match(damaged.stale.reasons[0], /^the index is damaged \(vectors\.f32 holds \d+ bytes/);
+  assert.match(
+    damaged.stale.reasons[0],
+    /^the index is damaged \(its segments hold \d+ live chunks/,
+  );
   const run = await wayfinder(["index", root], env);
   assert.equal(run.code, 0, run.stderr);
   assert.doesNotMatch(run.stdout, /is current/);
-  assert.match(run.stderr, /Rebuilt the index: the live one was unusable \(vectors\.f32 holds/);
+  assert.match(run.stderr, /Rebuilt the index: the live one was unusable \(its segments hold/);
   assert.equal((await status()).state, "ready");
   const search = await wayfinder(["search", root, "payment"], env);
   assert.equal(search.code, 0, search.stderr);

@@ -62,8 +62,9 @@ import { BUILD_DEFAULTS } from "../build_defaults.ts";
 async function openStamped(
   indexDir: string,
   root: string,
-  vectors: boolean,
+  withVectors: boolean,
 ): Promise<StoredIndex | null> {
+  const vectors = withVectors ? "load" : "lazy";
   let index: StoredIndex | null;
   try {
     index = await openIndex(indexDir, { root, verifyChecksums: false, vectors });
@@ -72,7 +73,10 @@ async function openStamped(
   }
   if (!index) return null;
   const damage = await verifyGeneration(indexDir, index.generation, index.manifest);
-  if (damage) throw new UnusableIndexError(indexDir, damage, root);
+  if (damage) {
+    await index.close?.();
+    throw new UnusableIndexError(indexDir, damage, root);
+  }
   return index;
 }
 
@@ -270,6 +274,8 @@ class LocalCorpus implements ConfiguredCorpus {
       wordFix: wordingOf(this.hints),
       onFolder: folders.add,
     });
+    // Its lease goes, so the next publish may collect it; a searcher over it keeps its full text.
+    await this.#index?.close?.();
     this.#index = null;
     this.#filter = null;
     await this.#recordFolders(summary, before, folders);
@@ -362,7 +368,7 @@ class LocalCorpus implements ConfiguredCorpus {
   }
 
   /**
-   * The live generation, loaded; `vectors: false` when only a lexical search
+   * The live generation, loaded; its vectors left on disk when only a lexical search
    * will read it, which then skips reading them (a tenth of a second and the
    * largest part of its memory on a 70k-chunk index).
    */
@@ -377,8 +383,9 @@ class LocalCorpus implements ConfiguredCorpus {
         `No index for ${this.root}; ${this.hints.index(this.root)} first`,
       );
     }
-    // The generation's folder is collected two publishes later; a caller may hold
-    // this index (or a searcher over it) longer than that.
+    // The lease on the generation replaced is released, so a publish may collect it; a
+    // caller may hold that index (or a searcher over it) longer, so its full text is kept.
+    await this.#index?.close?.();
     this.#index = await retainLexical(index);
     this.#withVectors = vectors;
     return this.#index;
@@ -399,7 +406,9 @@ class LocalCorpus implements ConfiguredCorpus {
     }
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    await this.#index?.close?.();
+    this.#index = null;
     return this.#models.close();
   }
 

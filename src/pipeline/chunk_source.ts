@@ -29,13 +29,17 @@ export interface ChunkSourceOptions {
 }
 
 /** The tree's source files, walked with the index's rules. */
-export function walkSources(settings: SourceSettings): Promise<WalkResult> {
+export function walkSources(
+  settings: SourceSettings,
+  keep?: WalkOptions["keep"],
+): Promise<WalkResult> {
   return walkTree(settings.root, {
     include: settings.include,
     exclude: settings.exclude,
     maxFileBytes: settings.maxFileBytes,
     excludeDirs: settings.excludeDirs,
     onFolder: settings.onFolder,
+    ...(keep ? { keep } : {}),
   });
 }
 

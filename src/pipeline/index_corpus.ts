@@ -11,13 +11,15 @@ import {
   assertSameModel,
   identityChanges,
   type IndexLock,
-  openIndex,
+  mergeSegments,
+  openForEdit,
+  publishEdit,
   readManifest,
   readVectorCache,
+  reclaim,
   type RecordedSettings,
   type StoredIndex,
   UnusableIndexError,
-  writeGeneration,
   writeVectorCache,
 } from "../store/mod.ts";
 import { embeddingInput, INPUT_FORMAT, KNOWLEDGE_INPUT_FORMAT } from "./embedding_input.ts";
@@ -166,6 +168,7 @@ export interface IndexSummary {
 interface FileRecord {
   hash: string;
   bytes: number;
+  mtime?: number;
   chunkIds: string[];
 }
 
@@ -217,6 +220,14 @@ function onlyInputFormatDiffers(built: ModelIdentity, current: ModelIdentity): b
 interface Plan {
   walked: WalkResult;
   files: Record<string, FileRecord>;
+  /**
+   * Build the new generation from nothing (no previous one, or its chunks cut
+   * or coded another way) instead of editing the previous one.
+   */
+  fresh: boolean;
+  /** Files of the previous generation whose rows leave it (edits only). */
+  removedPaths: string[];
+  /** The new segment's chunks: changed files' (every file's, when fresh). */
   chunks: Chunk[];
   /** Row i's vector, or null when chunk i still needs embedding. */
   vectors: (Float32Array | null)[];
@@ -243,9 +254,25 @@ type DroppedCache = () => Promise<Map<string, Float32Array>>;
 type RunOptions = IndexOptions & { embedder: Embedder; emit: (event: IndexEventInput) => void };
 
 async function update(options: RunOptions, started: number): Promise<IndexSummary> {
+  const opened = await openPrevious(options);
+  try {
+    return await updateFrom(options, started, opened);
+  } finally {
+    // The run's lease on the generation it started from goes, and with it what nothing else holds.
+    await opened.previous?.close?.();
+    await reclaim(options.indexDir);
+  }
+}
+
+async function updateFrom(
+  options: RunOptions,
+  started: number,
+  opened: { previous: StoredIndex | null; rebuilt?: string },
+): Promise<IndexSummary> {
   const { embedder, root } = options;
   const fingerprint = identityFingerprint(embedder.identity);
-  let { previous, rebuilt } = await openPrevious(options);
+  let { previous } = opened;
+  const { rebuilt } = opened;
   if (previous && onlyInputFormatDiffers(previous.manifest.identity, embedder.identity)) {
     // Same model, inputs built another way (a new format, or a folder that became a
     // bundle): none of the old vectors fit, so this run rebuilds.
@@ -264,15 +291,19 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
   if (servesDense || embedder.identity.provider === "static") {
     options = { ...options, partial: false };
   }
+  const quantization = options.quantization ?? BUILD_DEFAULTS.quantization;
+  const sameCodes = (previous?.manifest.quantization ?? "none") === quantization;
+  let fresh = previous === null || !sameCodes || previous.segments === undefined;
   if (previous && chunkingChanged(previous, options)) {
     previous = forgetFileRecords(previous);
+    fresh = true;
   }
   let read: Promise<Map<string, Float32Array>> | undefined;
   const dropped: DroppedCache = () =>
     read ??= options.rebuild
       ? Promise.resolve(new Map())
       : readVectorCache(options.indexDir, fingerprint, embedder.identity.dimensions);
-  const plan = await planUpdate(options, previous, dropped);
+  const plan = await planUpdate(options, previous, dropped, fresh);
   if (options.longInput === "reject") {
     assertFits(plan.unfit, embedder.identity.maxTokens);
   }
@@ -281,8 +312,6 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
     ...(rebuilt ? { rebuilt } : {}),
   });
   const { changed, deleted, toEmbed, removed } = plan;
-  const quantization = options.quantization ?? BUILD_DEFAULTS.quantization;
-  const sameCodes = (previous?.manifest.quantization ?? "none") === quantization;
   if (
     previous && sameCodes && changed === 0 && deleted === 0 && toEmbed.length === 0 &&
     removed === 0
@@ -292,7 +321,7 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
   const publish = publisher(options, plan, previous, fingerprint);
   const { embedded, truncated } = await embedMissing(options, plan, publish);
   options.signal?.throwIfAborted();
-  const total = plan.walked.files.length;
+  const total = walkedFiles(plan);
   options.onProgress?.({
     phase: "write",
     filesDone: total,
@@ -302,6 +331,8 @@ async function update(options: RunOptions, started: number): Promise<IndexSummar
   });
   const outcome = summary(embedded, truncated, await publish());
   await keepDropped(options, plan, previous, dropped, fingerprint);
+  // The edit is searchable already; merging only tidies, so its failure fails nothing.
+  await mergeSegments(options.indexDir, { root }).catch(() => {});
   return outcome;
 }
 
@@ -311,14 +342,12 @@ function publisher(
   plan: Plan,
   previous: StoredIndex | null,
   fingerprint: string,
-): (pending?: RowRange[]) => Promise<string> {
+): () => Promise<string> {
   const { identity } = options.embedder;
-  const zeros = new Float32Array(identity.dimensions);
-  // Reused passages read their text from the generation this run started from,
-  // so every publish of the run must leave that generation on disk.
-  const pinned = previous ? [previous.generation] : [];
-  return (pending = []) =>
-    writeGeneration(options.indexDir, {
+  // Reused passages read their text from the generation this run started from:
+  // the run's lease on it keeps it on disk through every publish of the run.
+  return () =>
+    publishEdit(options.indexDir, plan.fresh ? null : previous, {
       manifest: {
         root: options.root,
         identity,
@@ -328,12 +357,11 @@ function publisher(
         settings: options.settings,
         files: plan.files,
         quantization: options.quantization ?? BUILD_DEFAULTS.quantization,
-        ...(pending.length ? { pending } : {}),
       },
-      chunks: plan.chunks,
-      // Rows still to embed are zeros on disk; `pending` keeps dense search off them.
-      vectors: plan.vectors.map((v) => v ?? zeros),
-    }, { pinned });
+      removed: plan.removedPaths,
+      // Rows still to embed are zeros on disk, recorded as pending.
+      rows: plan.chunks.map((chunk, i) => [chunk, plan.vectors[i] ?? null]),
+    });
 }
 
 /**
@@ -346,7 +374,9 @@ async function openPrevious(
 ): Promise<{ previous: StoredIndex | null; rebuilt?: string }> {
   if (options.rebuild) return { previous: null };
   try {
-    return { previous: await openIndex(options.indexDir, { root: options.root }) };
+    // Vectors stay on disk: the run reads only those of the rows it moves.
+    const previous = await openForEdit(options.indexDir, options.root);
+    return { previous };
   } catch (error) {
     if (!(error instanceof UnusableIndexError)) throw error;
     return { previous: null, rebuilt: error.reason };
@@ -354,27 +384,42 @@ async function openPrevious(
 }
 
 /**
- * Walks the tree and hashes each file: an unchanged file keeps its chunks,
- * a changed one is chunked again; a chunk whose id the previous generation
- * holds keeps its vector.
+ * Walks the tree and hashes each file: an unchanged file keeps its rows
+ * where they are (no chunk of it is built, no text read), a changed one is
+ * chunked again into the new segment; a chunk whose id the previous
+ * generation holds keeps its vector. When `fresh`, every file's chunks go
+ * into the new segment, unchanged ones copied from the previous generation.
  */
 async function planUpdate(
   options: RunOptions,
   previous: StoredIndex | null,
   dropped: DroppedCache,
+  fresh: boolean,
 ): Promise<Plan> {
   const report = (progress: IndexProgress) => options.onProgress?.(progress);
   report({ phase: "walk", filesDone: 0, filesTotal: 0, chunksDone: 0, chunksTotal: 0 });
-  const walked = await walkSources(options);
-  const hashOf = await contentHasher();
   const previousFiles: Record<string, FileRecord> = previous?.manifest.files ?? {};
   // The id column finds a reused chunk's row without building every previous chunk.
   const previousRow = (id: string) => previous?.rowOf(id) ?? -1;
+  // A file with rows still to embed is written again, its embedded rows reused by id.
+  const waiting = (record: FileRecord) =>
+    previous?.pending?.length
+      ? record.chunkIds.some((id) => inRanges(previous.pending, previousRow(id)))
+      : false;
+  // A file of the size and time its record holds is kept unread: the hash stays the
+  // authority whenever its stat moved.
+  const keep = (path: string, bytes: number, mtime: number) => {
+    const before = previousFiles[path];
+    return before?.mtime === mtime && before.bytes === bytes && !waiting(before);
+  };
+  const walked = await walkSources(options, previous && !fresh ? keep : undefined);
+  const hashOf = await contentHasher();
 
-  const plan = emptyPlan(walked);
+  const plan = emptyPlan(walked, fresh);
   // A file there but unreadable now keeps its record and chunks, in path order with the rest.
   const carried = unreadableRecorded(Object.keys(previousFiles), walked.skipped);
-  const entries = [...walked.files, ...carried].sort((a, b) => byPath(pathOf(a), pathOf(b)));
+  const entries = [...walked.files, ...carried, ...walked.kept ?? []]
+    .sort((a, b) => byPath(pathOf(a), pathOf(b)));
   const total = entries.length;
   report({ phase: "chunk", filesDone: 0, filesTotal: total, chunksDone: 0, chunksTotal: 0 });
   for (const [n, entry] of entries.entries()) {
@@ -383,6 +428,24 @@ async function planUpdate(
     const before = previousFiles[path];
     const hash = typeof entry === "string" ? before!.hash : hashOf(entry.content);
     const unchanged = before?.hash === hash;
+    const bytes = typeof entry === "string" ? before!.bytes : entry.bytes;
+    const progress = () =>
+      report({
+        phase: "chunk",
+        filesDone: n + 1,
+        filesTotal: total,
+        chunksDone: 0,
+        chunksTotal: 0,
+      });
+    const mtime = typeof entry === "string" ? before!.mtime : settled(entry.mtime);
+    if (unchanged && previous && !fresh && (typeof entry === "string" || !waiting(before))) {
+      // Kept where it is: the new generation shares its segment.
+      plan.files[path] = { hash, bytes, ...(mtime ? { mtime } : {}), chunkIds: before.chunkIds };
+      plan.reused += before.chunkIds.length;
+      progress();
+      continue;
+    }
+    if (before && !fresh) plan.removedPaths.push(path);
     let fileChunks: Chunk[];
     if (unchanged && previous) {
       fileChunks = before.chunkIds.map((id) => previous.chunks[previousRow(id)]!);
@@ -393,8 +456,12 @@ async function planUpdate(
       const status = before ? "changed" : "added";
       options.emit({ event: "file", path, status, chunks: fileChunks.length });
     }
-    const bytes = typeof entry === "string" ? before!.bytes : entry.bytes;
-    plan.files[path] = { hash, bytes, chunkIds: fileChunks.map((c) => c.id) };
+    plan.files[path] = {
+      hash,
+      bytes,
+      ...(mtime ? { mtime } : {}),
+      chunkIds: fileChunks.map((c) => c.id),
+    };
     for (const chunk of fileChunks) {
       const at = previousRow(chunk.id);
       plan.chunks.push(chunk);
@@ -403,19 +470,37 @@ async function planUpdate(
         // An id covers the passage, not the concept title or headings the input adds.
         (unchanged || embeddingInput(previous.chunks[at]!) === embeddingInput(chunk))
       ) {
-        const d = previous.dimensions;
-        plan.vectors.push(previous.vectors.subarray(at * d, (at + 1) * d));
+        plan.vectors.push(vectorOf(previous, at));
         plan.reused++;
       } else {
         plan.vectors.push(null);
         plan.toEmbed.push(plan.chunks.length - 1);
       }
     }
-    report({ phase: "chunk", filesDone: n + 1, filesTotal: total, chunksDone: 0, chunksTotal: 0 });
+    progress();
   }
-  if (plan.toEmbed.length > 0) reuseByInput(plan, previous, await dropped(), hashOf);
+  if (!fresh) {
+    for (const path of Object.keys(previousFiles)) {
+      if (!(path in plan.files)) plan.removedPaths.push(path);
+    }
+  }
   countDropped(options, plan, previous);
+  if (plan.toEmbed.length > 0) reuseByInput(plan, previous, await dropped(), hashOf);
   return plan;
+}
+
+/** Row `row`'s vector in the previous generation (read from disk when its vectors were left there). */
+function vectorOf(previous: StoredIndex, row: number): Float32Array {
+  const d = previous.dimensions;
+  return previous.vectorAt?.(row) ?? previous.vectors.subarray(row * d, (row + 1) * d);
+}
+
+/**
+ * A modification time worth recording: one at least two seconds old, so a
+ * write in the same clock tick as the read (same size, same time) cannot hide.
+ */
+function settled(mtime: number | undefined): number | undefined {
+  return mtime !== undefined && Date.now() - mtime > 2_000 ? mtime : undefined;
 }
 
 /** A walked file's path, or the path of a recorded file carried over unread. */
@@ -428,9 +513,16 @@ function byPath(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function emptyPlan(walked: WalkResult): Plan {
+/** Files the walk found: read, and kept unread. */
+function walkedFiles(plan: Plan): number {
+  return plan.walked.files.length + (plan.walked.kept?.length ?? 0);
+}
+
+function emptyPlan(walked: WalkResult, fresh: boolean): Plan {
   return {
     walked,
+    fresh,
+    removedPaths: [],
     files: {},
     chunks: [],
     vectors: [],
@@ -446,25 +538,48 @@ function emptyPlan(walked: WalkResult): Plan {
   };
 }
 
+/**
+ * The previous generation's rows this update drops: of the files it removes
+ * (every row, when fresh), those whose chunk ids no new row carries.
+ */
+function droppedRows(plan: Plan, previous: StoredIndex): number[] {
+  const keptIds = new Set(plan.chunks.map((c) => c.id));
+  const rows: number[] = [];
+  if (plan.fresh) {
+    previous.chunks.forEach((chunk, row) => {
+      if (!keptIds.has(chunk.id)) rows.push(row);
+    });
+    return rows;
+  }
+  for (const path of plan.removedPaths) {
+    for (const id of previous.manifest.files[path]?.chunkIds ?? []) {
+      const row = previous.rowOf(id);
+      if (row >= 0 && !keptIds.has(id)) rows.push(row);
+    }
+  }
+  return rows;
+}
+
 /** Counts the files and chunks the update drops, reporting each dropped or skipped file. */
 function countDropped(options: RunOptions, plan: Plan, previous: StoredIndex | null): void {
   const deleted = Object.keys(previous?.manifest.files ?? {}).filter((p) => !(p in plan.files));
   plan.deleted = deleted.length;
   for (const path of deleted) options.emit({ event: "file", path, status: "deleted" });
   emitSkipped(options.emit, plan.walked.skipped);
-  const keptIds = new Set(plan.chunks.map((c) => c.id));
-  previous?.chunks.forEach((chunk, row) => {
-    if (keptIds.has(chunk.id)) return;
+  if (!previous) return;
+  for (const row of droppedRows(plan, previous)) {
     plan.removed++;
     if (!inRanges(previous.pending, row)) plan.removedRows.push(row);
-  });
+  }
 }
 
 /**
  * Gives a chunk without a vector the vector of the same embedding input,
- * from the previous generation (a line shift or a metadata-only edit changes
- * a chunk's id but not what the model would read) or else from the cache of
- * inputs earlier runs dropped (a file deleted and restored).
+ * from the rows of the previous generation this update drops (a line shift
+ * or a metadata-only edit changes a chunk's id but not what the model would
+ * read; a file renamed keeps its passages) or else from the cache of inputs
+ * earlier runs dropped (a file deleted and restored). Rows of files kept
+ * unchanged are not read: an edit costs what it changes.
  */
 function reuseByInput(
   plan: Plan,
@@ -473,17 +588,12 @@ function reuseByInput(
   hash: (text: string) => string,
 ): void {
   const rows = new Map<string, number>();
-  previous?.chunks.forEach((chunk, row) => {
-    if (!inRanges(previous.pending, row)) rows.set(hash(embeddingInput(chunk)), row);
-  });
+  for (const row of plan.removedRows) rows.set(hash(embeddingInput(previous!.chunks[row]!)), row);
   plan.toEmbed = plan.toEmbed.filter((i) => {
     const key = hash(embeddingInput(plan.chunks[i]!));
     plan.freshInputs.add(key);
     const row = rows.get(key);
-    const d = previous?.dimensions ?? 0;
-    const vector = row === undefined
-      ? dropped.get(key)
-      : previous!.vectors.subarray(row * d, (row + 1) * d);
+    const vector = row === undefined ? dropped.get(key) : vectorOf(previous!, row);
     if (!vector) return true;
     plan.vectors[i] = vector;
     plan.reused++;
@@ -512,7 +622,7 @@ async function keepDropped(
   for (const row of plan.removedRows) {
     const key = hash(embeddingInput(previous!.chunks[row]!));
     if (!plan.freshInputs.has(key)) {
-      kept.set(key, previous!.vectors.subarray(row * d, (row + 1) * d));
+      kept.set(key, vectorOf(previous!, row));
     }
   }
   for (const [key, vector] of await dropped()) {
@@ -545,7 +655,7 @@ async function embedMissing(
   // Only passages that cannot fit get here over budget; the embedder truncates them.
   const overBudget = new Set(plan.unfit.map((passage) => passage.chunkId));
   const truncated = toEmbed.filter((i) => overBudget.has(chunks[i]!.id)).length;
-  const total = plan.walked.files.length;
+  const total = walkedFiles(plan);
   const policy = options.partial === false ? false : { ...PARTIAL_PUBLISHING, ...options.partial };
   const publishPartial = partialPublisher(
     policy,
@@ -593,7 +703,7 @@ function summarise(
     root: options.root,
     index: options.indexDir,
     files: {
-      seen: plan.walked.files.length,
+      seen: walkedFiles(plan),
       changed: plan.changed,
       deleted: plan.deleted,
       skipped: plan.walked.skipped.length,

@@ -40,7 +40,11 @@ export async function treeChanges(
   recorded: Record<string, FileRecord>,
   walk: WalkOptions,
 ): Promise<TreeChanges> {
-  const { files, skipped } = await walkTree(root, walk);
+  // A file of the size and time its record holds is not read: the hash decides only when
+  // its stat moved (an index run records times old enough to trust).
+  const keep = (path: string, bytes: number, mtime: number) =>
+    recorded[path]?.mtime === mtime && recorded[path]?.bytes === bytes;
+  const { files, skipped, kept = [] } = await walkTree(root, { ...walk, keep });
   const hashOf = await contentHasher();
   const unreadable = unreadableRecorded(Object.keys(recorded), skipped);
   const changes: TreeChanges = {
@@ -48,10 +52,10 @@ export async function treeChanges(
     added: [],
     deleted: [],
     unreadable,
-    seen: files.length,
+    seen: files.length + kept.length,
     skipped,
   };
-  const seen = new Set<string>(unreadable);
+  const seen = new Set<string>([...unreadable, ...kept]);
   for (const file of files) {
     seen.add(file.path);
     const before = recorded[file.path];

@@ -35,6 +35,7 @@ Deno.test("generations, lock and run records are owner-only under umask 000 in a
     await recordRunFailure(dir, { at: now, pid: Deno.pid, code: "io", message: "m" });
     const name = await writeGeneration(dir, syntheticGeneration(3, 4));
     const found = await modes(dir);
+    const segment = found.find((entry) => entry.startsWith("seg-"))!.split(" ")[0]!;
     await lock.release();
     const expected = [
       ".wayfinder-index 600",
@@ -44,8 +45,10 @@ Deno.test("generations, lock and run records are owner-only under umask 000 in a
       "progress.json 600",
       "verified.json 600",
       `${name} 700`,
-      ...["chunks.bin", "lexical.bin", "manifest.json", "text.bin", "vectors.f32"].map((file) =>
-        `${name}/${file} 600`
+      `${name}/manifest.json 600`,
+      `${segment} 700`,
+      ...["chunks.bin", "lexical.bin", "text.bin", "vectors.f32"].map((file) =>
+        `${segment}/${file} 600`
       ),
     ];
     deepEqual(found, expected.sort());

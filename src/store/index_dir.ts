@@ -5,7 +5,7 @@ import { _PRIVATE_FILE } from "./_durable.ts";
 import { RUN_FILES } from "./run_state.ts";
 import { CACHE_FILE } from "./vector_cache.ts";
 import { STAMPS_FILE } from "./verify_generation.ts";
-import { GENERATION_NAME } from "./write_generation.ts";
+import { GENERATION_NAME, READERS_DIR, SEGMENT_NAME } from "./store_names.ts";
 
 /**
  * The index directory of a corpus: `<dataRoot>/indexes/<basename>-<12 hex>`,
@@ -56,6 +56,7 @@ const STORE_FILES = new Set([
   CACHE_FILE,
   RUN_FILES.progress,
   RUN_FILES.failure,
+  READERS_DIR,
 ]);
 
 /**
@@ -66,6 +67,7 @@ const STORE_FILES = new Set([
 export function mayHoldIndex(names: readonly string[]): boolean {
   return isIndexDir(names) ||
     names.every((name) =>
-      GENERATION_NAME.test(name) || STORE_FILES.has(name.replace(/\.tmp-\d+$/, ""))
+      GENERATION_NAME.test(name) || SEGMENT_NAME.test(name) ||
+      STORE_FILES.has(name.replace(/\.tmp-\d+$/, ""))
     );
 }

@@ -1,4 +1,4 @@
-import type { Column, Dictionary } from "./lexical_format.ts";
+import type { Column } from "./lexical_format.ts";
 
 /**
  * Which chunks a lexical search may return. Categories are AND'd, values
@@ -35,7 +35,7 @@ function under(path: string, prefix: string): boolean {
  */
 export function compileFilter(
   filter: LexicalFilter | undefined,
-  columns: Record<Column, Dictionary>,
+  columns: Record<Column, { values: readonly string[]; ids: Uint32Array }>,
 ): ((row: number) => boolean) | undefined {
   const tests: { keep: Uint8Array; ids: Uint32Array }[] = [];
   const add = (column: Column, keep: (value: string) => boolean) => {

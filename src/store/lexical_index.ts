@@ -222,3 +222,101 @@ export function loadLexical(bytes: Uint8Array): LexicalSearch {
     }
   };
 }
+
+/** One segment's full-text index within a generation of several. */
+export interface LexicalPart {
+  data: LexicalData;
+  /** Segment row → the generation's row, or -1 for a deleted row. */
+  global: Int32Array;
+}
+
+/**
+ * `loadLexical` over several segments as one index of their live rows:
+ * document frequencies are counted over live rows of every segment at query
+ * time and average field lengths over live rows, so scores equal those of
+ * one index holding the same rows, whatever the segments and deletions.
+ * Hits name the generation's rows.
+ *
+ * @param rows The generation's live rows (every `global` value is below it).
+ */
+export function searchParts(parts: readonly LexicalPart[], rows: number): LexicalSearch {
+  const totals = FIELDS.map(() => 0);
+  for (const { data, global } of parts) {
+    for (let field = 0; field < F; field++) {
+      const own = data.lengths.subarray(field * data.rows, (field + 1) * data.rows);
+      for (let row = 0; row < data.rows; row++) if (global[row]! >= 0) totals[field]! += own[row]!;
+    }
+  }
+  const norms = parts.map(({ data }) =>
+    FIELDS.map((_, field) => {
+      const own = data.lengths.subarray(field * data.rows, (field + 1) * data.rows);
+      const average = totals[field]! / Math.max(1, rows) || 1;
+      const b = B[field]!;
+      const norm = new Float64Array(data.rows);
+      for (let row = 0; row < data.rows; row++) {
+        norm[row] = WEIGHTS[field]! / (1 - b + (b * own[row]!) / average);
+      }
+      return norm;
+    })
+  );
+  const most = Math.max(0, ...parts.map(({ data }) => data.rows));
+  const tf = new Float64Array(rows);
+  const seen = new Uint8Array(rows);
+  const scores = new Float64Array(rows);
+  // Where each scored row came from, for filters on the segment's columns.
+  const fromPart = new Int32Array(rows);
+  const fromRow = new Int32Array(rows);
+  const postingRows = new Uint32Array(most);
+  const postingCounts = new Uint32Array(most);
+
+  return (query, limit, filter) => {
+    if (limit <= 0) return [];
+    const { rows: rowRule, ...categories } = filter ?? {};
+    const keeps = parts.map(({ data }) => compileFilter(categories, data.columns));
+    const matched: number[] = [];
+    try {
+      for (const token of tokenizeQuery(query)) {
+        const touched: number[] = [];
+        parts.forEach(({ data, global }, p) => {
+          const term = lowerBound(data.terms, token);
+          if (data.terms[term] !== token) return;
+          for (let field = 0; field < F; field++) {
+            const norm = norms[p]![field]!;
+            const n = readPostings(data, term, field, postingRows, postingCounts);
+            for (let i = 0; i < n; i++) {
+              const local = postingRows[i]!;
+              const row = global[local]!;
+              if (row < 0) continue;
+              if (seen[row] === 0) {
+                seen[row] = 1;
+                touched.push(row);
+                fromPart[row] = p;
+                fromRow[row] = local;
+              }
+              tf[row]! += postingCounts[i]! * norm[local]!;
+            }
+          }
+        });
+        const idf = Math.log(1 + (rows - touched.length + 0.5) / (touched.length + 0.5));
+        for (const row of touched) {
+          if (scores[row] === 0) matched.push(row);
+          scores[row]! += idf * tf[row]! / (K1 + tf[row]!);
+        }
+        for (const row of touched) tf[row] = seen[row] = 0;
+      }
+      const filtered = keeps.some(Boolean) || rowRule;
+      const kept = filtered
+        ? matched.filter((row) =>
+          (keeps[fromPart[row]!]?.(fromRow[row]!) ?? true) && (!rowRule || rowRule(row))
+        )
+        : matched;
+      return topRows(kept, scores, limit).map((index) => ({ index, score: scores[index]! }));
+    } catch (error) {
+      tf.fill(0);
+      seen.fill(0);
+      throw error;
+    } finally {
+      for (const row of matched) scores[row] = 0;
+    }
+  };
+}

@@ -6,14 +6,30 @@ import type { Quantization, RowRange } from "../types.ts";
  * Version of the on-disk layout; bumped on any incompatible change.
  * 2: `chunks.json` became `chunks.bin` (compact metadata) and `text.bin`
  * (passages, read per hit); checksums became xxh64, verified on every open.
+ * 3: a generation is a manifest listing immutable segments (`seg-*`) and
+ * their deleted rows; the data files live in the segments.
  */
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
+
+/** One immutable segment a generation reads, in row order. */
+export interface SegmentRecord {
+  /** Directory name, `seg-<ms>-<hex>`, beside the generations. */
+  name: string;
+  /** Rows the segment holds, deleted ones included. */
+  rows: number;
+  /** Segment rows this generation no longer holds, as `[start, end)` ranges. */
+  deleted?: RowRange[];
+  /** Segment rows not embedded yet (zeros on disk), as `[start, end)` ranges. */
+  pending?: RowRange[];
+}
 
 /** What the index knows about one source file, for incremental updates. */
 export interface FileRecord {
   /** Content hash chosen by the caller. */
   hash: string;
   bytes: number;
+  /** Modification time (ms) when hashed: a file of the same size and time is not read again. */
+  mtime?: number;
   /** Ids of the file's chunks, in order. */
   chunkIds: string[];
 }
@@ -71,13 +87,18 @@ export interface IndexManifest {
    * its vector.
    */
   pending?: RowRange[];
-  /** xxh64 (16 hex digits) of each data file in the generation, by file name. */
+  /** The segments holding the rows, in row order: live rows of the first, then the next. */
+  segments: SegmentRecord[];
+  /** xxh64 (16 hex digits) of each data file, by path under the index directory (`seg-…/vectors.f32`). */
   checksums: Record<string, string>;
 }
 
 /** The manifest fields the caller supplies; the store fills in the rest. */
 export type IndexManifestInput =
-  & Omit<IndexManifest, "formatVersion" | "createdAt" | "dimensions" | "chunkCount" | "checksums">
+  & Omit<
+    IndexManifest,
+    "formatVersion" | "createdAt" | "dimensions" | "chunkCount" | "checksums" | "segments"
+  >
   & { createdAt?: string };
 
 /** The identity fields that differ between the model an index was built with and another. */

@@ -13,6 +13,7 @@ const manifest: IndexManifest = {
   dimensions: 4,
   chunkCount: 0,
   files: {},
+  segments: [],
   checksums: {},
 };
 

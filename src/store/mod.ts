@@ -1,8 +1,9 @@
 /**
- * The store: one corpus's index on disk as immutable generations (manifest,
- * chunks, a compact full-text index of our own, raw float32 vectors)
- * published by an atomic switch of `current`, plus the lock that serialises
- * index runs.
+ * The store: one corpus's index on disk as immutable segments (chunks, a
+ * compact full-text index of our own, raw float32 vectors) listed by small
+ * generations (a manifest and deletion marks) published by an atomic switch
+ * of `current`, reader leases that keep what readers use, plus the lock that
+ * serialises index runs.
  *
  * @example Write, open and search an index
  * ```ts
@@ -51,17 +52,41 @@ export {
   type IndexManifest,
   type IndexManifestInput,
   type RecordedSettings,
+  type SegmentRecord,
 } from "./manifest.ts";
 export {
   currentGeneration,
   openIndex,
   type OpenOptions,
   readManifest,
+  type SegmentView,
   type StoredIndex,
   UnusableIndexError,
 } from "./open_index.ts";
-export { type GenerationData, type PublishOptions, writeGeneration } from "./write_generation.ts";
+export {
+  type Edit,
+  type GenerationData,
+  publishEdit,
+  publishGeneration,
+  type PublishOptions,
+  writeGeneration,
+  writeSegment,
+} from "./write_generation.ts";
+export { folderBytes, LocalStore, type LocalStoreOptions } from "./local_store.ts";
+export type {
+  FileChange,
+  Publication,
+  Store,
+  StoreFilter,
+  StoreHit,
+  StoreQuery,
+  StoreReader,
+  StoreStatus,
+} from "./store.ts";
+export { MERGE_POLICY, type MergePolicy, mergeSegments, segmentsToMerge } from "./merge.ts";
+export { type Lease, leasedGenerations, READERS_DIR, reclaim, takeLease } from "./reclaim.ts";
 export { retainLexical } from "./retain_lexical.ts";
+export { openForEdit } from "./open_for_edit.ts";
 export { verifyGeneration } from "./verify_generation.ts";
 export { CACHE_FILE, readVectorCache, writeVectorCache } from "./vector_cache.ts";
 export {

@@ -3,16 +3,20 @@ import { join, resolve } from "node:path";
 import { WayfinderError } from "../error.ts";
 import type { Chunk, QuantizedVectors, RowColumns, RowRange } from "../types.ts";
 import { _float32FromLE } from "./_durable.ts";
-import { _readHashed, _xxh64File } from "./_xxh64.ts";
+import { _hasher, _readHashed, _xxh64File } from "./_xxh64.ts";
 import { chunkAt, type ChunkTable, columnsOf, decodeChunkTable } from "./chunk_table.ts";
 import type { LexicalFilter } from "./lexical_filter.ts";
-import { type LexicalHit, type LexicalSearch, loadLexical } from "./lexical_index.ts";
-import { FORMAT_VERSION, type IndexManifest } from "./manifest.ts";
+import { decodeLexical, type LexicalData } from "./lexical_format.ts";
+import { type LexicalHit, type LexicalSearch, searchParts } from "./lexical_index.ts";
+import { FORMAT_VERSION, type IndexManifest, type SegmentRecord } from "./manifest.ts";
+import { type Lease, takeLease } from "./reclaim.ts";
 import { CODE_FILES, codeBytes } from "./quantize.ts";
 import { lazyRows } from "./lazy_rows.ts";
 import { textReader } from "./text_file.ts";
 import { fixedSizes } from "./generation_writer.ts";
 import { FILES, GENERATION_NAME } from "./write_generation.ts";
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** The live generation of an index, loaded. */
 export interface StoredIndex {
@@ -47,6 +51,15 @@ export interface StoredIndex {
    *   missing, of another format or damaged.
    */
   lexical(query: string, limit: number, filter?: LexicalFilter): LexicalHit[];
+  /** The segments the rows come from, in row order (the writer plans edits on them). */
+  segments?: SegmentView[];
+  /** Row `row`'s vector, read from disk when the index was opened with lazy vectors. */
+  vectorAt?(row: number): Float32Array;
+  /**
+   * Releases the generation's reader lease: a publish may then reclaim it.
+   * A process that exits without calling it leaves a lease reclaimed later.
+   */
+  close?(): Promise<void>;
 }
 
 /** Options of `openIndex`. */
@@ -64,11 +77,17 @@ export interface OpenOptions {
    */
   root?: string;
   /**
-   * Read the vectors. `false` leaves them unread (their size is still
-   * checked) and `vectors` empty: for a lexical search, which never reads one.
+   * Hold a reader lease on the generation until `close` (see `reclaim.ts`).
    * @default true
    */
-  vectors?: boolean;
+  lease?: boolean;
+  /**
+   * "lazy": leave the vectors on disk (`vectors` is empty) and read a row's
+   * with `vectorAt`, for a writer that reuses only the rows of files it
+   * changes; their sizes are still checked, their checksums only with
+   * `verifyChecksums`. @default "load"
+   */
+  vectors?: "load" | "lazy";
 }
 
 /**
@@ -144,32 +163,17 @@ function sameTree(a: string, b: string): boolean {
   return a === b || real(a) === real(b);
 }
 
-/** Reads the lexical file of a generation; `fail` makes a one-line stale-index error. */
-function readLexical(genDir: string, fail: (reason: string) => WayfinderError): LexicalSearch {
-  let bytes: Uint8Array;
-  try {
-    bytes = Deno.readFileSync(join(genDir, FILES.lexical));
-  } catch (error) {
-    throw fail(`${FILES.lexical} is unreadable (${(error as Error).message})`);
-  }
-  try {
-    return loadLexical(bytes);
-  } catch (error) {
-    throw fail(`${FILES.lexical} is unreadable (${(error as Error).message})`);
-  }
-}
-
 /** One generation's files, read and checked against its manifest. */
 interface Checked {
-  genDir: string;
+  dir: string;
   manifest: IndexManifest;
   fail: (reason: string) => WayfinderError;
   verify: boolean;
 }
 
-/** A data file read whole, of the size expected, its checksum verified. */
+/** A data file (path under the index directory) read whole, of the size expected, its checksum verified. */
 async function readChecked(c: Checked, file: string, size?: number): Promise<Uint8Array> {
-  const { bytes, hash } = await _readHashed(join(c.genDir, file), c.verify);
+  const { bytes, hash } = await _readHashed(join(c.dir, file), c.verify);
   if (size !== undefined && bytes.byteLength !== size) {
     throw c.fail(`${file} holds ${bytes.byteLength} bytes, expected ${size}`);
   }
@@ -179,7 +183,7 @@ async function readChecked(c: Checked, file: string, size?: number): Promise<Uin
 
 /** A data file streamed through the hash and not kept: passages and postings are read later. */
 async function checkStreamed(c: Checked, file: string, size?: number): Promise<void> {
-  const path = join(c.genDir, file);
+  const path = join(c.dir, file);
   const { hash, bytes } = c.verify
     ? await _xxh64File(path)
     : { hash: "", bytes: (await Deno.stat(path)).size };
@@ -189,54 +193,243 @@ async function checkStreamed(c: Checked, file: string, size?: number): Promise<v
   if (c.verify && hash !== c.manifest.checksums[file]) throw c.fail(`${file} fails its checksum`);
 }
 
-async function readTable(c: Checked): Promise<ChunkTable> {
+/**
+ * A segment's vectors file read straight into `into` (its size exactly)
+ * while hashed, or, when rows are deleted, whole and then its live rows copied.
+ */
+async function readVectors(
+  c: Checked,
+  segment: SegmentView,
+  into: Float32Array,
+): Promise<void> {
+  const file = `${segment.record.name}/${FILES.vectors}`;
+  const d = c.manifest.dimensions;
+  const size = segment.record.rows * d * 4;
+  if (segment.local === null && LITTLE_ENDIAN) {
+    const target = new Uint8Array(into.buffer, into.byteOffset + segment.start * d * 4, size);
+    const hasher = c.verify ? await _hasher() : null;
+    using handle = await Deno.open(join(c.dir, file), { read: true });
+    const actual = (await handle.stat()).size;
+    if (actual !== size) throw c.fail(`${file} holds ${actual} bytes, expected ${size}`);
+    let filled = 0;
+    while (filled < size) {
+      const n = await handle.read(target.subarray(filled, Math.min(filled + (1 << 23), size)));
+      if (n === null) break;
+      hasher?.update(target.subarray(filled, filled + n));
+      filled += n;
+    }
+    if (filled !== size) throw c.fail(`${file} holds ${filled} bytes, expected ${size}`);
+    if (hasher && hasher.digest() !== c.manifest.checksums[file]) {
+      throw c.fail(`${file} fails its checksum`);
+    }
+    return;
+  }
+  const vectors = _float32FromLE(await readChecked(c, file, size));
+  if (segment.local === null) {
+    into.set(vectors, segment.start * d);
+    return;
+  }
+  segment.local.forEach((row, n) => {
+    into.set(vectors.subarray(row * d, (row + 1) * d), (segment.start + n) * d);
+  });
+}
+
+async function readTable(c: Checked, segment: SegmentRecord): Promise<ChunkTable> {
+  const file = `${segment.name}/${FILES.chunks}`;
   let table: ChunkTable;
   try {
-    table = decodeChunkTable(await readChecked(c, FILES.chunks));
+    table = decodeChunkTable(await readChecked(c, file));
   } catch (error) {
     if (error instanceof WayfinderError || error instanceof Deno.errors.NotFound) throw error;
-    throw c.fail(`${FILES.chunks} is unreadable (${(error as Error).message})`);
+    throw c.fail(`${file} is unreadable (${(error as Error).message})`);
   }
-  if (table.rows !== c.manifest.chunkCount) {
-    throw c.fail(`${FILES.chunks} holds ${table.rows} chunks, expected ${c.manifest.chunkCount}`);
+  if (table.rows !== segment.rows) {
+    throw c.fail(`${file} holds ${table.rows} chunks, expected ${segment.rows}`);
   }
   return table;
 }
 
-async function readCodes(c: Checked): Promise<QuantizedVectors | undefined> {
+/** The live rows' codes of every segment, back to back. */
+async function readCodes(
+  c: Checked,
+  segments: SegmentView[],
+  total: number,
+): Promise<QuantizedVectors | undefined> {
   const kind = c.manifest.quantization ?? "none";
   if (kind === "none") return undefined;
-  const { chunkCount: rows, dimensions } = c.manifest;
-  const file = CODE_FILES[kind];
-  const bytes = await readChecked(c, file, fixedSizes(rows, dimensions, kind)[file]);
-  const size = rows * codeBytes(kind, dimensions);
-  if (kind === "binary") return { kind, codes: bytes };
-  const codes = new Int8Array(bytes.buffer, bytes.byteOffset, size);
-  return { kind, codes, scales: _float32FromLE(bytes.subarray(size)) };
+  const { dimensions } = c.manifest;
+  const width = codeBytes(kind, dimensions);
+  const codes = new Uint8Array(total * width);
+  const scales = new Float32Array(kind === "int8" ? total : 0);
+  for (const segment of segments) {
+    const { rows, name } = segment.record;
+    const file = `${name}/${CODE_FILES[kind]}`;
+    const bytes = await readChecked(c, file, fixedSizes(rows, dimensions, kind)[CODE_FILES[kind]]);
+    const own = kind === "int8" ? _float32FromLE(bytes.subarray(rows * width)) : null;
+    const live = segment.local ?? null;
+    const count = live ? live.length : rows;
+    for (let n = 0; n < count; n++) {
+      const row = live ? live[n]! : n;
+      codes.set(bytes.subarray(row * width, (row + 1) * width), (segment.start + n) * width);
+      if (own) scales[segment.start + n] = own[row]!;
+    }
+  }
+  if (kind === "binary") return { kind, codes };
+  return { kind, codes: new Int8Array(codes.buffer, 0, codes.length), scales };
+}
+
+/** A segment as a generation reads it. */
+export interface SegmentView {
+  record: SegmentRecord;
+  /** The generation's row of the segment's first live row. */
+  start: number;
+  /** The segment row of each live row, in order; null when no row is deleted. */
+  local: Int32Array | null;
+  table: ChunkTable;
+}
+
+/** Segment row → generation row, -1 for a deleted row. */
+export function globalRows(segment: SegmentView): Int32Array {
+  const global = new Int32Array(segment.record.rows).fill(-1);
+  if (segment.local === null) {
+    for (let row = 0; row < global.length; row++) global[row] = segment.start + row;
+  } else {
+    segment.local.forEach((row, n) => global[row] = segment.start + n);
+  }
+  return global;
+}
+
+function liveOf(record: SegmentRecord): Int32Array | null {
+  if (!record.deleted?.length) return null;
+  const deleted = new Uint8Array(record.rows);
+  for (const [start, end] of record.deleted) deleted.fill(1, start, end);
+  const live: number[] = [];
+  for (let row = 0; row < record.rows; row++) if (!deleted[row]) live.push(row);
+  return Int32Array.from(live);
+}
+
+/** The path, type and language columns of every segment's live rows as one. */
+function mergeColumns(segments: SegmentView[], total: number): RowColumns {
+  if (segments.length === 1 && segments[0]!.local === null) return columnsOf(segments[0]!.table);
+  const merged = {} as Record<keyof RowColumns, { values: string[]; ids: Uint32Array }>;
+  for (const key of ["type", "language", "sourcePath"] as const) {
+    const index = new Map<string, number>();
+    const ids = new Uint32Array(total);
+    for (const segment of segments) {
+      const column = columnsOf(segment.table)[key];
+      const remap = column.values.map((value) => {
+        let id = index.get(value);
+        if (id === undefined) index.set(value, id = index.size);
+        return id;
+      });
+      const count = segment.local ? segment.local.length : segment.record.rows;
+      for (let n = 0; n < count; n++) {
+        const row = segment.local ? segment.local[n]! : n;
+        ids[segment.start + n] = remap[column.ids[row]!]!;
+      }
+    }
+    merged[key] = { values: [...index.keys()], ids };
+  }
+  return merged;
+}
+
+/** Reads the lexical file of a segment; `fail` makes a one-line stale-index error. */
+function readLexicalData(
+  dir: string,
+  segment: SegmentRecord,
+  fail: (reason: string) => WayfinderError,
+): LexicalData {
+  const file = `${segment.name}/${FILES.lexical}`;
+  let bytes: Uint8Array;
+  try {
+    bytes = Deno.readFileSync(join(dir, file));
+  } catch (error) {
+    throw fail(`${file} is unreadable (${(error as Error).message})`);
+  }
+  try {
+    return decodeLexical(bytes);
+  } catch (error) {
+    throw fail(`${file} is unreadable (${(error as Error).message})`);
+  }
 }
 
 async function load(
   dir: string,
   generation: string,
   options: OpenOptions,
+  lease: Lease | null,
 ): Promise<StoredIndex> {
-  const genDir = join(dir, generation);
-  const text = await Deno.readTextFile(join(genDir, FILES.manifest));
+  const text = await Deno.readTextFile(join(dir, generation, FILES.manifest));
   const manifest = parseManifest(dir, text, options);
   const fail = (reason: string) =>
     new UnusableIndexError(dir, reason, options.root ?? manifest.root);
-  const c: Checked = { genDir, manifest, fail, verify: options.verifyChecksums ?? true };
-  const { dimensions, chunkCount } = manifest;
-  const vectorBytes = fixedSizes(chunkCount, dimensions)[FILES.vectors];
-  const vectors = options.vectors === false
-    ? (await checkStreamed(c, FILES.vectors, vectorBytes), new Float32Array(0))
-    : _float32FromLE(await readChecked(c, FILES.vectors, vectorBytes));
-  const table = await readTable(c);
-  await checkStreamed(c, FILES.text, table.textOffsets[chunkCount]);
-  await checkStreamed(c, FILES.lexical);
-  const quantized = await readCodes(c);
-  const readText = textReader(join(genDir, FILES.text), fail);
-  const chunks = lazyRows(chunkCount, (row) => chunkAt(table, row, readText));
+  const c: Checked = { dir, manifest, fail, verify: options.verifyChecksums ?? true };
+  const { dimensions } = manifest;
+  if (!Array.isArray(manifest.segments)) throw fail("its manifest lists no segments");
+  const segments: SegmentView[] = [];
+  let total = 0;
+  for (const record of manifest.segments) {
+    const table = await readTable(c, record);
+    const local = liveOf(record);
+    segments.push({ record, start: total, local, table });
+    total += local ? local.length : record.rows;
+  }
+  if (total !== manifest.chunkCount) {
+    throw fail(`its segments hold ${total} live chunks, expected ${manifest.chunkCount}`);
+  }
+  const lazy = options.vectors === "lazy";
+  const vectors = new Float32Array(lazy ? 0 : total * dimensions);
+  for (const segment of segments) {
+    if (!lazy) await readVectors(c, segment, vectors);
+    else {await checkStreamed(
+        c,
+        `${segment.record.name}/${FILES.vectors}`,
+        segment.record.rows * dimensions * 4,
+      );}
+  }
+  for (const segment of segments) {
+    const { name, rows } = segment.record;
+    await checkStreamed(c, `${name}/${FILES.text}`, segment.table.textOffsets[rows]);
+    await checkStreamed(c, `${name}/${FILES.lexical}`);
+  }
+  const quantized = await readCodes(c, segments, total);
+  const readers = segments.map(({ record }) =>
+    textReader(join(dir, record.name, FILES.text), (reason) => fail(`${record.name}/${reason}`))
+  );
+  const starts = segments.map((segment) => segment.start);
+  /** The segment and segment row of a generation row. */
+  const locate = (row: number): [number, number] => {
+    const s = upperBound(starts, row) - 1;
+    const segment = segments[s]!;
+    return [s, segment.local ? segment.local[row - segment.start]! : row - segment.start];
+  };
+  const chunks = lazyRows(total, (row) => {
+    const [s, local] = locate(row);
+    return chunkAt(segments[s]!.table, local, readers[s]!);
+  });
+  const handles: (Deno.FsFile | null)[] = segments.map(() => null);
+  const vectorAt = (row: number): Float32Array => {
+    if (!lazy) return vectors.subarray(row * dimensions, (row + 1) * dimensions);
+    const [s, local] = locate(row);
+    const file = join(dir, segments[s]!.record.name, FILES.vectors);
+    const bytes = new Uint8Array(dimensions * 4);
+    try {
+      const handle = handles[s] ??= Deno.openSync(file, { read: true });
+      handle.seekSync(local * dimensions * 4, Deno.SeekMode.Start);
+      let filled = 0;
+      while (filled < bytes.length) {
+        const n = handle.readSync(bytes.subarray(filled));
+        if (n === null || n === 0) break;
+        filled += n;
+      }
+      if (filled < bytes.length) throw new Error("it is truncated");
+    } catch (error) {
+      throw fail(
+        `${segments[s]!.record.name}/${FILES.vectors} is unreadable (${(error as Error).message})`,
+      );
+    }
+    return _float32FromLE(bytes);
+  };
   let rows: Map<string, number> | undefined;
   let search: LexicalSearch | undefined;
   return {
@@ -244,24 +437,60 @@ async function load(
     generation,
     manifest,
     chunks,
-    columns: columnsOf(table),
+    columns: mergeColumns(segments, total),
     vectors,
     dimensions,
+    segments,
     ...(quantized ? { quantized } : {}),
     ...(manifest.pending?.length ? { pending: manifest.pending } : {}),
     rowOf(id) {
-      rows ??= new Map(table.chunkIds.map((chunkId, row) => [chunkId, row]));
+      if (!rows) {
+        rows = new Map();
+        for (const segment of segments) {
+          const ids = segment.table.chunkIds;
+          const count = segment.local ? segment.local.length : segment.record.rows;
+          for (let n = 0; n < count; n++) {
+            rows.set(ids[segment.local ? segment.local[n]! : n]!, segment.start + n);
+          }
+        }
+      }
       return rows.get(id) ?? -1;
     },
     lexical(query, limit, filter) {
-      search ??= readLexical(genDir, fail);
+      search ??= searchParts(
+        segments.map((segment) => ({
+          data: readLexicalData(dir, segment.record, fail),
+          global: globalRows(segment),
+        })),
+        total,
+      );
       try {
         return search(query, limit, filter);
       } catch (error) {
         throw fail(`${FILES.lexical} is damaged (${(error as Error).message})`);
       }
     },
+    vectorAt,
+    close: async () => {
+      for (const [s, handle] of handles.entries()) {
+        handle?.close();
+        handles[s] = null;
+      }
+      await lease?.release();
+    },
   };
+}
+
+/** The first index whose start is above `row`. */
+function upperBound(starts: readonly number[], row: number): number {
+  let low = 0;
+  let high = starts.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (starts[mid]! <= row) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 /**
@@ -332,9 +561,17 @@ export function openIndex(
   indexDir: string,
   options: OpenOptions = {},
 ): Promise<StoredIndex | null> {
-  return withLiveGeneration(
-    indexDir,
-    options,
-    (generation) => load(indexDir, generation, options),
-  );
+  return withLiveGeneration(indexDir, options, async (generation) => {
+    if (options.lease === false) return load(indexDir, generation, options, null);
+    // Leased, then `current` read again: a writer that switched it before the lease
+    // existed may collect this generation, so the open follows `current` anew.
+    const lease = await takeLease(indexDir, generation);
+    try {
+      if (await readCurrent(indexDir) !== generation) throw new Deno.errors.NotFound("moved on");
+      return await load(indexDir, generation, options, lease);
+    } catch (error) {
+      await lease.release();
+      throw error;
+    }
+  });
 }

@@ -21,11 +21,15 @@ const oneLineStale = (reason: RegExp) =>
     ),
   );
 
-async function withIndex(fn: (dir: string, genDir: string) => Promise<void>): Promise<void> {
+/** An index of one segment: `fn` gets its folder, its generation's and its segment's. */
+async function withIndex(
+  fn: (dir: string, genDir: string, segDir: string) => Promise<void>,
+): Promise<void> {
   const dir = await Deno.makeTempDir();
   try {
     const name = await writeGeneration(dir, syntheticGeneration(10, 8));
-    await fn(dir, join(dir, name));
+    const manifest = JSON.parse(await Deno.readTextFile(join(dir, name, "manifest.json")));
+    await fn(dir, join(dir, name), join(dir, manifest.segments[0].name));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -50,22 +54,22 @@ Deno.test("openIndex() refuses an index of another format version", async () => 
     await rejects(
       openIndex(dir),
       staleMatching(
-        /^Cannot use index at .+: built by format 99, this wayfinder reads 2; run 'wayfinder index \/corpus' to rebuild it$/,
+        /^Cannot use index at .+: built by format 99, this wayfinder reads 3; run 'wayfinder index \/corpus' to rebuild it$/,
       ),
     );
   });
 });
 
 Deno.test("openIndex() refuses truncated vectors", async () => {
-  await withIndex(async (dir, genDir) => {
-    await Deno.truncate(join(genDir, "vectors.f32"), 10 * 8 * 4 - 4);
+  await withIndex(async (dir, _genDir, segDir) => {
+    await Deno.truncate(join(segDir, "vectors.f32"), 10 * 8 * 4 - 4);
     await rejects(openIndex(dir), staleMatching(/vectors\.f32 holds 316 bytes, expected 320/));
   });
 });
 
 Deno.test("openIndex() refuses a damaged chunk table even unverified", async () => {
-  await withIndex(async (dir, genDir) => {
-    await Deno.writeTextFile(join(genDir, "chunks.bin"), "[{");
+  await withIndex(async (dir, _genDir, segDir) => {
+    await Deno.writeTextFile(join(segDir, "chunks.bin"), "[{");
     await rejects(
       openIndex(dir, { verifyChecksums: false }),
       staleMatching(/chunks\.bin is unreadable \(it is truncated\)/),
@@ -75,24 +79,30 @@ Deno.test("openIndex() refuses a damaged chunk table even unverified", async () 
 
 for (const file of ["vectors.f32", "chunks.bin", "text.bin", "lexical.bin"]) {
   Deno.test(`openIndex() detects one flipped byte of equal length in ${file}`, async () => {
-    await withIndex(async (dir, genDir) => {
-      const path = join(genDir, file);
+    await withIndex(async (dir, _genDir, segDir) => {
+      const path = join(segDir, file);
       const bytes = await Deno.readFile(path);
       bytes[bytes.length >> 1]! ^= 0x01; // mid-file: sizes and formats alone cannot tell
       await Deno.writeFile(path, bytes);
-      await rejects(openIndex(dir), oneLineStale(new RegExp(`${file} fails its checksum`)));
+      await rejects(
+        openIndex(dir),
+        oneLineStale(new RegExp(`seg-\\d+-[0-9a-f]+/${file} fails its checksum`)),
+      );
     });
   });
 }
 
 Deno.test("openIndex() reads a passage only when its content is asked for", async () => {
-  await withIndex(async (dir, genDir) => {
+  await withIndex(async (dir, _genDir, segDir) => {
     const index = (await openIndex(dir))!;
     const expected = syntheticGeneration(10, 8).chunks;
     equal(index.chunks[3]!.content, expected[3]!.content);
-    await Deno.remove(join(genDir, "text.bin"));
+    await Deno.remove(join(segDir, "text.bin"));
     equal(index.chunks[4]!.symbol, expected[4]!.symbol); // metadata is in memory
-    throws(() => index.chunks[5]!.content, oneLineStale(/text\.bin is unreadable \(.+\)/));
+    throws(
+      () => index.chunks[5]!.content,
+      oneLineStale(/seg-\d+-[0-9a-f]+\/text\.bin is unreadable \(.+\)/),
+    );
   });
 });
 
@@ -116,11 +126,13 @@ function lexicalError(index: StoredIndex, ...args: Parameters<StoredIndex["lexic
 }
 
 Deno.test("openIndex() reports a damaged full-text index when searched", async () => {
-  await withIndex(async (dir, genDir) => {
-    await Deno.writeTextFile(join(genDir, "lexical.bin"), "{");
+  await withIndex(async (dir, _genDir, segDir) => {
+    await Deno.writeTextFile(join(segDir, "lexical.bin"), "{");
     const index = (await openIndex(dir, { verifyChecksums: false }))!;
     ok(
-      oneLineStale(/lexical\.bin is unreadable \(not a wayfinder lexical file\)/)(
+      oneLineStale(
+        /seg-\d+-[0-9a-f]+\/lexical\.bin is unreadable \(not a wayfinder lexical file\)/,
+      )(
         lexicalError(index, "user", 3),
       ),
     );

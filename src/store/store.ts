@@ -71,6 +71,12 @@ export interface FileChange {
   chunks: Chunk[];
   /** One per chunk; null for a chunk still to embed (it is published pending). */
   vectors: (Float32Array | null)[];
+  /**
+   * One per chunk: the hash of the text the model read for it (see
+   * `StoreReader.vectorsByInput`). A backend that keeps input hashes stores
+   * these; the local index derives them from the chunk instead.
+   */
+  inputHashes?: readonly string[];
 }
 
 /**
@@ -80,7 +86,7 @@ export interface FileChange {
  */
 export interface Publication {
   manifest: Omit<IndexManifestInput, "files">;
-  /** Files whose passages leave the index (deleted, or replaced by `changed`). */
+  /** Files whose passages leave the index: deleted ones (files in `changed` are replaced anyway). */
   removed: readonly string[];
   changed: readonly FileChange[];
   /** Start from nothing instead of the live generation (a rebuild). */

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { _PRIVATE_FILE } from "./_durable.ts";
 import { _xxh64File } from "./_xxh64.ts";
-import { fixedSizes } from "./generation_writer.ts";
+import { FILES, fixedSizes } from "./generation_writer.ts";
 import type { IndexManifest } from "./manifest.ts";
 
 /** The record's file name inside the index directory. */
@@ -23,7 +23,7 @@ export const STAMPS_FILE = "verified.json";
 
 interface Stamps {
   generation: string;
-  /** Data file name → `size:mtime:ctime:inode` when it was last known intact. */
+  /** Data file (path under the index directory) → `size:mtime:ctime:inode` when it was last known intact. */
   files: Record<string, string>;
 }
 
@@ -65,7 +65,7 @@ export async function recordIntact(
   const stamps: Stamps = { generation, files: {} };
   try {
     for (const file of files) {
-      stamps.files[file] = stampOf(await Deno.stat(join(indexDir, generation, file)));
+      stamps.files[file] = stampOf(await Deno.stat(join(indexDir, file)));
     }
   } catch {
     return; // Collected already by a newer run: nothing to vouch for.
@@ -84,15 +84,31 @@ export async function recordIntact(
 export async function verifyGeneration(
   indexDir: string,
   generation: string,
-  manifest: Pick<IndexManifest, "checksums" | "chunkCount" | "dimensions" | "quantization">,
+  manifest: Pick<
+    IndexManifest,
+    "checksums" | "chunkCount" | "dimensions" | "quantization" | "segments"
+  >,
 ): Promise<string | null> {
   const recorded = await readStamps(indexDir);
   const known = recorded?.generation === generation ? recorded.files : {};
-  const sizes = fixedSizes(manifest.chunkCount, manifest.dimensions, manifest.quantization);
+  const sizes: Record<string, number> = {};
+  let rows = 0;
+  for (const segment of manifest.segments ?? []) {
+    const fixed = fixedSizes(segment.rows, manifest.dimensions, manifest.quantization);
+    for (const [file, size] of Object.entries(fixed)) sizes[`${segment.name}/${file}`] = size;
+    rows += segment.rows;
+    for (const [start, end] of segment.deleted ?? []) rows -= end - start;
+    if (!(`${segment.name}/${FILES.vectors}` in manifest.checksums)) {
+      return `${segment.name}/${FILES.vectors} has no checksum`;
+    }
+  }
+  if (rows !== manifest.chunkCount) {
+    return `its segments hold ${rows} live chunks, expected ${manifest.chunkCount}`;
+  }
   const stamps: Stamps = { generation, files: {} };
   let hashed = false;
   for (const [file, checksum] of Object.entries(manifest.checksums)) {
-    const path = join(indexDir, generation, file);
+    const path = join(indexDir, file);
     try {
       const info = await Deno.stat(path);
       const stamp = stampOf(info);

@@ -16,15 +16,26 @@ async function flipByte(path: string, at: number): Promise<void> {
 }
 
 async function withGeneration(
-  fn: (dir: string, name: string, check: () => Promise<string | null>) => Promise<void>,
+  fn: (
+    dir: string,
+    name: string,
+    check: () => Promise<string | null>,
+    segment: string,
+  ) => Promise<void>,
 ): Promise<void> {
   const dir = await Deno.makeTempDir();
   try {
     const name = await writeGeneration(dir, syntheticGeneration(20, 8));
+    const { segments } = JSON.parse(await Deno.readTextFile(join(dir, name, "manifest.json")));
     // Read from the generation itself on each check, so a test may edit it or move `current`.
     const manifest = async () =>
       JSON.parse(await Deno.readTextFile(join(dir, name, "manifest.json")));
-    await fn(dir, name, async () => verifyGeneration(dir, name, await manifest()));
+    await fn(
+      dir,
+      name,
+      async () => verifyGeneration(dir, name, await manifest()),
+      segments[0].name,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -32,18 +43,18 @@ async function withGeneration(
 
 for (const file of ["vectors.f32", "text.bin", "chunks.bin", "lexical.bin"]) {
   Deno.test(`verifyGeneration() notices one flipped byte in ${file}`, async () => {
-    await withGeneration(async (dir, name, check) => {
+    await withGeneration(async (dir, _name, check, segment) => {
       equal(await check(), null);
-      await flipByte(join(dir, name, file), 5);
-      equal(await check(), `${file} fails its checksum`);
+      await flipByte(join(dir, segment, file), 5);
+      equal(await check(), `${segment}/${file} fails its checksum`);
     });
   });
 }
 
 Deno.test("verifyGeneration() names a missing file, but not a generation a newer run collected", async () => {
-  await withGeneration(async (dir, name, check) => {
-    await Deno.remove(join(dir, name, "text.bin"));
-    equal((await check())?.startsWith("text.bin is unreadable (No such file"), true);
+  await withGeneration(async (dir, _name, check, segment) => {
+    await Deno.remove(join(dir, segment, "text.bin"));
+    equal((await check())?.startsWith(`${segment}/text.bin is unreadable (No such file`), true);
     await Deno.writeTextFile(join(dir, "current"), "gen-2-newer\n");
     equal(await check(), null);
   });
@@ -71,6 +82,6 @@ Deno.test("verifyGeneration() notices a manifest whose chunk count disagrees wit
       path,
       (await Deno.readTextFile(path)).replace('"chunkCount":20', '"chunkCount":21'),
     );
-    equal(await check(), "vectors.f32 holds 640 bytes, expected 672");
+    equal(await check(), "its segments hold 20 live chunks, expected 21");
   });
 });

@@ -14,6 +14,12 @@ async function generations(dir: string): Promise<string[]> {
   return names.sort();
 }
 
+async function segmentCount(dir: string): Promise<number> {
+  let count = 0;
+  for await (const entry of Deno.readDir(dir)) if (entry.name.startsWith("seg-")) count++;
+  return count;
+}
+
 function bits(vectors: Float32Array): Uint32Array {
   return new Uint32Array(vectors.buffer, vectors.byteOffset, vectors.length);
 }
@@ -41,13 +47,15 @@ Deno.test("writeGeneration() round-trips chunks, vectors and manifest through op
     deepEqual(index.manifest.identity, data.manifest.identity);
     equal(index.manifest.fingerprint, "fp-16");
     ok(!Number.isNaN(Date.parse(index.manifest.createdAt)));
-    deepEqual(Object.keys(index.manifest.checksums).sort(), [
+    const [segment] = index.manifest.segments;
+    deepEqual(index.manifest.segments, [{ name: segment!.name, rows: 50 }]);
+    deepEqual(Object.keys(index.manifest.checksums).map((path) => path.split("/")[1]).sort(), [
       "chunks.bin",
       "lexical.bin",
       "text.bin",
       "vectors.f32",
     ]);
-    equal((await Deno.stat(join(dir, name, "vectors.f32"))).size, 50 * 16 * 4);
+    equal((await Deno.stat(join(dir, segment!.name, "vectors.f32"))).size, 50 * 16 * 4);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -65,17 +73,41 @@ Deno.test("writeGeneration() accepts one flat vector array", async () => {
   }
 });
 
-Deno.test("writeGeneration() keeps the previous generation and removes older ones", async () => {
+Deno.test("writeGeneration() keeps only the live generation and those readers lease", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const first = await writeGeneration(dir, syntheticGeneration(5, 4, 1));
     const second = await writeGeneration(dir, syntheticGeneration(5, 4, 2));
-    deepEqual(await generations(dir), [first, second].sort());
-    equal((await openIndex(dir))!.generation, second);
-    equal((await openIndex(dir))!.chunks[0]!.metadata.seed, 2);
+    deepEqual(await generations(dir), [second]);
+    ok(!(await Array.fromAsync(Deno.readDir(dir))).some((e) => e.name === first));
+    const reader = (await openIndex(dir))!;
+    equal(reader.generation, second);
     const third = await writeGeneration(dir, syntheticGeneration(5, 4, 3));
     deepEqual(await generations(dir), [second, third].sort());
-    equal((await openIndex(dir))!.generation, third);
+    equal(reader.chunks[1]!.content, syntheticGeneration(5, 4, 2).chunks[1]!.content);
+    await reader.close!();
+    const fourth = await writeGeneration(dir, syntheticGeneration(5, 4, 4));
+    deepEqual(await generations(dir), [fourth]);
+    equal(await segmentCount(dir), 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("writeGeneration() ignores and removes the lease of a reader that died", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const first = await writeGeneration(dir, syntheticGeneration(5, 4, 1));
+    const dead = new Deno.Command(Deno.execPath(), { args: ["eval", "0"] }).spawn();
+    const pid = dead.pid;
+    await dead.status;
+    await Deno.mkdir(join(dir, "readers"));
+    const lease = join(dir, "readers", `${pid}-0badc0de.json`);
+    const since = new Date(Date.now() - 1000).toISOString();
+    await Deno.writeTextFile(lease, JSON.stringify({ pid, since, generation: first }));
+    const second = await writeGeneration(dir, syntheticGeneration(5, 4, 2));
+    deepEqual(await generations(dir), [second]);
+    await rejects(Deno.stat(lease), Deno.errors.NotFound);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -87,11 +119,11 @@ Deno.test("writeGeneration() keeps a pinned generation only while its writer pin
     const start = await writeGeneration(dir, syntheticGeneration(5, 4, 1));
     const pinned = { pinned: [start] };
     await writeGeneration(dir, syntheticGeneration(5, 4, 2), pinned);
-    const third = await writeGeneration(dir, syntheticGeneration(5, 4, 3), pinned);
+    await writeGeneration(dir, syntheticGeneration(5, 4, 3), pinned);
     ok((await generations(dir)).includes(start), "collected while pinned");
     // A writer that stopped (or crashed) pins nothing: the next publish collects it.
     const fourth = await writeGeneration(dir, syntheticGeneration(5, 4, 4));
-    deepEqual(await generations(dir), [third, fourth].sort());
+    deepEqual(await generations(dir), [fourth]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -110,8 +142,9 @@ Deno.test("writeGeneration() leaves a half-written generation unused, then colle
     const index = (await openIndex(dir))!;
     equal(index.generation, live);
     equal(index.chunks[0]!.metadata.seed, 1);
+    await index.close!();
     const next = await writeGeneration(dir, syntheticGeneration(5, 4, 2));
-    deepEqual(await generations(dir), [live, next].sort());
+    deepEqual(await generations(dir), [next]);
     const rest = [];
     for await (const entry of Deno.readDir(dir)) rest.push(entry.name);
     deepEqual(rest.filter((n) => n.startsWith("current")), ["current"]);

@@ -46,9 +46,11 @@ export async function readSource(
   rel: string,
   maxFileBytes: number,
   realRoot?: string,
-): Promise<SourceFile | SkippedFile> {
+  keep?: (path: string, bytes: number, mtime: number) => boolean,
+): Promise<SourceFile | SkippedFile | { kept: string }> {
   const skip = (reason: SkipReason): SkippedFile => ({ path: rel, reason });
   let bytes: Uint8Array;
+  let mtime: number | undefined;
   try {
     using file = await Deno.open(abs);
     const opened = await file.stat();
@@ -56,6 +58,8 @@ export async function readSource(
       return skip("symlink_outside_root");
     }
     if (opened.size > maxFileBytes) return skip("too_large");
+    mtime = opened.mtime?.getTime();
+    if (mtime !== undefined && keep?.(rel, opened.size, mtime)) return { kept: rel };
     bytes = new Uint8Array(await new Response(file.readable).arrayBuffer());
   } catch {
     return skip("unreadable");
@@ -63,7 +67,14 @@ export async function readSource(
   if (bytes.length > maxFileBytes) return skip("too_large");
   const decoded = decodeText(bytes);
   if ("reason" in decoded) return skip(decoded.reason);
-  return { path: rel, absolutePath: abs, content: decoded.text, bytes: bytes.length };
+  const file: SourceFile = {
+    path: rel,
+    absolutePath: abs,
+    content: decoded.text,
+    bytes: bytes.length,
+  };
+  if (mtime !== undefined) file.mtime = mtime;
+  return file;
 }
 
 /**

@@ -71,6 +71,12 @@ export interface WalkOptions {
    * caller can tell files added, removed or renamed since without walking again.
    */
   onFolder?: (path: string, info: Deno.FileInfo) => void;
+  /**
+   * Files to leave unread, by root-relative path, size and modification time
+   * (ms): an index run passes the files its record says are unchanged. They
+   * are listed in `kept` instead of `files`.
+   */
+  keep?: (path: string, bytes: number, mtime: number) => boolean;
 }
 
 /** What {@link walkTree} found. */
@@ -82,6 +88,8 @@ export interface WalkResult {
    * Ignored and excluded paths are not listed.
    */
   skipped: SkippedFile[];
+  /** Paths of files `keep` chose to leave unread, sorted. */
+  kept?: string[];
 }
 
 /** Files read at once. */
@@ -190,9 +198,10 @@ export async function walkTree(root: string, options: WalkOptions = {}): Promise
   for (let link = walk.deferred.shift(); link; link = walk.deferred.shift()) {
     await _followLink(walk, link);
   }
-  const files = await _readAll(walk);
+  const kept: string[] = [];
+  const files = await _readAll(walk, options.keep, kept);
   walk.skipped.sort((a, b) => _compare(a.path, b.path));
-  return { files, skipped: walk.skipped };
+  return { files, skipped: walk.skipped, ...(options.keep ? { kept: kept.sort(_compare) } : {}) };
 }
 
 async function _walkDir(walk: _Walk, dir: _Dir): Promise<void> {
@@ -301,7 +310,11 @@ async function _followLink(walk: _Walk, link: _Dir): Promise<void> {
 }
 
 /** Reads each real file once: a path without a link first, then path order. */
-async function _readAll(walk: _Walk): Promise<SourceFile[]> {
+async function _readAll(
+  walk: _Walk,
+  keep: WalkOptions["keep"],
+  kept: string[],
+): Promise<SourceFile[]> {
   const order = walk.candidates.sort((a, b) =>
     Number(a.viaLink) - Number(b.viaLink) || _compare(a.rel, b.rel)
   );
@@ -321,10 +334,11 @@ async function _readAll(walk: _Walk): Promise<SourceFile[]> {
     const batch = unique.slice(i, i + READ_BATCH);
     for (
       const r of await Promise.all(
-        batch.map((c) => readSource(c.abs, c.rel, walk.maxFileBytes, walk.realRoot)),
+        batch.map((c) => readSource(c.abs, c.rel, walk.maxFileBytes, walk.realRoot, keep)),
       )
     ) {
       if ("reason" in r) walk.skipped.push(r);
+      else if ("kept" in r) kept.push(r.kept);
       else files.push(r);
     }
   }

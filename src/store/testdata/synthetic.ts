@@ -127,3 +127,24 @@ export function realisticChunk(i: number, random: () => number): Chunk {
     metadata: {},
   };
 }
+
+/**
+ * Version `version` of the first file of a synthetic generation: its
+ * passages with the same ids, other text and constant vectors.
+ */
+export function editedFile(
+  data: GenerationData & { vectors: Float32Array[] },
+  version: number,
+): { path: string; chunks: Chunk[]; vectors: Float32Array[] } {
+  const path = data.chunks[0]!.sourcePath;
+  const chunks = data.chunks.filter((chunk) => chunk.sourcePath === path).map((chunk) => ({
+    ...chunk,
+    content: `${chunk.content}// version ${version}\n`,
+  }));
+  const dimensions = data.manifest.identity.dimensions;
+  return {
+    path,
+    chunks,
+    vectors: chunks.map(() => new Float32Array(dimensions).fill(version + 1)),
+  };
+}
