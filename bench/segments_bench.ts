@@ -343,13 +343,9 @@ try {
       `${before.built.ratio.toFixed(2)}×`,
       "≤ 1.3×",
     );
-    if (segments.edited && before.edited) {
-      row(
-        `disk ratio after ${EDITS} edits`,
-        `${segments.edited.ratio.toFixed(2)}×`,
-        `${before.edited.ratio.toFixed(2)}×`,
-        "≤ 1.3×",
-      );
+    if (segments.edited) {
+      // The baseline is not edited a hundred times: it keeps two copies whatever the count.
+      row(`disk ratio after ${EDITS} edits`, `${segments.edited.ratio.toFixed(2)}×`, "-", "≤ 1.3×");
     }
   } else {
     skipped("baseline", "WAYFINDER_BENCH_BASELINE names no checkout before segments");
