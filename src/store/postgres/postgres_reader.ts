@@ -258,17 +258,21 @@ export class PostgresReader implements StoreReader {
     const d = this.#dims;
     const dense = `CASE WHEN $9::vector(${d}) IS NOT NULL AND vector_dims(c.embedding) = ${d}
       THEN 1 - (c.embedding::vector(${d}) <=> $9::vector(${d})) END`;
+    const filtered = filterParams(query.filter).some((list) => list !== null);
+    // Without a filter the top rows are cut before any chunk is read.
     const statement = `WITH hits AS (
         SELECT p.term, p.row_id,
-          ${wc}::float8 * p.in_content / (${1 - bc} + ${bc} * c.len_content / $5::float8)
-          + ${ws}::float8 * p.in_symbol / (${1 - bs} + ${bs} * c.len_symbol / $6::float8)
-          + ${wp}::float8 * p.in_path / (${1 - bp} + ${bp} * c.len_path / $7::float8) AS tf
-        FROM ${schema}.postings p JOIN ${schema}.chunks c ON c.row_id = p.row_id
-        WHERE p.corpus = $1 AND p.term = ANY($3::text[]) AND ${VISIBLE}),
+          ${wc}::float8 * p.in_content / (${1 - bc} + ${bc} * p.len_content / $5::float8)
+          + ${ws}::float8 * p.in_symbol / (${1 - bs} + ${bs} * p.len_symbol / $6::float8)
+          + ${wp}::float8 * p.in_path / (${1 - bp} + ${bp} * p.len_path / $7::float8) AS tf
+        FROM ${schema}.postings p
+        WHERE p.corpus = $1 AND p.term = ANY($3::text[])
+          AND p.gen_from <= $2 AND (p.gen_to IS NULL OR p.gen_to > $2)),
       df AS (SELECT term, count(*)::float8 AS df FROM hits GROUP BY term),
       scored AS (
         SELECT h.row_id, sum(ln(1 + ($4::float8 - df.df + 0.5) / (df.df + 0.5)) * h.tf / (${BM25F.k1} + h.tf)) AS score
-        FROM hits h JOIN df USING (term) GROUP BY h.row_id)
+        FROM hits h JOIN df USING (term) GROUP BY h.row_id
+        ${filtered ? "" : "ORDER BY score DESC, row_id LIMIT $8"})
       SELECT ${COLUMNS}, s.score, ${dense} AS dense
       FROM scored s JOIN ${schema}.chunks c ON c.row_id = s.row_id
       WHERE ${filterSql(10)}

@@ -44,6 +44,8 @@ export interface CachedFileChange extends FileChange {
 
 /** Rows written per statement. */
 const BATCH = 1000;
+/** Chunks a publish adds before the store vacuums and analyzes its tables. */
+const TIDY_AFTER = 10_000;
 
 /** Fails on text PostgreSQL cannot store (NUL), naming the file. */
 function checkText(path: string, ...texts: (string | undefined)[]): void {
@@ -284,10 +286,24 @@ export class PostgresStore implements Store {
         );
       }
     }
-    return await this.#guard(
+    const generation = await this.#guard(
       "publish the index",
       () => this.#sql.begin((tx) => this.#publishIn(tx, publication)),
     );
+    const added = publication.changed.reduce((sum, change) => sum + change.chunks.length, 0);
+    if (added >= TIDY_AFTER) await this.#tidy();
+    return generation;
+  }
+
+  /**
+   * After a large publish: fresh statistics for the planner, and the
+   * visibility map set, so lexical search scans the postings' covering key
+   * alone. Best effort: autovacuum gets there too, later.
+   */
+  async #tidy(): Promise<void> {
+    for (const table of ["postings", "chunks"]) {
+      await this.#sql.unsafe(`VACUUM (ANALYZE) ${this.#tables}.${table}`).catch(() => {});
+    }
   }
 
   async #publishIn(tx: Queryable, publication: Publication): Promise<string> {
@@ -301,19 +317,21 @@ export class PostgresStore implements Store {
     const replaced = [
       ...new Set([...publication.removed, ...publication.changed.map((c) => c.path)]),
     ];
-    for (const table of ["chunks", "files"]) {
-      if (publication.fresh) {
-        await tx.unsafe(
-          `UPDATE ${S}.${table} SET gen_to = $2 WHERE corpus = $1 AND gen_to IS NULL`,
-          [corpus, generation],
-        );
-      } else if (replaced.length) {
-        await tx.unsafe(
-          `UPDATE ${S}.${table} SET gen_to = $2
-           WHERE corpus = $1 AND gen_to IS NULL AND path = ANY($3::text[])`,
-          [corpus, generation, replaced],
-        );
-      }
+    if (publication.fresh || replaced.length) {
+      // A chunk's postings close with it.
+      const which = publication.fresh ? "" : "AND path = ANY($3::text[])";
+      const params = publication.fresh ? [corpus, generation] : [corpus, generation, replaced];
+      await tx.unsafe(
+        `WITH closed AS (
+           UPDATE ${S}.chunks SET gen_to = $2 WHERE corpus = $1 AND gen_to IS NULL ${which}
+           RETURNING row_id)
+         UPDATE ${S}.postings p SET gen_to = $2 FROM closed WHERE p.row_id = closed.row_id`,
+        params,
+      );
+      await tx.unsafe(
+        `UPDATE ${S}.files SET gen_to = $2 WHERE corpus = $1 AND gen_to IS NULL ${which}`,
+        params,
+      );
     }
     const changed = publication.changed as readonly CachedFileChange[];
     for (let i = 0; i < changed.length; i += BATCH) {
@@ -421,22 +439,20 @@ export class PostgresStore implements Store {
           column((_, i) => terms[i]!.lengths[0]),
           column((_, i) => terms[i]!.lengths[1]),
           column((_, i) => terms[i]!.lengths[2]),
-        ] as never[],
+        ],
       );
-      const postings: [string[], string[], number[], number[], number[]] = [[], [], [], [], []];
-      terms.forEach(({ counts }, i) => {
-        for (const [term, [content, symbol, path]] of counts) {
-          postings[0].push(term);
-          postings[1].push(ids[i]!);
-          postings[2].push(content);
-          postings[3].push(symbol);
-          postings[4].push(path);
+      const postings: (string | number)[][] = [[], [], [], [], [], [], [], []];
+      terms.forEach(({ counts, lengths }, i) => {
+        for (const [term, fields] of counts) {
+          [term, ids[i]!, ...fields, ...lengths].forEach((value, c) => postings[c]!.push(value));
         }
       });
       await tx.unsafe(
-        `INSERT INTO ${S}.postings (corpus, term, row_id, in_content, in_symbol, in_path)
-         SELECT $1, * FROM unnest($2::text[], $3::bigint[], $4::int[], $5::int[], $6::int[])`,
-        [corpus, ...postings] as never[],
+        `INSERT INTO ${S}.postings (corpus, gen_from, term, row_id, in_content, in_symbol, in_path,
+           len_content, len_symbol, len_path)
+         SELECT $1, $2, * FROM unnest($3::text[], $4::bigint[], $5::int[], $6::int[], $7::int[],
+           $8::int[], $9::int[], $10::int[])`,
+        [corpus, generation, ...postings],
       );
       const cached = batch.filter(({ vector, input }) => vector && input);
       if (cached.length) {

@@ -66,15 +66,23 @@ const STEPS: string[][] = [[
   `CREATE INDEX ON $S.chunks (corpus, id)`,
   `CREATE INDEX ON $S.chunks (corpus, path) WHERE gen_to IS NULL`,
   `CREATE INDEX ON $S.chunks (corpus, gen_to)`,
-  // One row per (term, chunk): how often the term occurs in each field.
+  // One row per (term, chunk): how often the term occurs in each field, with the
+  // chunk's generations and field lengths, so BM25F reads no chunk but its hits,
+  // and (a covering key) once vacuumed, not even the table.
   `CREATE TABLE $S.postings (
      corpus int NOT NULL,
      term text NOT NULL,
      row_id bigint NOT NULL,
+     gen_from bigint NOT NULL,
+     gen_to bigint,
      in_content int NOT NULL,
      in_symbol int NOT NULL,
      in_path int NOT NULL,
-     PRIMARY KEY (corpus, term, row_id))`,
+     len_content int NOT NULL,
+     len_symbol int NOT NULL,
+     len_path int NOT NULL,
+     PRIMARY KEY (corpus, term, row_id)
+       INCLUDE (gen_from, gen_to, in_content, in_symbol, in_path, len_content, len_symbol, len_path))`,
   `CREATE INDEX ON $S.postings (row_id)`,
   // The team-wide cache: what a model made of an input, whoever embedded it.
   `CREATE TABLE $S.embedding_cache (
