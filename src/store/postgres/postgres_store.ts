@@ -255,6 +255,26 @@ export class PostgresStore implements Store {
     );
   }
 
+  /**
+   * Adds vectors to the team-wide cache under their embedding-input hashes
+   * (those already there are kept), each batch committed at once: an index
+   * run can call it as it embeds, so a run that dies keeps its work.
+   */
+  cacheVectors(fingerprint: string, vectors: Map<string, Float32Array>): Promise<void> {
+    const entries = [...vectors];
+    return this.#guard("cache vectors", async () => {
+      for (let i = 0; i < entries.length; i += BATCH) {
+        const batch = entries.slice(i, i + BATCH);
+        await this.#sql.unsafe(
+          `INSERT INTO ${this.#tables}.embedding_cache (fingerprint, input_hash, embedding)
+           SELECT $1, h, v::vector FROM unnest($2::text[], $3::text[]) AS t(h, v)
+           ON CONFLICT DO NOTHING`,
+          [fingerprint, batch.map(([input]) => input), batch.map(([, v]) => vectorText(v))],
+        );
+      }
+    });
+  }
+
   async publish(publication: Publication): Promise<string> {
     const dims = publication.manifest.identity.dimensions;
     for (const change of publication.changed) {
@@ -286,6 +306,15 @@ export class PostgresStore implements Store {
         );
       }
     }
+    const cache = new Map<string, Float32Array>();
+    for (const change of publication.changed as readonly CachedFileChange[]) {
+      change.vectors.forEach((vector, i) => {
+        const input = change.inputHashes?.[i];
+        if (vector && input) cache.set(input, vector);
+      });
+    }
+    // Cached first, and committed on its own: a publish that fails still leaves them for the next run.
+    await this.cacheVectors(publication.manifest.fingerprint, cache);
     const generation = await this.#guard(
       "publish the index",
       () => this.#sql.begin((tx) => this.#publishIn(tx, publication)),
@@ -342,7 +371,7 @@ export class PostgresStore implements Store {
         [corpus, generation, batch.map((c) => c.path), batch.map((c) => JSON.stringify(c.record))],
       );
     }
-    await this.#insertChunks(tx, corpus, generation, changed, publication.manifest.fingerprint);
+    await this.#insertChunks(tx, corpus, generation, changed);
     const [stats] = await tx.unsafe(
       `SELECT count(*)::int AS chunks, coalesce(avg(len_content), 0)::float8 AS content,
          coalesce(avg(len_symbol), 0)::float8 AS symbol, coalesce(avg(len_path), 0)::float8 AS path
@@ -377,13 +406,12 @@ export class PostgresStore implements Store {
     return String(generation);
   }
 
-  /** Inserts the chunks, their postings, and their vectors into the shared cache. */
+  /** Inserts the chunks and their postings. */
   async #insertChunks(
     tx: Queryable,
     corpus: number,
     generation: number,
     changed: readonly CachedFileChange[],
-    fingerprint: string,
   ): Promise<void> {
     const S = this.#tables;
     const all: { chunk: Chunk; vector: Float32Array | null; input: string | null }[] = [];
@@ -454,19 +482,6 @@ export class PostgresStore implements Store {
            $8::int[], $9::int[], $10::int[])`,
         [corpus, generation, ...postings],
       );
-      const cached = batch.filter(({ vector, input }) => vector && input);
-      if (cached.length) {
-        await tx.unsafe(
-          `INSERT INTO ${S}.embedding_cache (fingerprint, input_hash, embedding)
-           SELECT $1, h, v::vector FROM unnest($2::text[], $3::text[]) AS t(h, v)
-           ON CONFLICT DO NOTHING`,
-          [
-            fingerprint,
-            cached.map(({ input }) => input!),
-            cached.map(({ vector }) => vectorText(vector!)),
-          ],
-        );
-      }
     }
   }
 

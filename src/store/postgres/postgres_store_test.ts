@@ -375,17 +375,17 @@ Deno.test({
   await t.step(
     "a server stopped mid-publish: one-line io error, the previous generation stays",
     async () => {
+      const big = Array.from({ length: 40 }, (_, f) =>
+        change(
+          `gen/file${f}.ts`,
+          Array.from(
+            { length: 500 },
+            (_, i) => chunk(`gen/file${f}.ts`, `function f${f}_${i}() { return ${i}; }`),
+          ),
+          f + 100,
+        ));
       await withStore(url, "faults", async (store) => {
         await store.publish(publication(TREE()));
-        const big = Array.from({ length: 40 }, (_, f) =>
-          change(
-            `gen/file${f}.ts`,
-            Array.from(
-              { length: 500 },
-              (_, i) => chunk(`gen/file${f}.ts`, `function f${f}_${i}() { return ${i}; }`),
-            ),
-            f + 100,
-          ));
         const publishing = store.publish(publication(big)).then(() => null, (e) => e);
         const watcher = new Db(url, 1);
         for (let i = 0; i < 200; i++) {
@@ -404,6 +404,9 @@ Deno.test({
         await server.start();
       });
       await withStore(url, "faults", async (store) => {
+        // What the failed run embedded is cached: the next run embeds none of it again.
+        const inputs = big.flatMap((c) => c.inputHashes as string[]);
+        equal((await store.cachedVectors("fp-8", DIMS, inputs)).size, inputs.length);
         const reader = (await store.open())!;
         equal(reader.chunkCount, 4);
         equal((await reader.lexical("revoke token", { limit: 1 }))[0]!.chunk.symbol, "revokeToken");
