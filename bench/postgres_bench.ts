@@ -17,7 +17,8 @@
  *   dense p50 with 8 concurrent clients against one.
  *
  *   deno run -A bench/postgres_bench.ts [--part parity,scale] [--rows 100000]
- *     [--ef 40,100,200] [--queries 100] [--url postgres://…] [--model PATH]
+ *     [--ef 40,100,200] [--m 16] [--ef-construction 64] [--vectors structured|uniform] [--queries 100]
+ *     [--url postgres://…] [--model PATH]
  *
  * Writes bench/results/postgres_bench.json and prints Markdown tables.
  */
@@ -43,6 +44,7 @@ import { indexDirectory, writeFiles } from "./_peer_index.ts";
 import { squash, type SupportQuery } from "./_peer_score.ts";
 import { median } from "./_report.ts";
 import { queryVectors, syntheticData, syntheticIndex } from "./_synthetic_index.ts";
+import { seededRandom, unitVector } from "../src/store/testdata/synthetic.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/protocols", import.meta.url));
 const MODES = ["dense", "lexical", "hybrid"] as const;
@@ -202,6 +204,36 @@ async function parity(url: string, embedder: Embedder, work: string) {
   };
 }
 
+/**
+ * `count` unit vectors with the structure of real embeddings: a point of a
+ * `latent`-dimensional space (normal components) seen through one fixed
+ * random projection to `d` dimensions, plus noise of `noise` × the signal's
+ * scale per component. Uniform random unit vectors have an intrinsic
+ * dimension of `d`, which no approximate index handles (HNSW's recall there
+ * is measured by `--vectors uniform`); text embeddings have far fewer
+ * effective dimensions.
+ */
+function structuredVectors(count: number, d: number, seed: number, latent = 32, noise = 0.3) {
+  const basis = Array.from({ length: latent }, (_, i) => unitVector(d, seededRandom(1000 + i)));
+  const random = seededRandom(seed);
+  const out = new Float32Array(count * d);
+  const v = new Float32Array(d);
+  for (let r = 0; r < count; r++) {
+    const z = unitVector(latent, random);
+    const n = unitVector(d, random);
+    let norm = 0;
+    for (let i = 0; i < d; i++) {
+      let x = noise * n[i]!;
+      for (let k = 0; k < latent; k++) x += z[k]! * basis[k]![i]!;
+      v[i] = x;
+      norm += x * x;
+    }
+    norm = Math.sqrt(norm);
+    for (let i = 0; i < d; i++) out[r * d + i] = v[i]! / norm;
+  }
+  return out;
+}
+
 /** The exact top `k` row numbers by dot product. */
 function exactTop(vectors: Float32Array, d: number, query: Float32Array, k: number): number[] {
   const rows = vectors.length / d;
@@ -224,10 +256,18 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
   return [result, performance.now() - started];
 }
 
-async function scale(url: string, rows: number, efs: number[], count: number) {
+async function scale(
+  url: string,
+  rows: number,
+  efs: number[],
+  count: number,
+  hnsw: { m: number; efConstruction: number },
+  kind: "structured" | "uniform",
+) {
   const d = 384;
   const data = syntheticData(rows, d);
-  const corpus = `synthetic-${rows}`;
+  if (kind === "structured") data.vectors = structuredVectors(rows, d, 7);
+  const corpus = `synthetic-${kind}-${rows}`;
   const byPath = new Map<string, CachedFileChange>();
   data.chunks.forEach((chunk, row) => {
     const change = byPath.get(chunk.sourcePath) ??
@@ -241,7 +281,7 @@ async function scale(url: string, rows: number, efs: number[], count: number) {
     change.vectors.push(data.vectors.subarray(row * d, (row + 1) * d));
     byPath.set(chunk.sourcePath, change);
   });
-  let store: PostgresStore = await openPostgresStore(url, { corpus });
+  let store: PostgresStore = await openPostgresStore(url, { corpus, hnsw });
   const existing = await store.manifest();
   let ingestMs: number | null = null;
   if (existing?.chunkCount !== rows) {
@@ -259,7 +299,10 @@ async function scale(url: string, rows: number, efs: number[], count: number) {
     );
   }
   await store.close();
-  const queries = queryVectors(count, d);
+  const drawn = structuredVectors(count, d, 99);
+  const queries = kind === "structured"
+    ? Array.from({ length: count }, (_, i) => drawn.subarray(i * d, (i + 1) * d))
+    : queryVectors(count, d);
   const exact = queries.map((q) =>
     new Set(exactTop(data.vectors, d, q, K).map((r) => data.chunks[r]!.id))
   );
@@ -319,6 +362,8 @@ async function scale(url: string, rows: number, efs: number[], count: number) {
   return {
     rows,
     dimensions: d,
+    vectors: kind,
+    hnsw,
     ingestMs: ingestMs === null ? null : Math.round(ingestMs),
     ingestRowsPerSecond: ingestMs === null ? null : Math.round(rows / (ingestMs / 1000)),
     storedBytes: status.bytes,
@@ -369,11 +414,13 @@ function markdown(report: Report): string {
   if (report.scale) {
     const s = report.scale;
     lines.push(
-      `Scale: ${s.rows.toLocaleString("en")} synthetic ${s.dimensions}-d chunks; ingest ${
+      `Scale: ${
+        s.rows.toLocaleString("en")
+      } synthetic ${s.dimensions}-d chunks (${s.vectors} vectors); ingest ${
         s.ingestMs === null
           ? "(reused)"
           : `${(s.ingestMs / 1000).toFixed(0)} s, ${s.ingestRowsPerSecond} chunks/s`
-      }, HNSW build included.`,
+      }, HNSW build (m ${s.hnsw.m}, ef_construction ${s.hnsw.efConstruction}) included.`,
       "",
       "| hnsw.ef_search | dense p50 | Recall@10 vs exact |",
       "| --- | --- | --- |",
@@ -404,6 +451,9 @@ async function main() {
       rows: { type: "string", default: "100000" },
       ef: { type: "string", default: "40,100,200,400" },
       queries: { type: "string", default: "100" },
+      m: { type: "string", default: "16" },
+      vectors: { type: "string", default: "structured" },
+      "ef-construction": { type: "string", default: "64" },
       url: { type: "string" },
       model: { type: "string" },
       output: { type: "string", default: "bench/results/postgres_bench.json" },
@@ -442,6 +492,8 @@ async function main() {
         Number(values.rows),
         values.ef.split(",").map(Number),
         Number(values.queries),
+        { m: Number(values.m), efConstruction: Number(values["ef-construction"]) },
+        values.vectors === "uniform" ? "uniform" : "structured",
       );
     }
   } finally {

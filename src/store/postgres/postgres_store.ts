@@ -31,6 +31,12 @@ export interface PostgresStoreOptions {
   efSearch?: number;
   /** Connections in the pool. @default 10 */
   connections?: number;
+  /**
+   * How the corpus's HNSW index is built, when its first generation is
+   * published: links per node and the candidate list while building.
+   * Larger is slower to build and more exact. @default pgvector's, 16 and 64
+   */
+  hnsw?: { m?: number; efConstruction?: number };
 }
 
 /**
@@ -73,6 +79,7 @@ export class PostgresStore implements Store {
   #schema: string;
   #corpus: string;
   #efSearch: number;
+  #hnsw: { m: number; efConstruction: number };
   #iterativeScan = false;
 
   private constructor(url: string, options: PostgresStoreOptions) {
@@ -80,6 +87,7 @@ export class PostgresStore implements Store {
     this.#schema = options.schema ?? "wayfinder";
     this.#corpus = options.corpus;
     this.#efSearch = options.efSearch ?? 100;
+    this.#hnsw = { m: options.hnsw?.m ?? 16, efConstruction: options.hnsw?.efConstruction ?? 64 };
     this.#sql = new Db(url, options.connections ?? 10);
   }
 
@@ -494,10 +502,18 @@ export class PostgresStore implements Store {
     if (!Number.isInteger(dims) || dims < 1 || dims > 16000) {
       throw new WayfinderError("internal", `Cannot index vectors of ${dims} dimensions`);
     }
+    const { m, efConstruction } = this.#hnsw;
+    if (![m, efConstruction].every((n) => Number.isInteger(n) && n >= 2 && n <= 1000)) {
+      throw new WayfinderError(
+        "usage",
+        `Cannot build the HNSW index with m ${m}, efConstruction ${efConstruction}`,
+      );
+    }
     const S = this.#tables;
     await tx.unsafe(
       `CREATE INDEX IF NOT EXISTS chunks_hnsw_${corpus}_${dims} ON ${S}.chunks
        USING hnsw ((embedding::vector(${dims})) vector_cosine_ops)
+       WITH (m = ${m}, ef_construction = ${efConstruction})
        WHERE corpus = ${corpus} AND vector_dims(embedding) = ${dims}`,
     );
   }

@@ -372,6 +372,14 @@ Deno.test({
     );
   });
 
+  await t.step("TLS asked for in the URL is insisted on", async () => {
+    // The test server speaks no TLS: a client that honours sslmode=require refuses to go on without it.
+    await rejects(
+      openPostgresStore(`${url}?sslmode=require`, { corpus: "tree" }),
+      (e) => e instanceof WayfinderError && e.code === "io" && /SSL/i.test(e.message),
+    );
+  });
+
   await t.step(
     "a server stopped mid-publish: one-line io error, the previous generation stays",
     async () => {
