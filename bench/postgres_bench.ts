@@ -18,7 +18,7 @@
  *
  *   deno run -A bench/postgres_bench.ts [--part parity,scale] [--rows 100000]
  *     [--ef 40,100,200] [--m 16] [--ef-construction 64] [--vectors structured|uniform] [--queries 100]
- *     [--url postgres://…] [--model PATH]
+ *     [--lexical-queries N] [--local-up-to 200000] [--url postgres://…] [--model PATH]
  *
  * Writes bench/results/postgres_bench.json and prints Markdown tables.
  */
@@ -263,6 +263,8 @@ async function scale(
   count: number,
   hnsw: { m: number; efConstruction: number },
   kind: "structured" | "uniform",
+  localUpTo: number,
+  lexicalCount: number,
 ) {
   const d = 384;
   const data = syntheticData(rows, d);
@@ -299,6 +301,11 @@ async function scale(
     );
   }
   await store.close();
+  console.error(
+    `scale: ${rows} chunks published in ${
+      ingestMs === null ? "(reused)" : `${Math.round(ingestMs / 1000)} s`
+    }`,
+  );
   const drawn = structuredVectors(count, d, 99);
   const queries = kind === "structured"
     ? Array.from({ length: count }, (_, i) => drawn.subarray(i * d, (i + 1) * d))
@@ -319,6 +326,11 @@ async function scale(
       recall += hits.filter((h) => exact[i]!.has(h.chunk.id)).length / K;
     }
     dense.push({ ef, p50Ms: median(ms), recallAt10: recall / queries.length });
+    console.error(
+      `scale: ef ${ef}: dense p50 ${median(ms).toFixed(1)} ms, Recall@10 ${
+        (recall / queries.length).toFixed(3)
+      }`,
+    );
     await reader.close();
     await store.close();
   }
@@ -331,7 +343,7 @@ async function scale(
   const reader = (await store.open())!;
   const lexicalMs: number[] = [];
   const hybridMs: number[] = [];
-  for (const [i, text] of texts.entries()) {
+  for (const [i, text] of texts.slice(0, lexicalCount).entries()) {
     lexicalMs.push((await timed(() => reader.lexical(text, { limit: K })))[1]);
     hybridMs.push((await timed(() => reader.hybrid(text, queries[i]!, { limit: K })))[1]);
   }
@@ -343,19 +355,28 @@ async function scale(
     }
   }));
   const oneClient = dense.find((r) => r.ef === ef)!.p50Ms;
-  // The baseline: the local index of the same chunks and vectors, searched in-process.
-  const local = (await openIndex(await syntheticIndex(rows, "none", d)))!;
-  const localMs = (mode: Mode) =>
-    median(queries.map((q, i) => {
-      const started = performance.now();
-      searchIndex(local, q, texts[i]!, { limit: K, mode });
-      return performance.now() - started;
-    }));
-  const baseline = {
-    denseP50Ms: localMs("dense"),
-    lexicalP50Ms: localMs("lexical"),
-    hybridP50Ms: localMs("hybrid"),
-  };
+  console.error(
+    `scale: lexical p50 ${median(lexicalMs).toFixed(1)} ms, hybrid p50 ${
+      median(hybridMs).toFixed(1)
+    } ms, ` +
+      `8 clients dense p50 ${median(concurrentMs).toFixed(1)} ms`,
+  );
+  // The baseline: the local index of the same chunks, searched in-process (up to `localUpTo` rows).
+  let baseline = null;
+  if (rows <= localUpTo) {
+    const local = (await openIndex(await syntheticIndex(rows, "none", d)))!;
+    const localMs = (mode: Mode) =>
+      median(queries.map((q, i) => {
+        const started = performance.now();
+        searchIndex(local, q, texts[i]!, { limit: K, mode });
+        return performance.now() - started;
+      }));
+    baseline = {
+      denseP50Ms: localMs("dense"),
+      lexicalP50Ms: localMs("lexical"),
+      hybridP50Ms: localMs("hybrid"),
+    };
+  }
   const status = await store.status();
   await reader.close();
   await store.close();
@@ -432,12 +453,14 @@ function markdown(report: Report): string {
         `8 concurrent clients: dense p50 ${s.concurrent.p50Ms.toFixed(1)} ms, ${
           s.concurrent.ratio.toFixed(2)
         }× one client's.`,
-      `The local index of the same chunks, in-process: dense (exact) p50 ${
-        s.localIndex.denseP50Ms.toFixed(1)
-      } ms, ` +
-        `lexical ${s.localIndex.lexicalP50Ms.toFixed(1)} ms, hybrid ${
-          s.localIndex.hybridP50Ms.toFixed(1)
-        } ms.`,
+      s.localIndex
+        ? `The local index of the same chunks, in-process: dense (exact) p50 ${
+          s.localIndex.denseP50Ms.toFixed(1)
+        } ms, ` +
+          `lexical ${s.localIndex.lexicalP50Ms.toFixed(1)} ms, hybrid ${
+            s.localIndex.hybridP50Ms.toFixed(1)
+          } ms.`
+        : "(No local-index baseline at this size: see --local-up-to.)",
     );
   }
   return lines.join("\n");
@@ -453,6 +476,8 @@ async function main() {
       queries: { type: "string", default: "100" },
       m: { type: "string", default: "16" },
       vectors: { type: "string", default: "structured" },
+      "local-up-to": { type: "string", default: "200000" },
+      "lexical-queries": { type: "string" },
       "ef-construction": { type: "string", default: "64" },
       url: { type: "string" },
       model: { type: "string" },
@@ -494,6 +519,8 @@ async function main() {
         Number(values.queries),
         { m: Number(values.m), efConstruction: Number(values["ef-construction"]) },
         values.vectors === "uniform" ? "uniform" : "structured",
+        Number(values["local-up-to"]),
+        Number(values["lexical-queries"] ?? values.queries),
       );
     }
   } finally {

@@ -156,7 +156,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     "-c full_page_writes=off",
     "-c max_connections=50",
     "-c shared_buffers=256MB",
-    "-c maintenance_work_mem=512MB",
+    "-c maintenance_work_mem=2GB",
   ].join(" ");
   const pgCtl = (...args: string[]) => run(...asServerUser(join(bin, "pg_ctl"), args));
   const start = async () => {

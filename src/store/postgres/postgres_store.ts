@@ -45,7 +45,7 @@ export interface PostgresStoreOptions {
  */
 export interface CachedFileChange extends FileChange {
   /** One per chunk: the hash of the text the model read (see `vectorsByInput`). */
-  inputHashes?: readonly (string | null)[];
+  inputHashes?: readonly string[];
 }
 
 /** Rows written per statement. */
