@@ -11,10 +11,15 @@
  * - team cache: a second corpus ("a second clone") publishing the same tree
  *   takes every vector from the embedding cache; its wall time beside the
  *   first run's (embedding included).
- * - scale: `--rows` synthetic 384-d chunks (bench/_synthetic_index.ts) published
- *   in one generation (ingest rate, HNSW build included), then dense p50 and
- *   Recall@10 against exact search for each `--ef`, lexical and hybrid p50, and
- *   dense p50 with 8 concurrent clients against one.
+ * - scale: `--rows` synthetic 384-d chunks (bench/_synthetic_index.ts's passages,
+ *   embedding-like vectors unless `--vectors uniform`) published in one
+ *   generation (ingest rate, HNSW build included), then dense p50 and
+ *   Recall@10 against exact search for each `--ef`, lexical and hybrid p50
+ *   against the local index's, and dense p50 with 8 concurrent clients
+ *   against one.
+ *
+ * `deno task bench postgres` runs both parts with the defaults
+ * (`WAYFINDER_BENCH_ROWS` sets the size) and tabulates the figures.
  *
  *   deno run -A bench/postgres_bench.ts [--part parity,scale] [--rows 100000]
  *     [--ef 40,100,200] [--m 16] [--ef-construction 64] [--vectors structured|uniform] [--queries 100]
@@ -39,10 +44,10 @@ import {
 import type { StoreHit } from "../src/store/store.ts";
 import type { Chunk } from "../src/types.ts";
 import { postgresUnavailable, startPostgres } from "../tests/_postgres_server.ts";
-import { BENCH_MODEL } from "./_model.ts";
+import { requireModel } from "./_model.ts";
 import { indexDirectory, writeFiles } from "./_peer_index.ts";
 import { squash, type SupportQuery } from "./_peer_score.ts";
-import { median } from "./_report.ts";
+import { median, report as reportRow, skipSuite } from "./_report.ts";
 import { queryVectors, syntheticData, syntheticIndex } from "./_synthetic_index.ts";
 import { seededRandom, unitVector } from "../src/store/testdata/synthetic.ts";
 
@@ -471,7 +476,7 @@ async function main() {
     args: Deno.args,
     options: {
       part: { type: "string", default: "parity,scale" },
-      rows: { type: "string", default: "100000" },
+      rows: { type: "string", default: Deno.env.get("WAYFINDER_BENCH_ROWS") ?? "100000" },
       ef: { type: "string", default: "40,100,200,400" },
       queries: { type: "string", default: "100" },
       m: { type: "string", default: "16" },
@@ -489,10 +494,7 @@ async function main() {
   let server: AsyncDisposable | undefined;
   if (!url) {
     const why = await postgresUnavailable();
-    if (why) {
-      console.error(`postgres_bench: skipped, no PostgreSQL server: ${why}`);
-      return;
-    }
+    if (why) skipSuite(`no PostgreSQL server: ${why}`);
     const started = await startPostgres();
     [url, server] = [started.url, started];
   }
@@ -503,7 +505,7 @@ async function main() {
   const work = await Deno.makeTempDir({ prefix: "wayfinder-pg-bench-" });
   try {
     if (parts.has("parity")) {
-      const modelPath = values.model ?? BENCH_MODEL;
+      const modelPath = values.model ?? requireModel();
       const embedder = await LlamaEmbedder.create({ modelPath, threads: 2, longInput: "reject" });
       try {
         report.parity = await parity(url, embedder, work);
@@ -532,6 +534,69 @@ async function main() {
   await writeFile(values.output, JSON.stringify(report, null, 2) + "\n");
   console.log(markdown(report));
   console.log(`\nWrote ${values.output}`);
+  reportRows(report);
 }
 
-if (import.meta.main) await main();
+/** The figures as `deno task bench` tabulates them: each against its baseline and goal. */
+function reportRows(report: Report): void {
+  if (report.parity) {
+    for (const row of report.parity.rows) {
+      for (const metric of ["recall", "ndcg"] as const) {
+        reportRow(
+          `PostgreSQL vs local index, peer corpus, ${row.mode} ${
+            metric === "ndcg" ? "nDCG@10" : "Recall@10"
+          }`,
+          { label: "PostgreSQL", amount: row.postgres[metric], unit: "" },
+          { label: "local index", amount: row.local[metric] },
+          "within .01 of the local index",
+        );
+      }
+    }
+    const { firstRun, secondClone } = report.parity.teamCache;
+    reportRow(
+      `team cache, a second clone of the peer corpus (${secondClone.embedded} passages embedded)`,
+      { label: "second clone", amount: secondClone.totalMs, unit: "ms" },
+      { label: "first run, embedding included", amount: firstRun.totalMs },
+      "0 passages embedded",
+    );
+  }
+  if (report.scale) {
+    const s = report.scale;
+    const rows = `${s.rows.toLocaleString("en")} chunks`;
+    for (const r of s.dense) {
+      reportRow(
+        `PostgreSQL HNSW dense p50, ${rows}, ef_search ${r.ef} (Recall@10 ${
+          r.recallAt10.toFixed(3)
+        })`,
+        { label: "p50", amount: r.p50Ms, unit: "ms" },
+        { label: "20 ms", amount: 20 },
+        "target ≤ 1 at Recall@10 ≥ .95",
+      );
+    }
+    if (s.localIndex) {
+      const local = s.localIndex;
+      for (
+        const [mode, pg, base] of [
+          ["lexical", s.lexicalP50Ms, local.lexicalP50Ms],
+          ["hybrid", s.hybridP50Ms, local.hybridP50Ms],
+        ] as const
+      ) {
+        reportRow(
+          `PostgreSQL ${mode} p50, ${rows}`,
+          { label: "p50", amount: pg, unit: "ms" },
+          { label: "local index", amount: base },
+          "reported",
+        );
+      }
+    }
+    reportRow(
+      `PostgreSQL dense p50, ${rows}, 8 concurrent clients`,
+      { label: "8 clients", amount: s.concurrent.p50Ms, unit: "ms" },
+      { label: "1 client", amount: s.concurrent.oneClientP50Ms },
+      "target ≤ 2",
+    );
+  }
+}
+
+// Under `deno run` and under `deno bench` (`deno task bench`) alike.
+await main();
