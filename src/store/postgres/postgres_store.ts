@@ -152,7 +152,8 @@ export class PostgresStore implements Store {
   async #live(tx: Queryable): Promise<GenerationInfo | null> {
     const S = this.#tables;
     const [row] = await tx.unsafe(
-      `SELECT c.id, c.live, g.manifest, g.chunk_count, g.avg_content, g.avg_symbol, g.avg_path
+      `SELECT c.id, c.live, g.manifest, g.chunk_count, g.avg_content, g.avg_symbol, g.avg_path,
+         g.pending
        FROM ${S}.corpora c JOIN ${S}.generations g ON g.corpus = c.id AND g.generation = c.live
        WHERE c.name = $1`,
       [this.#corpus],
@@ -174,7 +175,7 @@ export class PostgresStore implements Store {
     for (const file of fileRows) files[file.path] = file.record;
     const stored = row.manifest as StoredManifest;
     const chunkCount = row.chunk_count as number;
-    const pending = await this.#pending(tx, corpus, generation);
+    const pending = row.pending as RowRange[];
     const manifest: IndexManifest = {
       ...stored,
       formatVersion: SCHEMA_VERSION,
@@ -193,17 +194,19 @@ export class PostgresStore implements Store {
     };
   }
 
-  /** Rows without a vector, as ranges of the generation's rows in row order. */
-  async #pending(tx: Queryable, corpus: number, generation: number) {
+  /**
+   * Rows of the generation being published (the live rows) without a
+   * vector, as ranges of its rows in row order; read once, when published.
+   */
+  async #pending(tx: Queryable, corpus: number): Promise<RowRange[]> {
     const rows = await tx.unsafe(
       `SELECT min(r) AS start, max(r) + 1 AS end FROM (
          SELECT r, r - row_number() OVER (ORDER BY r) AS run FROM (
            SELECT row_number() OVER (ORDER BY row_id) - 1 AS r, embedding IS NULL AS pending
-           FROM ${this.#tables}.chunks c
-           WHERE corpus = $1 AND gen_from <= $2 AND (gen_to IS NULL OR gen_to > $2)) numbered
+           FROM ${this.#tables}.chunks c WHERE corpus = $1 AND gen_to IS NULL) numbered
          WHERE pending) runs
        GROUP BY run ORDER BY start`,
-      [corpus, generation],
+      [corpus],
     );
     return rows.map((r) => [Number(r.start), Number(r.end)] as RowRange);
   }
@@ -231,12 +234,16 @@ export class PostgresStore implements Store {
       const info = await this.#sql.begin(async (tx) => {
         const [row] = await tx.unsafe(
           `SELECT g.corpus AS id, g.generation AS live, g.manifest, g.chunk_count,
-             g.avg_content, g.avg_symbol, g.avg_path
+             g.avg_content, g.avg_symbol, g.avg_path, g.pending
            FROM ${S}.generations g WHERE g.corpus = $1 AND g.generation = $2`,
           [lease.corpus, lease.generation],
         );
         return await this.#info(tx, row!);
-      }, "REPEATABLE READ");
+      }, "REPEATABLE READ").catch(async (error) => {
+        // Not left behind to hold back reclamation for days.
+        await this.#sql.unsafe(`DELETE FROM ${S}.leases WHERE id = $1`, [lease.id]).catch(() => {});
+        throw error;
+      });
       return new PostgresReader(info, {
         sql: this.#sql,
         schema: S,
@@ -382,10 +389,12 @@ export class PostgresStore implements Store {
     await this.#insertChunks(tx, corpus, generation, changed);
     const [stats] = await tx.unsafe(
       `SELECT count(*)::int AS chunks, coalesce(avg(len_content), 0)::float8 AS content,
-         coalesce(avg(len_symbol), 0)::float8 AS symbol, coalesce(avg(len_path), 0)::float8 AS path
+         coalesce(avg(len_symbol), 0)::float8 AS symbol, coalesce(avg(len_path), 0)::float8 AS path,
+         count(*) FILTER (WHERE embedding IS NULL)::int AS pending
        FROM ${S}.chunks WHERE corpus = $1 AND gen_to IS NULL`,
       [corpus],
     );
+    const pending = stats!.pending > 0 ? await this.#pending(tx, corpus) : [];
     const manifest: StoredManifest = {
       ...publication.manifest,
       createdAt: publication.manifest.createdAt ?? new Date().toISOString(),
@@ -393,8 +402,8 @@ export class PostgresStore implements Store {
     delete (manifest as { pending?: unknown }).pending;
     await tx.unsafe(
       `INSERT INTO ${S}.generations
-         (corpus, generation, manifest, chunk_count, avg_content, avg_symbol, avg_path)
-       VALUES ($1, $2, $3::text::jsonb, $4, $5, $6, $7)`,
+         (corpus, generation, manifest, chunk_count, avg_content, avg_symbol, avg_path, pending)
+       VALUES ($1, $2, $3::text::jsonb, $4, $5, $6, $7, $8::text::jsonb)`,
       [
         corpus,
         generation,
@@ -403,6 +412,7 @@ export class PostgresStore implements Store {
         stats!.content,
         stats!.symbol,
         stats!.path,
+        JSON.stringify(pending),
       ],
     );
     await this.#ensureHnsw(tx, corpus, publication.manifest.identity.dimensions);

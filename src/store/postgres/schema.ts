@@ -31,6 +31,7 @@ const STEPS: string[][] = [[
      avg_content float8 NOT NULL,
      avg_symbol float8 NOT NULL,
      avg_path float8 NOT NULL,
+     pending jsonb NOT NULL,
      created_at timestamptz NOT NULL DEFAULT now(),
      PRIMARY KEY (corpus, generation))`,
   `CREATE TABLE $S.files (
