@@ -372,6 +372,38 @@ Deno.test({
     );
   });
 
+  await t.step(
+    "a role granted what docs/postgres.md lists for searching can search, not publish",
+    async () => {
+      const admin = new Db(url, 1);
+      try {
+        for (
+          const statement of [
+            "CREATE ROLE searcher LOGIN",
+            "GRANT USAGE ON SCHEMA wayfinder TO searcher",
+            "GRANT SELECT ON ALL TABLES IN SCHEMA wayfinder TO searcher",
+            "GRANT INSERT, UPDATE, DELETE ON wayfinder.leases TO searcher",
+            "GRANT USAGE ON ALL SEQUENCES IN SCHEMA wayfinder TO searcher",
+            "GRANT UPDATE ON wayfinder.corpora TO searcher",
+          ]
+        ) await admin.unsafe(statement);
+      } finally {
+        await admin.end();
+      }
+      const searcher = url.replace("//wayfinder@", "//searcher@");
+      await withStore(searcher, "tree", async (store) => {
+        const reader = (await store.open())!;
+        equal((await reader.lexical("revoke token", { limit: 1 }))[0]!.chunk.symbol, "revokeToken");
+        await reader.close();
+        await rejects(
+          store.publish(publication(TREE())),
+          (e) =>
+            e instanceof WayfinderError && e.code === "io" && /permission denied/.test(e.message),
+        );
+      });
+    },
+  );
+
   await t.step("TLS asked for in the URL is insisted on", async () => {
     // The test server speaks no TLS: a client that honours sslmode=require refuses to go on without it.
     await rejects(

@@ -111,6 +111,14 @@ export function checkSchemaName(name: string): boolean {
  * @throws {Error} When the schema is newer than this code.
  */
 export async function migrate(sql: Db, schema: string): Promise<number> {
+  // Up to date already: no DDL, no lock, so a role that may only read and search opens it too.
+  const [present] = await sql.unsafe("SELECT to_regclass($1) IS NOT NULL AS present", [
+    `${schema}.schema_version`,
+  ]);
+  if (present?.present) {
+    const [row] = await sql.unsafe(`SELECT max(version) AS version FROM ${schema}.schema_version`);
+    if (Number(row?.version) === SCHEMA_VERSION) return SCHEMA_VERSION;
+  }
   return await sql.begin(async (tx) => {
     await tx.unsafe("SELECT pg_advisory_xact_lock($1, 0)", [LOCK_CLASS]);
     const [vector] = await tx.unsafe("SELECT 1 FROM pg_extension WHERE extname = 'vector'");
