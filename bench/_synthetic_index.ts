@@ -62,3 +62,19 @@ export function queryVectors(count: number, dimensions = 384): Float32Array[] {
   const random = seededRandom(99);
   return Array.from({ length: count }, () => unitVector(dimensions, random));
 }
+
+/** Bytes of each kind of file of the live generation: its manifest, and each file name summed over its segments. */
+export async function generationFiles(dir: string): Promise<Record<string, number>> {
+  const generation = join(dir, (await Deno.readTextFile(join(dir, "current"))).trim());
+  const manifest = JSON.parse(await Deno.readTextFile(join(generation, "manifest.json")));
+  const sizes: Record<string, number> = {};
+  const add = async (folder: string) => {
+    for await (const entry of Deno.readDir(folder)) {
+      sizes[entry.name] = (sizes[entry.name] ?? 0) +
+        (await Deno.stat(join(folder, entry.name))).size;
+    }
+  };
+  await add(generation);
+  for (const segment of manifest.segments as { name: string }[]) await add(join(dir, segment.name));
+  return sizes;
+}

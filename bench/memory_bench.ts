@@ -8,16 +8,15 @@
  */
 import { join } from "node:path";
 import { report } from "./_report.ts";
-import { syntheticIndex } from "./_synthetic_index.ts";
+import { generationFiles, syntheticIndex } from "./_synthetic_index.ts";
 import { child } from "./_spawn.ts";
 
 const ROWS = Number(Deno.env.get("WAYFINDER_BENCH_ROWS") ?? 100_000);
 const rows = ROWS.toLocaleString("en");
 
 async function rawBytes(dir: string): Promise<number> {
-  const generation = join(dir, (await Deno.readTextFile(join(dir, "current"))).trim());
-  const size = async (file: string) => (await Deno.stat(join(generation, file))).size;
-  return await size("vectors.f32") + await size("text.bin");
+  const files = await generationFiles(dir);
+  return files["vectors.f32"]! + files["text.bin"]!;
 }
 
 const raw = await rawBytes(await syntheticIndex(ROWS, "none"));

@@ -7,30 +7,13 @@
  *
  *   deno bench -A bench/open_bench.ts      (WAYFINDER_BENCH_ROWS=100000 by default)
  */
-import { join } from "node:path";
 import { openIndex } from "../src/store/mod.ts";
 import { median, report } from "./_report.ts";
-import { syntheticIndex } from "./_synthetic_index.ts";
+import { generationFiles, syntheticIndex } from "./_synthetic_index.ts";
 import { child } from "./_spawn.ts";
 
 const ROWS = Number(Deno.env.get("WAYFINDER_BENCH_ROWS") ?? 100_000);
 const RUNS = 5;
-
-/** Bytes of each kind of file of the live generation: its manifest, and each file name summed over its segments. */
-async function generationFiles(dir: string): Promise<Record<string, number>> {
-  const generation = join(dir, (await Deno.readTextFile(join(dir, "current"))).trim());
-  const manifest = JSON.parse(await Deno.readTextFile(join(generation, "manifest.json")));
-  const sizes: Record<string, number> = {};
-  const add = async (folder: string) => {
-    for await (const entry of Deno.readDir(folder)) {
-      sizes[entry.name] = (sizes[entry.name] ?? 0) +
-        (await Deno.stat(join(folder, entry.name))).size;
-    }
-  };
-  await add(generation);
-  for (const segment of manifest.segments as { name: string }[]) await add(join(dir, segment.name));
-  return sizes;
-}
 
 const rows = ROWS.toLocaleString("en");
 for (const kind of ["none", "int8", "binary"] as const) {
