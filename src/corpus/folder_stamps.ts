@@ -10,7 +10,7 @@
  * coarse clock (a few ms) when the run listed the folder between them.
  */
 import { join } from "node:path";
-import process from "node:process";
+import { replaceJsonFile } from "../store/mod.ts";
 
 /** The record's file name inside the index folder. */
 export const FOLDERS_FILE = "folders.json";
@@ -49,19 +49,8 @@ export class FolderRecorder {
 }
 
 /** Best effort, through a rename so a reader never sees half: without it, searches check the slow way. */
-export async function writeFolderRecord(indexDir: string, record: FolderRecord): Promise<void> {
-  const path = join(indexDir, FOLDERS_FILE);
-  const temp = `${path}.tmp-${process.pid}`;
-  try {
-    await Deno.remove(temp).catch(() => {});
-    await Deno.writeTextFile(temp, JSON.stringify(record) + "\n", {
-      createNew: true,
-      mode: 0o600,
-    });
-    await Deno.rename(temp, path);
-  } catch {
-    await Deno.remove(temp).catch(() => {});
-  }
+export function writeFolderRecord(indexDir: string, record: FolderRecord): Promise<void> {
+  return replaceJsonFile(join(indexDir, FOLDERS_FILE), record);
 }
 
 /** The record for `generation`, or null when there is none (another generation's, torn, absent). */

@@ -5,8 +5,7 @@
  * watcher still holds the index lock, so a watcher that died says nothing.
  */
 import { join } from "node:path";
-import process from "node:process";
-import { readIndexLock } from "../store/mod.ts";
+import { readIndexLock, replaceJsonFile } from "../store/mod.ts";
 
 /** The state's file name inside the index folder. */
 export const WATCH_FILE = "watch.json";
@@ -23,16 +22,8 @@ export interface WatchState {
 }
 
 /** Writes the state through a rename; best effort (a search without it checks folders). */
-export async function writeWatchState(indexDir: string, state: WatchState): Promise<void> {
-  const path = join(indexDir, WATCH_FILE);
-  const temp = `${path}.tmp-${process.pid}`;
-  try {
-    await Deno.remove(temp).catch(() => {});
-    await Deno.writeTextFile(temp, JSON.stringify(state) + "\n", { createNew: true, mode: 0o600 });
-    await Deno.rename(temp, path);
-  } catch {
-    await Deno.remove(temp).catch(() => {});
-  }
+export function writeWatchState(indexDir: string, state: WatchState): Promise<void> {
+  return replaceJsonFile(join(indexDir, WATCH_FILE), state);
 }
 
 /** Removes the state of the watcher `pid`, as it stops. */

@@ -1,4 +1,5 @@
 /** Small helpers for crash-safe writes: data reaches the disk before it is published. */
+import process from "node:process";
 import { _hasher, type Hasher } from "./_xxh64.ts";
 
 /**
@@ -143,4 +144,23 @@ export function _float32FromLE(bytes: Uint8Array): Float32Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let i = 0; i < n; i++) out[i] = view.getFloat32(i * 4, true);
   return out;
+}
+
+/**
+ * Replaces a small JSON state file through a temporary file and a rename, so
+ * a reader never sees half of it. Best effort: a failure (a read-only index)
+ * leaves the old file, and a reader without the state takes the slow way.
+ */
+export async function _replaceJsonFile(path: string, value: unknown): Promise<void> {
+  const temp = `${path}.tmp-${process.pid}`;
+  try {
+    await Deno.remove(temp).catch(() => {});
+    await Deno.writeTextFile(temp, JSON.stringify(value) + "\n", {
+      createNew: true,
+      mode: _PRIVATE_FILE,
+    });
+    await Deno.rename(temp, path);
+  } catch {
+    await Deno.remove(temp).catch(() => {});
+  }
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Chunk } from "../types.ts";
 import { mergeSegments } from "./merge.ts";
 import { openIndex, type StoredIndex } from "./open_index.ts";
+import { unlistedSegments, untilMidWrite, waitForReady } from "./testdata/kill_harness.ts";
 import { editedFile, syntheticGeneration } from "./testdata/synthetic.ts";
 import { publishEdit } from "./write_generation.ts";
 
@@ -11,32 +12,6 @@ const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
 // Wide vectors make each merge (a rewrite of every row) long enough to land kills in it.
 const COUNT = 800;
 const DIMENSIONS = 2048;
-
-async function waitForReady(child: Deno.ChildProcess): Promise<void> {
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  while (!seen.includes("ready")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`child exited before publishing: ${seen}`);
-    seen += value;
-  }
-  reader.releaseLock();
-}
-
-/** Segment folders no complete generation lists: being written (or left by a kill). */
-async function unlisted(dir: string): Promise<string[]> {
-  const names = (await Array.fromAsync(Deno.readDir(dir))).map((entry) => entry.name);
-  const listed = new Set<string>();
-  for (const name of names.filter((n) => n.startsWith("gen-"))) {
-    try {
-      const manifest = JSON.parse(await Deno.readTextFile(join(dir, name, "manifest.json")));
-      for (const segment of manifest.segments) listed.add(segment.name);
-    } catch {
-      // Being written.
-    }
-  }
-  return names.filter((n) => n.startsWith("seg-") && !listed.has(n));
-}
 
 /** Each chunk's text and vector bits by id: what a reader can tell apart. */
 function contents(chunks: Chunk[], vector: (i: number) => Float32Array): Map<string, string> {
@@ -79,15 +54,10 @@ Deno.test("SIGKILL during segment writes, merges and reclamation: the previous a
       }).spawn();
       await waitForReady(child);
       if (delay >= 0) await new Promise((resolve) => setTimeout(resolve, delay));
-      else {
-        const end = Date.now() + 3000;
-        while (Date.now() < end && (await unlisted(dir)).length === 0) {
-          await new Promise((resolve) => setTimeout(resolve, 1));
-        }
-      }
+      else await untilMidWrite(dir, 3000);
       child.kill("SIGKILL");
       equal((await child.status).signal, "SIGKILL");
-      if ((await unlisted(dir)).length > 0) killedMidWrite++;
+      if ((await unlistedSegments(dir)).length > 0) killedMidWrite++;
 
       // Whatever was live answers whole: the base, or one of the two edits, never a mix.
       const index = (await openIndex(dir, { verifyChecksums: true }))!;

@@ -107,3 +107,4 @@ export {
   type OramaStore,
   type OramaStoreOptions,
 } from "./orama/mod.ts";
+export { _replaceJsonFile as replaceJsonFile } from "./_durable.ts";

@@ -12,8 +12,7 @@
  * means hashing once more.
  */
 import { join } from "node:path";
-import process from "node:process";
-import { _PRIVATE_FILE } from "./_durable.ts";
+import { _replaceJsonFile } from "./_durable.ts";
 import { _xxh64File } from "./_xxh64.ts";
 import { FILES, fixedSizes } from "./generation_writer.ts";
 import type { IndexManifest } from "./manifest.ts";
@@ -41,19 +40,8 @@ async function readStamps(indexDir: string): Promise<Stamps | null> {
 }
 
 /** Best effort, through a rename so a reader never sees half; a read-only index just hashes again. */
-async function writeStamps(indexDir: string, stamps: Stamps): Promise<void> {
-  const path = join(indexDir, STAMPS_FILE);
-  const temp = `${path}.tmp-${process.pid}`;
-  try {
-    await Deno.remove(temp).catch(() => {});
-    await Deno.writeTextFile(temp, JSON.stringify(stamps) + "\n", {
-      createNew: true,
-      mode: _PRIVATE_FILE,
-    });
-    await Deno.rename(temp, path);
-  } catch {
-    await Deno.remove(temp).catch(() => {});
-  }
+function writeStamps(indexDir: string, stamps: Stamps): Promise<void> {
+  return _replaceJsonFile(join(indexDir, STAMPS_FILE), stamps);
 }
 
 /** Records the just-published `generation`'s data files as intact. */

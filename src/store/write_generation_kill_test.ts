@@ -1,6 +1,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { openIndex } from "./open_index.ts";
+import { unlistedSegments, untilMidWrite, waitForReady } from "./testdata/kill_harness.ts";
 import { syntheticGeneration } from "./testdata/synthetic.ts";
 import { STAMPS_FILE } from "./verify_generation.ts";
 import { writeGeneration } from "./write_generation.ts";
@@ -10,41 +11,6 @@ const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
 // Wide vectors make the file-writing window long enough to land kills in it.
 const COUNT = 800;
 const DIMENSIONS = 2048;
-
-async function waitForReady(child: Deno.ChildProcess): Promise<void> {
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  while (!seen.includes("ready")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`child exited before publishing: ${seen}`);
-    seen += value;
-  }
-  reader.releaseLock();
-}
-
-/** Names of segment directories no generation lists yet: being written, or left by a kill. */
-async function partialGenerations(dir: string): Promise<string[]> {
-  const listed = new Set<string>();
-  const names = [];
-  for await (const entry of Deno.readDir(dir)) names.push(entry.name);
-  for (const name of names.filter((n) => n.startsWith("gen-"))) {
-    try {
-      const manifest = JSON.parse(await Deno.readTextFile(join(dir, name, "manifest.json")));
-      for (const segment of manifest.segments) listed.add(segment.name);
-    } catch {
-      // Being written.
-    }
-  }
-  return names.filter((n) => n.startsWith("seg-") && !listed.has(n));
-}
-
-/** Resolves as soon as a generation is being written, or after `ms`. */
-async function untilMidWrite(dir: string, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end && (await partialGenerations(dir)).length === 0) {
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-}
 
 Deno.test("writeGeneration() survives SIGKILL mid-write: the last complete generation stays live", async () => {
   const dir = await Deno.makeTempDir();
@@ -70,7 +36,7 @@ Deno.test("writeGeneration() survives SIGKILL mid-write: the last complete gener
       child.kill("SIGKILL");
       const status = await child.status;
       equal(status.signal, "SIGKILL");
-      if ((await partialGenerations(dir)).length > 0) killedMidWrite++;
+      if ((await unlistedSegments(dir)).length > 0) killedMidWrite++;
 
       const index = (await openIndex(dir, { verifyChecksums: true }))!;
       const seed = index.chunks[0]!.metadata.seed as number;

@@ -4,6 +4,7 @@ import { WayfinderError } from "../../error.ts";
 import type { Chunk } from "../../types.ts";
 import { buildLexical, loadLexical } from "../lexical_index.ts";
 import type { FileChange, Publication } from "../store.ts";
+import { testIdentity } from "../testdata/synthetic.ts";
 import { Db } from "./db.ts";
 import { type CachedFileChange, openPostgresStore, type PostgresStore, redactUrl } from "./mod.ts";
 
@@ -13,18 +14,7 @@ if (unavailable) {
 }
 
 const DIMS = 8;
-const identity = {
-  name: "fake",
-  provider: "fake",
-  sha256: "0",
-  dimensions: DIMS,
-  queryPrefix: "",
-  pooling: "none",
-  normalize: true,
-  maxTokens: 512,
-  longInput: "reject",
-  inputFormat: 1,
-} as const;
+const identity = testIdentity(DIMS);
 
 /** A unit vector drawn from `seed`. */
 function unit(seed: number): Float32Array {
