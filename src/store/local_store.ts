@@ -23,6 +23,7 @@ import type {
 } from "./store.ts";
 import { publishEdit } from "./write_generation.ts";
 import { topRows } from "./top_rows.ts";
+import { fuseRankings } from "./fuse_rankings.ts";
 
 /** Options of `LocalStore`. */
 export interface LocalStoreOptions {
@@ -37,7 +38,6 @@ export interface LocalStoreOptions {
 }
 
 /** Reciprocal-rank fusion constant. */
-const RRF_K = 60;
 
 /** The `Store` of a local index folder. */
 export class LocalStore implements Store {
@@ -207,21 +207,14 @@ class LocalReader implements StoreReader {
     vector: Float32Array,
     query: StoreQuery & { rrfK?: number },
   ): Promise<StoreHit[]> {
-    const k = query.rrfK ?? RRF_K;
     const depth = Math.max(query.limit * 4, 50);
-    const fused = new Map<number, { fused: number; dense?: number; lexical?: number }>();
-    const add = (row: number, rank: number, part: "dense" | "lexical", score: number) => {
-      const entry = fused.get(row) ?? { fused: 0 };
-      entry.fused += 1 / (k + rank + 1);
-      entry[part] = score;
-      fused.set(row, entry);
-    };
-    this.#dense(vector, depth, query.filter).forEach(([row, score], rank) =>
-      add(row, rank, "dense", score)
-    );
-    this.index.lexical(text, depth, query.filter).forEach((hit, rank) =>
-      add(hit.index, rank, "lexical", hit.score)
-    );
+    const fused = fuseRankings({
+      dense: this.#dense(vector, depth, query.filter).map(([key, score]) => ({ key, score })),
+      lexical: this.index.lexical(text, depth, query.filter).map((hit) => ({
+        key: hit.index,
+        score: hit.score,
+      })),
+    }, query.rrfK);
     const rows = [...fused.keys()];
     const scores = new Float64Array(this.index.chunks.length);
     for (const [row, entry] of fused) scores[row] = entry.fused;

@@ -26,6 +26,7 @@ import type { Chunk, RowRange } from "../../types.ts";
 import { acquireIndexLock, FORMAT_VERSION, type IndexManifest } from "../mod.ts";
 import { _syncDir, _writeSynced } from "../_durable.ts";
 import { tokenizeQuery } from "../code_tokenizer.ts";
+import { fuseRankings } from "../fuse_rankings.ts";
 import type {
   Publication,
   Store,
@@ -429,33 +430,22 @@ class OramaReader implements StoreReader {
     vector: Float32Array,
     query: StoreQuery & { rrfK?: number },
   ): Promise<StoreHit[]> {
-    const k = query.rrfK ?? 60;
     const depth = query.limit * FUSION_DEPTH;
     const [dense, lexical] = await Promise.all([
       this.#dense(vector, depth, query.filter),
       this.#lexical(text, depth, query.filter),
     ]);
-    const fused = new Map<
-      string,
-      { doc: ChunkDocument; dense?: number; lexical?: number; fused: number }
-    >();
-    const add = (hits: OramaHit[], kind: "dense" | "lexical") =>
-      hits.forEach((hit, i) => {
-        const entry = fused.get(hit.id) ?? { doc: hit.document, fused: 0 };
-        entry[kind] = hit.score;
-        entry.fused += 1 / (k + i + 1);
-        fused.set(hit.id, entry);
-      });
-    add(dense, "dense");
-    add(lexical, "lexical");
+    const docs = new Map([...dense, ...lexical].map((hit) => [hit.id, hit.document]));
+    const ranked = (hits: OramaHit[]) => hits.map((hit) => ({ key: hit.id, score: hit.score }));
+    const fused = fuseRankings({ dense: ranked(dense), lexical: ranked(lexical) }, query.rrfK);
     return [...fused.entries()]
       .sort(([a, x], [b, y]) =>
         y.fused - x.fused || (y.dense ?? -Infinity) - (x.dense ?? -Infinity) ||
         (a < b ? -1 : a > b ? 1 : 0)
       )
       .slice(0, query.limit)
-      .map(([, entry]) => ({
-        chunk: chunkOf(entry.doc),
+      .map(([id, entry]) => ({
+        chunk: chunkOf(docs.get(id)!),
         score: entry.fused,
         scores: { dense: entry.dense, lexical: entry.lexical, fused: entry.fused },
       }));
