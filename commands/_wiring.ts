@@ -27,6 +27,7 @@ export const INDEX_SETTINGS = [
   "debug",
   "dataDir",
   "indexDir",
+  "store",
 ] as const satisfies readonly SettingKey[];
 
 /** Settings that choose and tune the embedder. */
@@ -157,6 +158,7 @@ export function corpusOptions(config: Config, context: CommandContext): Configur
   return {
     indexDir: s.indexDir,
     dataDir: s.dataDir,
+    store: s.store,
     embedder: embedderSettings(config, context),
     reranker: rerankerSettings(config),
     include: chosen(config, "include"),

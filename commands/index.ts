@@ -70,13 +70,21 @@ function announceSearchable(context: CommandContext): (event: IndexEvent) => voi
 
 function describe(summary: IndexSummary): string {
   const root = escapeLine(summary.root);
-  if (summary.current) return `Index for ${root} is current; nothing to update.\n`;
   const f = summary.files;
-  return `Indexed ${root}: ${
-    plural(f.seen, "file")
-  } (${f.changed} changed, ${f.deleted} deleted), ` +
-    `${plural(summary.embeddedChunks, "chunk")} embedded, ${summary.reusedChunks} reused, ` +
-    `${summary.removedChunks} removed in ${(summary.elapsedMs / 1000).toFixed(1)} s\n`;
+  const local = summary.current
+    ? `Index for ${root} is current; nothing to update.\n`
+    : `Indexed ${root}: ${plural(f.seen, "file")} (${f.changed} changed, ${f.deleted} deleted), ` +
+      `${plural(summary.embeddedChunks, "chunk")} embedded, ${summary.reusedChunks} reused` +
+      (summary.sharedChunks ? ` (${summary.sharedChunks} from the store's cache)` : "") +
+      `, ${summary.removedChunks} removed in ${(summary.elapsedMs / 1000).toFixed(1)} s\n`;
+  const store = summary.store;
+  if (!store) return local;
+  const sent = store.changedFiles + store.removedFiles === 0
+    ? "already holds it"
+    : `${plural(store.changedFiles, "file")} sent, ${store.removedFiles} removed`;
+  return `${local}Store ${escapeLine(store.location)}: ${sent} (${
+    store.generation ?? "no generation"
+  })\n`;
 }
 
 /** Skipped files and truncated passages, for stderr. */

@@ -47,6 +47,14 @@ function describe(s: StatusReport): string {
     row("updated", s.updatedAt ?? "?");
     row("content", `${plural(s.files, "file")}, ${plural(s.chunks, "chunk")}`);
   }
+  if (s.store) {
+    const held = s.store.generation
+      ? `${s.store.generation}, ${plural(s.store.chunks, "chunk")}` +
+        (s.store.pending ? `, ${s.store.pending} not embedded yet` : "")
+      : "no generation";
+    const step = s.store.inStep ? "holds the local index" : "behind the local index";
+    row("store", `${escapeLine(s.store.location)} (${held}; ${step})`);
+  }
   if (s.dense) row("dense", `${s.dense.covered} of ${plural(s.dense.total, "chunk")} embedded`);
   if (s.model) {
     const m = s.model;

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { oneLine, WayfinderError } from "../error.ts";
 import type { ParsedFlags } from "./parse_flags.ts";
 import { dataRootFrom } from "./data_root.ts";
@@ -207,6 +208,9 @@ function convert(key: SettingKey, raw: unknown, origin: string, baseDir: string)
     case "path":
       if (typeof raw !== "string" || raw === "") throw bad("expected a path");
       return resolve(baseDir, raw);
+    case "store":
+      if (typeof raw !== "string" || raw === "") throw bad("expected a folder or a store URL");
+      return resolveStoreUrl(raw, baseDir, bad);
     default:
       if (typeof raw !== "string" || raw === "") throw bad("expected text");
       return raw;
@@ -343,4 +347,24 @@ export function resolveConfig(
     forTarget: (other: string, only = keys) =>
       resolveConfig(only, flags, { ...options, target: other }),
   });
+}
+
+/**
+ * A store URL with its file part resolved like a "path": a folder, or
+ * `orama:FILE`, against the folder the setting was written in; a
+ * `postgres://` URL as it is. Any other scheme is refused.
+ */
+function resolveStoreUrl(raw: string, baseDir: string, bad: (why: string) => Error): string {
+  if (/^postgres(?:ql)?:\/\//i.test(raw)) return raw;
+  if (/^orama:/i.test(raw)) {
+    const file = raw.slice("orama:".length);
+    if (file === "") throw bad("expected orama:FILE");
+    return `orama:${resolve(baseDir, file)}`;
+  }
+  if (/^file:\/\//i.test(raw)) return fileURLToPath(raw);
+  // A scheme of two letters or more; one letter is a Windows drive.
+  if (/^[a-z][a-z0-9+.-]+:/i.test(raw)) {
+    throw bad("expected a folder, postgres://… or orama:FILE");
+  }
+  return resolve(baseDir, raw);
 }

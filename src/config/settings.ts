@@ -9,7 +9,15 @@
 import { BUILD_DEFAULTS } from "../build_defaults.ts";
 
 /** How a setting's raw text is parsed and checked. */
-export type SettingType = "string" | "path" | "int" | "number" | "bool" | "list" | "choice";
+export type SettingType =
+  | "string"
+  | "path"
+  | "store"
+  | "int"
+  | "number"
+  | "bool"
+  | "list"
+  | "choice";
 
 export interface Setting {
   /** Long flag without dashes. */
@@ -70,6 +78,15 @@ export const SETTINGS = {
     file: "index.dir",
     value: "DIR",
     help: "Index directory for this corpus (overrides the data root)",
+  },
+  store: {
+    flag: "store",
+    type: "store",
+    env: "WAYFINDER_STORE_URL",
+    file: "store.url",
+    value: "URL",
+    help:
+      "Where the index lives: a folder (the local index), postgres://…[#corpus] or orama:FILE (docs/cli.md)",
   },
   model: {
     flag: "model",

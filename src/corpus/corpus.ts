@@ -54,6 +54,16 @@ export interface CorpusOptions {
   quantization?: "none" | "int8" | "binary";
   /** The index folder. @default `<dataDir>/indexes/<root name>-<hash of its path>` */
   indexDir?: string;
+  /**
+   * Where the index lives, when not in the local index folder:
+   * `postgres://user@host/db#corpus` (PostgreSQL with pgvector; the corpus
+   * name defaults to the root's folder name) or `orama:FILE` (an Orama
+   * database file). `index` keeps the local index as its working copy and
+   * publishes what changed to the store; `search`, `readLines` and `status`
+   * read the store. A plain folder is the local index folder (`indexDir`).
+   * @default the local index folder
+   */
+  store?: string;
   /** The data root. @default $WAYFINDER_DATA_DIR, $XDG_DATA_HOME/wayfinder or ~/.local/share/wayfinder */
   dataDir?: string;
   /** An open embedder (the caller closes it), or settings to open one. */
@@ -90,6 +100,8 @@ export interface ConfiguredCorpusOptions extends CorpusOptions {
    * error names repeats only the others (and what the index recorded).
    */
   fromConfig?: readonly BuildSettingName[];
+  /** Appended to a PostgreSQL corpus or Orama file name: an evaluation's index beside the user's. */
+  storeSuffix?: string;
 }
 
 /**

@@ -21,6 +21,7 @@ import {
   type IndexSettings,
 } from "./corpus_settings.ts";
 import type { EmbedderSettings } from "./open_models.ts";
+import type { IndexView } from "./query_embeddings.ts";
 import { rebuildFix } from "./rebuild_command.ts";
 
 /** A corpus's settings, resolved on demand (the index's record may change between calls). */
@@ -69,7 +70,7 @@ export class CorpusConfig {
   }
 
   /** The embedder settings for an index: its recorded settings and input format under the caller's choices. */
-  embedderOf(index: StoredIndex): EmbedderSettings {
+  embedderOf(index: IndexView): EmbedderSettings {
     const settings = effectiveSettings(this.chosen(), index.manifest.settings, false);
     settings.embedder.inputFormat = index.manifest.inputFormat;
     return settings.embedder;

@@ -81,6 +81,18 @@ export interface CorpusStatus {
   /** Bytes the index folder holds on disk (live and previous generation included). */
   diskBytes: number;
   /**
+   * With a PostgreSQL or Orama store: where it is, its live generation, and
+   * whether it holds what the local working copy holds (`inStep`).
+   */
+  store?: {
+    location: string;
+    generation: string | null;
+    chunks: number;
+    /** Rows published without their vector yet. */
+    pending: number;
+    inStep: boolean;
+  };
+  /**
    * Present when the live generation was published while its run was still
    * embedding: lexical search covers every chunk, dense search `covered`.
    */

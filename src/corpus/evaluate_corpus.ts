@@ -124,6 +124,8 @@ export async function evaluateCorpus(
     const corpus = await openConfiguredCorpus(root, {
       ...options.corpus,
       indexDir: options.corpus.indexDir ?? evaluationIndexDir(root, options.corpus, embedder),
+      // A store keeps each model's evaluation index beside the user's, as the data root does.
+      storeSuffix: `-eval-${identityFingerprint(embedder.identity).slice(0, 12)}`,
       embedder,
       reranker: reranker ?? undefined,
     });

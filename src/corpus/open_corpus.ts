@@ -14,12 +14,14 @@ import {
   type FitInputsReport,
   indexCorpus,
   type IndexSummary,
+  type SharedVectors,
 } from "../pipeline/mod.ts";
 import {
   currentGeneration,
   indexDirFor,
   type IndexLock,
   openIndex,
+  parseStoreUrl,
   retainLexical,
   type StoredIndex,
   UnusableIndexError,
@@ -50,6 +52,7 @@ import { assertIndexDirUsable } from "./index_dir_check.ts";
 import { QueryEmbeddings } from "./query_embeddings.ts";
 import { type FileLines, readIndexedLines } from "./read_lines.ts";
 import { answerQuery, stackSearcher } from "./search_assembly.ts";
+import { StoreCorpus, type WorkingCopy } from "./store_corpus.ts";
 import { BUILD_DEFAULTS } from "../build_defaults.ts";
 
 /**
@@ -125,10 +128,23 @@ export async function openConfiguredCorpus(
   const absolute = resolve(root);
   projectRoot(absolute);
   const dataDir = corpusDataDir(options);
-  const indexDir = resolve(options.indexDir ?? indexDirFor(dataDir, absolute));
+  const store = options.store === undefined ? null : parseStoreUrl(options.store);
+  const folder = store?.kind === "local" ? resolve(store.dir) : undefined;
+  if (folder && options.indexDir && resolve(options.indexDir) !== folder) {
+    throw new WayfinderError(
+      "usage",
+      `Cannot open ${absolute}: the store ${folder} and the index folder ${
+        resolve(options.indexDir)
+      } differ; give one of them`,
+    );
+  }
+  const indexDir = folder ?? resolve(options.indexDir ?? indexDirFor(dataDir, absolute));
   const hints = hintsFor(options.hintsFor);
   await assertIndexDirUsable(absolute, indexDir, hints);
-  return new LocalCorpus(absolute, indexDir, dataDir, options, hints);
+  const local = new LocalCorpus(absolute, indexDir, dataDir, options, hints);
+  return store && store.kind !== "local"
+    ? new StoreCorpus(local, store, options.storeSuffix)
+    : local;
 }
 
 /**
@@ -137,7 +153,8 @@ export async function openConfiguredCorpus(
  * index itself.
  */
 export function liveIndex(corpus: Corpus): Promise<StoredIndex> {
-  return local(corpus, "liveIndex").open();
+  const opened = corpus instanceof StoreCorpus ? corpus.workingCopy : corpus;
+  return local(opened, "liveIndex").open();
 }
 
 /** `corpus.index` for a caller that holds the index lock (a watcher does). */
@@ -146,6 +163,7 @@ export function indexHoldingLock(
   lock: IndexLock,
   options: ConfiguredIndexOptions = {},
 ): Promise<IndexSummary> {
+  if (corpus instanceof StoreCorpus) return corpus.index({ ...options, lock });
   return local(corpus, "indexHoldingLock").index({ ...options, lock });
 }
 
@@ -156,8 +174,11 @@ function local(corpus: Corpus, what: string): LocalCorpus {
   return corpus;
 }
 
+/** An index run of the local corpus: under a lock its caller holds, asking a store's cache. */
+type LocalIndexRun = ConfiguredIndexOptions & { lock?: IndexLock; sharedVectors?: SharedVectors };
+
 /** The corpus behind `openCorpus`; keeps the embedder, reranker and live index between calls. */
-class LocalCorpus implements ConfiguredCorpus {
+class LocalCorpus implements ConfiguredCorpus, WorkingCopy {
   #index: StoredIndex | null = null;
   /** Whether `#index` holds its vectors: one opened for a lexical search does not. */
   #withVectors = false;
@@ -190,8 +211,17 @@ class LocalCorpus implements ConfiguredCorpus {
     });
   }
 
+  /** What a corpus over another store shares with its working copy: wording, query embedding, cross-encoder. */
+  get parts(): WorkingCopy["parts"] {
+    return {
+      hints: this.hints,
+      queries: this.#queries,
+      reranker: (what) => this.#models.reranker(what),
+    };
+  }
+
   // Each method words the fix of an error from the stages below for this corpus's reader.
-  index(run: ConfiguredIndexOptions & { lock?: IndexLock } = {}): Promise<IndexSummary> {
+  index(run: LocalIndexRun = {}): Promise<IndexSummary> {
     return this.#worded(() => this.#indexRun(run));
   }
 
@@ -237,7 +267,7 @@ class LocalCorpus implements ConfiguredCorpus {
     }
   }
 
-  async #indexRun(run: ConfiguredIndexOptions & { lock?: IndexLock }): Promise<IndexSummary> {
+  async #indexRun(run: LocalIndexRun): Promise<IndexSummary> {
     // A current index needs no model: the hash walk `status` does says so.
     if (!run.rebuild && !run.lock) {
       const current = await currentSummary({
@@ -273,6 +303,7 @@ class LocalCorpus implements ConfiguredCorpus {
       knowledge,
       wordFix: wordingOf(this.hints),
       onFolder: folders.add,
+      sharedVectors: run.sharedVectors,
     });
     // Its lease goes, so the next publish may collect it; a searcher over it keeps its full text.
     await this.#index?.close?.();

@@ -6,12 +6,17 @@
 import { type Embedder, identityFingerprint } from "../embed/mod.ts";
 import { WayfinderError } from "../error.ts";
 import type { Hints, RebuildFix } from "../hints.ts";
-import { assertSameModel, type RecordedSettings, type StoredIndex } from "../store/mod.ts";
+import { assertSameModel, type IndexManifest, type RecordedSettings } from "../store/mod.ts";
 import { queryOverBudget } from "./query_budget.ts";
+
+/** What a query's embedding is checked against: the manifest of the index it searches, wherever it lives. */
+export interface IndexView {
+  manifest: IndexManifest;
+}
 
 /** The embedder an index's queries need, and the rebuild that would serve other settings. */
 export interface QueryModel {
-  embedderOf(index: StoredIndex): Promise<Embedder>;
+  embedderOf(index: IndexView): Promise<Embedder>;
   rebuildFix(recorded: RecordedSettings | undefined): Promise<RebuildFix>;
 }
 
@@ -29,7 +34,7 @@ export class QueryEmbeddings {
   ) {}
 
   /** The embedder, checked against the index's model, as a memoised query embedding function. */
-  async embedding(index: StoredIndex): Promise<(query: string) => Promise<Float32Array>> {
+  async embedding(index: IndexView): Promise<(query: string) => Promise<Float32Array>> {
     const embedder = await this.model.embedderOf(index);
     const { manifest } = index;
     const fingerprint = identityFingerprint(embedder.identity);
@@ -51,7 +56,7 @@ export class QueryEmbeddings {
    * with a message about the query rather than about input #0.
    * @returns For each query, a notice when it was cut.
    */
-  fits(index: StoredIndex): (query: string) => Promise<string[]> {
+  fits(index: IndexView): (query: string) => Promise<string[]> {
     return async (query) => {
       const embedder = await this.model.embedderOf(index);
       const { maxTokens, longInput, name } = embedder.identity;

@@ -23,7 +23,12 @@ import {
   type SearchRequest,
   sourceReader,
 } from "../search/mod.ts";
-import { processAlive, readRunProgress, type StoredIndex } from "../store/mod.ts";
+import {
+  type IndexManifest,
+  processAlive,
+  readRunProgress,
+  type StoredIndex,
+} from "../store/mod.ts";
 import { bundleFiles } from "./bundle_files.ts";
 import { checkedQuerySearcher } from "./checked_query.ts";
 import type { ConfiguredSearchOptions, ConfiguredSearchResult } from "./corpus.ts";
@@ -45,7 +50,7 @@ export interface StackParts {
 }
 
 /** The ranking steps `mode` runs by default: none on a knowledge bundle. */
-function codeRanking(mode: SearchMode, knowledge: boolean): RankingOptions | false {
+export function codeRanking(mode: SearchMode, knowledge: boolean): RankingOptions | false {
   if (knowledge) return false;
   if (mode === "lexical") return LEXICAL_RANKING;
   return EMBEDDING_RANKING;
@@ -104,8 +109,8 @@ const CITED_FILES = 50;
  * holds (edited in place, or gone): their lines may not match. One read and
  * hash per cited file, so it catches what the folder check cannot see.
  */
-async function citedChanges(
-  index: StoredIndex,
+export async function citedChanges(
+  files: IndexManifest["files"],
   passages: readonly { chunk: { sourcePath: string } }[],
   root: string,
   hints: Hints,
@@ -113,7 +118,7 @@ async function citedChanges(
   const paths = [...new Set(passages.map((hit) => hit.chunk.sourcePath))].slice(0, CITED_FILES);
   const changed: string[] = [];
   for (const path of paths) {
-    const file = await readIndexedLines(root, index.manifest.files, path).catch(() => null);
+    const file = await readIndexedLines(root, files, path).catch(() => null);
     if (file === undefined) continue; // Not a file of this generation (a bundle's virtual path).
     if (file === null || file.changedSinceIndex) changed.push(path);
   }
@@ -150,7 +155,7 @@ export async function answerQuery(
     }
     : { query: request.query, ...pick(await searcher.search(request), "matches", "notices") };
   const cited = await citedChanges(
-    index,
+    index.manifest.files,
     response.context?.map((e) => e.passage) ?? response.matches,
     root,
     hints,
@@ -163,23 +168,31 @@ export async function answerQuery(
       policyIgnoredNotice(root, { declared, chosen: parts.chosenKnowledge }, hints),
     );
   }
-  if (options.contextChars !== undefined) {
-    const passages = response.context?.map((entry) => entry.passage) ?? response.matches;
-    response.contextText = buildContext(passages, {
-      maxChars: options.contextChars,
-      read: sourceReader(root),
-      // In reading order the best match may come after its governing sources: it still leads.
-      lead: Math.max(0, passages.indexOf(response.matches[0]!)),
-      // A knowledge passage's heading names its concept, its status and why it is there.
-      notes: response.context?.map((entry) => describeEntry(entry, options.policy?.asOf)),
-    });
-    if (response.contextText === "" && passages.length > 0) {
-      response.notices.push(
-        `no passage fits a context of ${options.contextChars} characters; allow more`,
-      );
-    }
-  }
+  addContextText(response, options, root);
   return response;
+}
+
+/** Adds the prompt-ready context text `contextChars` asks for, with a notice when nothing fits. */
+export function addContextText(
+  response: ConfiguredSearchResult,
+  options: CheckedSearchOptions,
+  root: string,
+): void {
+  if (options.contextChars === undefined) return;
+  const passages = response.context?.map((entry) => entry.passage) ?? response.matches;
+  response.contextText = buildContext(passages, {
+    maxChars: options.contextChars,
+    read: sourceReader(root),
+    // In reading order the best match may come after its governing sources: it still leads.
+    lead: Math.max(0, passages.indexOf(response.matches[0]!)),
+    // A knowledge passage's heading names its concept, its status and why it is there.
+    notes: response.context?.map((entry) => describeEntry(entry, options.policy?.asOf)),
+  });
+  if (response.contextText === "" && passages.length > 0) {
+    response.notices.push(
+      `no passage fits a context of ${options.contextChars} characters; allow more`,
+    );
+  }
 }
 
 function pick<T, K extends keyof T>(value: T, ...keys: K[]): Pick<T, K> {
@@ -212,7 +225,7 @@ async function denseCoverage(index: StoredIndex, mode: SearchMode, root: string,
 }
 
 /** Says that `minScore` cut on cosine while the scores shown are a reranker's. */
-function rerankedFloorNotice(options: CheckedSearchOptions): string[] {
+export function rerankedFloorNotice(options: CheckedSearchOptions): string[] {
   const { minScore, rerank, mode } = options;
   if (minScore === undefined || !rerank || mode === "lexical") return [];
   return [

@@ -88,7 +88,20 @@ export interface IndexOptions {
    * `status` later); without it the failure is told without its fix.
    */
   wordFix?: (fix: Fix) => string;
+  /**
+   * Vectors a shared store already holds for this model, by embedding-input
+   * hash (a team's PostgreSQL cache): asked for the inputs nothing local has
+   * a vector for, before any is embedded.
+   */
+  sharedVectors?: SharedVectors;
 }
+
+/** Stored vectors of a model (its fingerprint) by embedding-input hash; those it lacks are left out. */
+export type SharedVectors = (
+  fingerprint: string,
+  dimensions: number,
+  hashes: readonly string[],
+) => Promise<Map<string, Float32Array>>;
 
 /** Where an index run is, for a progress display. */
 export interface IndexProgress {
@@ -163,6 +176,18 @@ export interface IndexSummary {
   generation: string | null;
   /** Why the live generation could not be built on (`vectors.f32 fails its checksum`): the run rebuilt it. */
   rebuilt?: string;
+  /** Passages whose vector came from a shared store's cache (`sharedVectors`), among `reusedChunks`. */
+  sharedChunks?: number;
+  /**
+   * With a PostgreSQL or Orama store: where the run published, the store's
+   * live generation afterwards, and the files it sent and removed.
+   */
+  store?: {
+    location: string;
+    generation: string | null;
+    changedFiles: number;
+    removedFiles: number;
+  };
 }
 
 interface FileRecord {
@@ -243,6 +268,8 @@ interface Plan {
   freshInputs: Set<string>;
   /** Rows whose vector came from the cache of dropped inputs. */
   fromCache: number;
+  /** Rows whose vector came from a shared store (`sharedVectors`). */
+  fromShared: number;
   /** Freshly chunked passages that cannot fit the token budget, kept whole. */
   unfit: UnfitPassage[];
 }
@@ -486,7 +513,36 @@ async function planUpdate(
   }
   countDropped(options, plan, previous);
   if (plan.toEmbed.length > 0) reuseByInput(plan, previous, await dropped(), hashOf);
+  if (plan.toEmbed.length > 0 && options.sharedVectors) await reuseShared(options, plan, hashOf);
   return plan;
+}
+
+/**
+ * Gives a chunk still without a vector the one a shared store holds for the
+ * same model and embedding input: what another machine (or an earlier run
+ * against the store) embedded is not embedded again.
+ */
+async function reuseShared(
+  options: RunOptions,
+  plan: Plan,
+  hash: (text: string) => string,
+): Promise<void> {
+  const { identity } = options.embedder;
+  const keys = plan.toEmbed.map((i) => hash(embeddingInput(plan.chunks[i]!)));
+  const found = await options.sharedVectors!(
+    identityFingerprint(identity),
+    identity.dimensions,
+    [...new Set(keys)],
+  );
+  if (found.size === 0) return;
+  plan.toEmbed = plan.toEmbed.filter((i, n) => {
+    const vector = found.get(keys[n]!);
+    if (!vector) return true;
+    plan.vectors[i] = vector;
+    plan.reused++;
+    plan.fromShared++;
+    return false;
+  });
 }
 
 /** Row `row`'s vector in the previous generation (read from disk when its vectors were left there). */
@@ -534,6 +590,7 @@ function emptyPlan(walked: WalkResult, fresh: boolean): Plan {
     removedRows: [],
     freshInputs: new Set(),
     fromCache: 0,
+    fromShared: 0,
     unfit: [],
   };
 }
@@ -716,6 +773,7 @@ function summarise(
     elapsedMs: Math.round(performance.now() - outcome.started),
     current: outcome.generation === null,
     generation: outcome.generation,
+    ...(options.sharedVectors ? { sharedChunks: plan.fromShared } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ export {
   type IndexOptions,
   type IndexProgress,
   type IndexSummary,
+  type SharedVectors,
 } from "./index_corpus.ts";
 export {
   embeddingContext,

@@ -31,6 +31,12 @@ export {
   type SearchRequest,
 } from "./searcher.ts";
 export {
+  type Candidate,
+  type CandidateFilter,
+  type CandidateSource,
+  storeSearcher,
+} from "./store_searcher.ts";
+export {
   type PassageScorer,
   rerankHits,
   type RerankingOptions,

@@ -73,16 +73,25 @@ export {
   writeSegment,
 } from "./write_generation.ts";
 export { folderBytes, LocalStore, type LocalStoreOptions } from "./local_store.ts";
-export type {
-  FileChange,
-  Publication,
-  Store,
-  StoreFilter,
-  StoreHit,
-  StoreQuery,
-  StoreReader,
-  StoreStatus,
+export {
+  type EmbeddingCache,
+  type FileChange,
+  hasEmbeddingCache,
+  type Publication,
+  type Store,
+  type StoreFilter,
+  type StoreHit,
+  type StoreQuery,
+  type StoreReader,
+  type StoreStatus,
 } from "./store.ts";
+export {
+  openRemoteStore,
+  parseStoreUrl,
+  type RemoteStoreOptions,
+  type StoreUrl,
+} from "./store_url.ts";
+export { planSync, type StoreSync, syncStore } from "./sync_store.ts";
 export { MERGE_POLICY, type MergePolicy, mergeSegments, segmentsToMerge } from "./merge.ts";
 export { type Lease, leasedGenerations, READERS_DIR, reclaim, takeLease } from "./reclaim.ts";
 export { retainLexical } from "./retain_lexical.ts";

@@ -128,3 +128,22 @@ export interface Store {
   /** Releases connections and files. */
   close(): Promise<void>;
 }
+
+/**
+ * A store that keeps vectors by model and embedding input apart from any
+ * generation (PostgreSQL's team-wide cache): an index run asks it before
+ * embedding, even for a corpus the store has never held.
+ */
+export interface EmbeddingCache {
+  /** The vectors stored for these input hashes with the model of `fingerprint`. */
+  cachedVectors(
+    fingerprint: string,
+    dimensions: number,
+    hashes: readonly string[],
+  ): Promise<Map<string, Float32Array>>;
+}
+
+/** Whether `store` keeps an embedding cache of its own. */
+export function hasEmbeddingCache(store: Store): store is Store & EmbeddingCache {
+  return typeof (store as Partial<EmbeddingCache>).cachedVectors === "function";
+}

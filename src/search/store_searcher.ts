@@ -1,0 +1,117 @@
+/**
+ * The retriever at the bottom of a stack when the index lives in a store
+ * that ranks by itself (PostgreSQL, Orama): the store returns candidates,
+ * and the same filters, dense floor and ranking stage as a local search
+ * settle them.
+ */
+import type { Chunk } from "../types.ts";
+import { languageId } from "../walk/mod.ts";
+import { rankCode, rankingActs } from "./code_ranking.ts";
+import { matchFilter, type SearchFilter } from "./match_filter.ts";
+import type { SearchHit, SearchScores } from "./search_index.ts";
+import type { IndexSearcherOptions, Searcher } from "./searcher.ts";
+
+/** Which chunks a store may return: the categories it can test itself. */
+export interface CandidateFilter {
+  types?: string[];
+  languages?: string[];
+  /** A chunk is kept when its path equals one or lies below one. */
+  pathPrefixes?: string[];
+}
+
+/** One candidate a store returns, best first. */
+export interface Candidate {
+  chunk: Chunk;
+  score: number;
+  scores: { dense?: number; lexical?: number; fused?: number };
+}
+
+/** What a store answers: its own dense, lexical and fused rankings. */
+export interface CandidateSource {
+  dense(
+    vector: Float32Array,
+    query: { limit: number; filter?: CandidateFilter },
+  ): Promise<Candidate[]>;
+  lexical(text: string, query: { limit: number; filter?: CandidateFilter }): Promise<Candidate[]>;
+  hybrid(
+    text: string,
+    vector: Float32Array,
+    query: { limit: number; filter?: CandidateFilter; rrfK?: number },
+  ): Promise<Candidate[]>;
+}
+
+/** Candidates asked of the store per hit wanted: the depth a local search ranks. */
+const DEPTH = 32;
+const GLOB_CHARS = /[*?[\]{}()!+@]/;
+
+/**
+ * Splits a search filter into what the store tests (types, languages, plain
+ * paths as prefixes) and what is tested here on its candidates (globs, and
+ * any `accept` rule). A glob that keeps few of the store's candidates can
+ * leave fewer hits than a local search, which ranks only the rows it keeps.
+ */
+function storeFilter(filter: SearchFilter | undefined): CandidateFilter | undefined {
+  if (!filter) return undefined;
+  const plain = (filter.paths ?? []).every((path) => !GLOB_CHARS.test(path));
+  const pathPrefixes = plain && filter.paths?.length
+    ? filter.paths.map((path) => path.replace(/\\/g, "/").replace(/^\.\//, "").replace(/\/+$/, ""))
+    : undefined;
+  return {
+    ...(filter.types?.length ? { types: filter.types } : {}),
+    ...(filter.languages?.length ? { languages: filter.languages.map(languageId) } : {}),
+    ...(pathPrefixes ? { pathPrefixes } : {}),
+  };
+}
+
+/**
+ * A searcher over a store's own rankings, with what `searchIndex` adds on
+ * top: the filter's globs, the dense `minScore` floor and the ranking stage.
+ */
+export function storeSearcher(source: CandidateSource, options: IndexSearcherOptions): Searcher {
+  return {
+    async search(request) {
+      const { query, limit, minScore } = request;
+      const depth = limit * DEPTH;
+      const filter = storeFilter(request.filter);
+      const vector = options.mode === "lexical" ? null : await options.embedQuery!(query);
+      const candidates = options.mode === "lexical"
+        ? await source.lexical(query, { limit: depth, filter })
+        : options.mode === "dense"
+        ? await source.dense(vector!, { limit: depth, filter })
+        : await source.hybrid(query, vector!, { limit: depth, filter, rrfK: options.rrfK });
+      const notices: string[] = [];
+      if (minScore !== undefined && options.mode === "lexical") {
+        notices.push("minScore applies to dense similarity and was ignored in lexical mode");
+      } else if (minScore !== undefined && options.mode === "hybrid") {
+        notices.push(
+          `minScore ${minScore} kept hits by dense similarity (scores.dense), not by the fused score they are ranked by`,
+        );
+      }
+      const useFloor = minScore !== undefined && options.mode !== "lexical";
+      const keep = matchFilter(request.filter);
+      const asked = options.ranking === true ? {} : options.ranking || undefined;
+      const steps = asked && rankingActs(query, asked) ? asked : undefined;
+      let hits: SearchHit[] = candidates.map((c) => hitOf(c.chunk, c.score, c.scores));
+      if (steps) {
+        const ranked = rankCode(
+          hits.map((hit, row) => ({ row, score: hit.score })),
+          (row) => hits[row]!.chunk,
+          query,
+          steps,
+        );
+        hits = ranked.map(({ row, score }) =>
+          hitOf(hits[row]!.chunk, score, { ...hits[row]!.scores, ranked: score })
+        );
+      }
+      const matches = hits
+        .filter((hit) => !useFloor || (hit.scores.dense ?? -Infinity) >= minScore!)
+        .filter((hit) => !keep || keep(hit.chunk))
+        .slice(0, limit);
+      return { matches, notices, examined: candidates.length };
+    },
+  };
+}
+
+function hitOf(chunk: Chunk, score: number, scores: SearchScores): SearchHit {
+  return { chunk, score, similarity: score, scores };
+}
