@@ -28,6 +28,7 @@ export const INDEX_SETTINGS = [
   "dataDir",
   "indexDir",
   "store",
+  "staticTier",
 ] as const satisfies readonly SettingKey[];
 
 /** Settings that choose and tune the embedder. */
@@ -159,6 +160,7 @@ export function corpusOptions(config: Config, context: CommandContext): Configur
     indexDir: s.indexDir,
     dataDir: s.dataDir,
     store: s.store,
+    staticTier: s.staticTier,
     embedder: embedderSettings(config, context),
     reranker: rerankerSettings(config),
     include: chosen(config, "include"),

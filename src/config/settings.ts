@@ -88,6 +88,15 @@ export const SETTINGS = {
     help:
       "Where the index lives: a folder (the local index), postgres://…[#corpus] or orama:FILE (docs/cli.md)",
   },
+  staticTier: {
+    flag: "static-tier",
+    type: "bool",
+    default: true,
+    env: "WAYFINDER_STATIC_TIER",
+    file: "index.staticTier",
+    help:
+      "With a static model beside the GGUF, keep a static index that ranks files the transformer has not embedded yet",
+  },
   model: {
     flag: "model",
     type: "string",

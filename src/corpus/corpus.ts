@@ -80,6 +80,14 @@ export interface CorpusOptions {
    */
   knowledge?: boolean;
   /**
+   * Keep a static tier while a transformer embeds: when a static model sits
+   * beside the GGUF (`model prepare --static`), each index run first brings a
+   * static index of the tree up to date (seconds), and dense and hybrid
+   * searches rank the files the transformer has not embedded yet with it.
+   * @default true
+   */
+  staticTier?: boolean;
+  /**
    * Who reads the corpus's errors and notices, so the fix each names is one
    * that reader can make: "cli" (`run 'wayfinder index …'`, `--mode lexical`),
    * "tools" for an agent calling the MCP tools (`call the index tool`,

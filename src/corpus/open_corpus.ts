@@ -53,6 +53,8 @@ import { QueryEmbeddings } from "./query_embeddings.ts";
 import { type FileLines, readIndexedLines } from "./read_lines.ts";
 import { answerQuery, stackSearcher } from "./search_assembly.ts";
 import { StoreCorpus, type WorkingCopy } from "./store_corpus.ts";
+import { tierDirOf, tierModel, waitingFiles } from "./static_tier.ts";
+import type { EmbedderSettings } from "./open_models.ts";
 import { BUILD_DEFAULTS } from "../build_defaults.ts";
 
 /**
@@ -184,6 +186,10 @@ class LocalCorpus implements ConfiguredCorpus, WorkingCopy {
   #withVectors = false;
   /** The walk's rules for `ignores`, until a run may have recorded other globs. */
   #filter: Promise<PathFilter> | null = null;
+  /** The static tier's corpus, for the static model it was opened with. */
+  #tier: { model: string; corpus: LocalCorpus } | null = null;
+  /** More folders never walked: a tier's main index folder. */
+  #excluded: string[] = [];
   readonly #models: CorpusModels;
   readonly #config: CorpusConfig;
   readonly #freshness: Freshness;
@@ -281,6 +287,7 @@ class LocalCorpus implements ConfiguredCorpus, WorkingCopy {
     }
     const settings = await this.#config.effective(run.rebuild ? null : undefined);
     const { knowledge } = settings.index;
+    if (!knowledge) await this.#tierFor(settings.embedder)?.index({ signal: run.signal });
     const folders = new FolderRecorder();
     const before = await currentGeneration(this.indexDir).catch(() => null);
     const summary = await indexCorpus({
@@ -383,12 +390,52 @@ class LocalCorpus implements ConfiguredCorpus, WorkingCopy {
     vectors = true,
   ): Promise<Searcher> {
     const options = checkSearchOptions(asked);
-    return stackSearcher(await this.#open(vectors), options, {
+    const index = await this.#open(vectors);
+    return stackSearcher(index, options, {
       root: this.root,
       hints: this.hints,
       queries: this.#queries,
       reranker: (what) => this.#models.reranker(what),
+      tier: (options.mode ?? "dense") === "lexical" ? undefined : await this.#tierSearcher(index),
     });
+  }
+
+  /**
+   * The static tier of a transformer's index (see static_tier.ts), or null
+   * when the corpus has none: another embedder, no static model beside the
+   * GGUF, or tiers turned off.
+   */
+  #tierFor(embedder: EmbedderSettings): LocalCorpus | null {
+    if (this.options.staticTier === false || isEmbedder(this.options.embedder)) return null;
+    const model = tierModel(embedder, this.options.locations);
+    if (!model) return null;
+    if (this.#tier?.model !== model) {
+      void this.#tier?.corpus.close();
+      const options = {
+        ...this.options,
+        embedder: { provider: "static" as const, model },
+        knowledge: false,
+        staticTier: false,
+        store: undefined,
+        indexDir: undefined,
+      };
+      const corpus = new LocalCorpus(this.root, this.#tierDir, this.dataDir, options, this.hints);
+      corpus.#excluded = [this.indexDir];
+      this.#tier = { model, corpus };
+    }
+    return this.#tier.corpus;
+  }
+
+  /** The tier's dense searcher while `index` has rows still to embed, else undefined. */
+  async #tierSearcher(index: StoredIndex) {
+    if (!index.pending?.length || index.manifest.settings?.knowledge) return undefined;
+    const tier = this.#tierFor(this.#config.embedderOf(index));
+    if (!tier || !(await currentGeneration(this.#tierDir).catch(() => null))) return undefined;
+    return { searcher: await tier.searcher({ mode: "dense" }), waiting: waitingFiles(index) };
+  }
+
+  get #tierDir(): string {
+    return tierDirOf(this.indexDir);
   }
 
   async #chunk(id: string): Promise<Chunk | undefined> {
@@ -440,11 +487,13 @@ class LocalCorpus implements ConfiguredCorpus, WorkingCopy {
   async close(): Promise<void> {
     await this.#index?.close?.();
     this.#index = null;
+    await this.#tier?.corpus.close();
+    this.#tier = null;
     return this.#models.close();
   }
 
-  /** The data and index folders: never walked, even when they lie inside the root. */
+  /** The data and index folders (and the tier's): never walked, even inside the root. */
   get #privateDirs(): string[] {
-    return [this.dataDir, this.indexDir];
+    return [this.dataDir, this.indexDir, this.#tierDir, ...this.#excluded];
   }
 }

@@ -31,6 +31,7 @@ import {
 } from "../store/mod.ts";
 import { bundleFiles } from "./bundle_files.ts";
 import { checkedQuerySearcher } from "./checked_query.ts";
+import { tieredSearcher } from "./static_tier.ts";
 import type { ConfiguredSearchOptions, ConfiguredSearchResult } from "./corpus.ts";
 import { declaresBundle, policyIgnoredNotice } from "./corpus_settings.ts";
 import type { QueryEmbeddings } from "./query_embeddings.ts";
@@ -47,6 +48,8 @@ export interface StackParts {
   queries: QueryEmbeddings;
   /** The cross-encoder; `what` is the option that asked for it, for its error. */
   reranker(what: string): Promise<PassageScorer>;
+  /** The static tier's searcher and the files it ranks, while the index has rows to embed. */
+  tier?: { searcher: Searcher; waiting: Set<string> };
 }
 
 /** The ranking steps `mode` runs by default: none on a knowledge bundle. */
@@ -70,6 +73,9 @@ export async function stackSearcher(
     // Code ranking lifts source-tree search (docs/code-search-benchmark.md); bundles keep theirs.
     ranking: codeRanking(mode, index.manifest.settings?.knowledge === true),
   });
+  if (parts.tier && embeds) {
+    searcher = tieredSearcher(searcher, parts.tier.searcher, parts.tier.waiting);
+  }
   // Below reranking: expansion widens by searching again, which must not score passages twice.
   if (options.expand) searcher = expandingSearcher(searcher, index, sourceReader(parts.root));
   if (options.rerank) {
