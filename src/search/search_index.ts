@@ -1,4 +1,5 @@
 import { WayfinderError } from "../error.ts";
+import { rowsIn } from "../row_ranges.ts";
 import type { Chunk, QuantizedVectors, RowColumns, RowRange } from "../types.ts";
 import { denseRanking, hasVector } from "./dense_ranking.ts";
 import { rowDot } from "./dense_scores.ts";
@@ -268,9 +269,12 @@ function rank(
     };
   }
   const lexical = lexicalOf(index, query, depth, only);
+  // A dense ranking of a generation still embedding has seen only part of the passages: its
+  // best are the best of that part, so it counts for the share it has seen.
+  const seen = 1 - rowsIn(index.pending) / Math.max(1, index.chunks.length);
   const candidates = fusion === "blend"
-    ? blend(denseTop, dense, lexical, depth, query)
-    : fuse(denseTop, dense, lexical, depth, rrfK);
+    ? blend(denseTop, dense, lexical, depth, query, seen)
+    : fuse(denseTop, dense, lexical, depth, rrfK, seen);
   return { candidates, complete: depth >= rows };
 }
 
@@ -280,6 +284,7 @@ function rank(
  * with 1-based ranks, rankings cut at `depth`, k = rrfK (60). A chunk in
  * only one ranking gets only that term. Equal fused scores (common: ranks
  * i and j in one list, j and i in the other) break by dense similarity.
+ * The dense terms are weighted by `seen`, the share of rows with a vector.
  */
 function fuse(
   denseTop: number[],
@@ -287,10 +292,11 @@ function fuse(
   lexical: { index: number; score: number }[],
   depth: number,
   rrfK: number,
+  seen: number,
 ): Candidate[] {
   const fused = new Map<number, number>();
   const lexicalScore = new Map<number, number>();
-  denseTop.forEach((row, i) => fused.set(row, 1 / (rrfK + i + 1)));
+  denseTop.forEach((row, i) => fused.set(row, seen / (rrfK + i + 1)));
   lexical.forEach((h, i) => {
     fused.set(h.index, (fused.get(h.index) ?? 0) + 1 / (rrfK + i + 1));
     lexicalScore.set(h.index, h.score);
@@ -317,7 +323,8 @@ const BLEND_DEPTH = 50;
 /**
  * Score blending: each ranking's scores min-max normalised over its own
  * top candidates, then w · dense + (1 − w) · lexical, w = 0.3 when the
- * query is a bare identifier and 0.5 otherwise. A chunk missing from one
+ * query is a bare identifier and 0.5 otherwise, times `seen`, the share of
+ * rows with a vector. A chunk missing from one
  * ranking gets 0 there. Unlike RRF it keeps how far apart scores are, so a
  * clear BM25 winner (an exact name) is not levelled with dense near-misses.
  */
@@ -327,8 +334,9 @@ function blend(
   lexical: { index: number; score: number }[],
   depth: number,
   query: string,
+  seen: number,
 ): Candidate[] {
-  const w = queriedIdentifiers(query).whole ? SYMBOL_DENSE_WEIGHT : DENSE_WEIGHT;
+  const w = seen * (queriedIdentifiers(query).whole ? SYMBOL_DENSE_WEIGHT : DENSE_WEIGHT);
   const normalised = (scores: [number, number][]) => {
     const values = scores.map(([, v]) => v);
     const low = Math.min(...values);
