@@ -127,7 +127,7 @@ Deno.test("rankCode() lifts a file with several strong chunks, and spreads ranks
   ];
   assert.equal(ranked(spread, "x", ONLY("fileCoherence"))[0], "b.go:1");
   assert.equal(ranked(spread, "x", ONLY("none"))[0], "a.go:1");
-  // Saturation: the second chunks of b.go (.91 × .5) and a.go (.82 × .5) fall below c.go (.73).
+  // Saturation: the second chunks of b.go (.91 × .7) and a.go (.82 × .7) fall below c.go (.73).
   assert.deepEqual(ranked(rows, "x", ONLY("fileSaturation")), [
     "a.go:1",
     "b.go:1",
@@ -135,6 +135,47 @@ Deno.test("rankCode() lifts a file with several strong chunks, and spreads ranks
     "b.go:2",
     "a.go:2",
     "z.go:0",
+  ]);
+});
+
+Deno.test("rankCode() saturates softly, compounding per chunk, and spares prose", () => {
+  // Normalised over 0..10 to .1..1: a file's second chunk at 9 (.91) keeps .637 after one
+  // decay, above another file's .595 (halving would drop it to .455); its third chunk at 8.5
+  // (.865) decays twice to .424, below it.
+  const code: [Chunk, number][] = [
+    [chunk("a.go", "1"), 10],
+    [chunk("a.go", "2"), 9],
+    [chunk("a.go", "3"), 8.5],
+    [chunk("d.go", "1"), 5.5],
+    [chunk("z.go", "0"), 0],
+  ];
+  assert.deepEqual(ranked(code, "x", ONLY("fileSaturation")), [
+    "a.go:1",
+    "a.go:2",
+    "d.go:1",
+    "a.go:3",
+    "z.go:0",
+  ]);
+  // A document's later section (.73) keeps its score; decayed it would fall below d.go (.64).
+  const prose: [Chunk, number][] = [
+    [chunk("guide.md", "1"), 10],
+    [chunk("guide.md", "2"), 7],
+    [chunk("d.go", "1"), 6],
+    [chunk("z.go", "0"), 0],
+  ];
+  assert.deepEqual(ranked(prose, "x", ONLY("fileSaturation")).slice(0, 3), [
+    "guide.md:1",
+    "guide.md:2",
+    "d.go:1",
+  ]);
+  const asCode = prose.map(([c, score]): [Chunk, number] => [
+    { ...c, sourcePath: c.sourcePath.replace(".md", ".go") },
+    score,
+  ]);
+  assert.deepEqual(ranked(asCode, "x", ONLY("fileSaturation")).slice(0, 3), [
+    "guide.go:1",
+    "d.go:1",
+    "guide.go:2",
   ]);
 });
 
