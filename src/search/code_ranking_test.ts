@@ -75,6 +75,29 @@ Deno.test("queriedIdentifiers() tells a bare or qualified name from identifiers 
     names: ["safeParse", "ZodError"],
     whole: false,
   });
+  // A capitalised word names a type, first word or not; all-caps and short words do not.
+  assert.deepEqual(queriedIdentifiers("Request type and HTTP request representation in Vapor"), {
+    names: ["Request", "Vapor"],
+    whole: false,
+  });
+  assert.deepEqual(queriedIdentifiers("how an Id is parsed"), { names: [], whole: false });
+});
+
+Deno.test("rankCode() lifts the type a sentence names by a capitalised word", () => {
+  const rows: [Chunk, number][] = [
+    [chunk("route.swift", "let request = Request(url) // builds a request type"), 10],
+    [chunk("Request.swift", "public final class Request {"), 6],
+    [chunk("z.swift", "z"), 0],
+  ];
+  const query = "Request type and HTTP request representation";
+  assert.deepEqual(ranked(rows, query, ONLY("definitions")).slice(0, 2), [
+    "Request.swift:public final class Request {",
+    "route.swift:let request = Request(url) // builds a request type",
+  ]);
+  assert.deepEqual(
+    ranked(rows, query.toLowerCase(), ONLY("definitions"))[0],
+    "route.swift:let request = Request(url) // builds a request type",
+  );
 });
 
 Deno.test("rankCode() puts a test below the code it tests, and keeps the order without priors", () => {
