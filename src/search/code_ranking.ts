@@ -234,8 +234,12 @@ const DEFINITION_BOOST = 1.0;
 const EMBEDDED_BOOST = 0.5;
 /** …more when the file is named after it (`Router` in router.go). */
 const NAMED_FILE = 1.5;
-/** A file's coherence lift: at most this fraction of the best score. */
-const COHERENCE = 0.2;
+/**
+ * A file's coherence lift: at most this fraction of the best score. 0.3 lets a
+ * file with two strong chunks pass one slightly stronger lone chunk; 0.35 and
+ * more cost the peer corpus (a file's many weak chunks outweigh one good one).
+ */
+const COHERENCE = 0.3;
 /**
  * Chunks of one file ranked before its next ones decay by SATURATION each:
  * a file is found at its first chunk, and its further ones take ranks other

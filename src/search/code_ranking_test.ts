@@ -140,7 +140,7 @@ Deno.test("rankCode() lifts a file with several strong chunks, and spreads ranks
     [chunk("z.go", "0"), 0],
   ];
   // Normalised (z.go anchors 0): a 1; b .955, .955, .865. Coherence lifts b's best by
-  // .2 to 1.155, a's lone chunk by .2 × 1 / 2.775 to 1.072.
+  // .3 to 1.255, a's lone chunk by .3 × 1 / 2.775 to 1.108.
   const spread: [Chunk, number][] = [
     [chunk("a.go", "1"), 10],
     [chunk("b.go", "1"), 9.5],
@@ -150,6 +150,15 @@ Deno.test("rankCode() lifts a file with several strong chunks, and spreads ranks
   ];
   assert.equal(ranked(spread, "x", ONLY("fileCoherence"))[0], "b.go:1");
   assert.equal(ranked(spread, "x", ONLY("none"))[0], "a.go:1");
+  // Two strong chunks (.892 each) pass one slightly stronger lone chunk (1): .892 + .3 against
+  // 1 + .3 × 1 / 1.784 (a lift of .2 would leave a first).
+  const pair: [Chunk, number][] = [
+    [chunk("a.go", "1"), 10],
+    [chunk("b.go", "1"), 8.8],
+    [chunk("b.go", "2"), 8.8],
+    [chunk("z.go", "0"), 0],
+  ];
+  assert.equal(ranked(pair, "x", ONLY("fileCoherence"))[0], "b.go:1");
   // Saturation: the second chunks of b.go (.91 × .7) and a.go (.82 × .7) fall below c.go (.73).
   assert.deepEqual(ranked(rows, "x", ONLY("fileSaturation")), [
     "a.go:1",
