@@ -6,6 +6,7 @@
  *
  *   deno run -A bench/code_search_bench.ts [FOLDER] [--modes lexical,dense,hybrid]
  *     [--split dev|held|all] [--repos a,b] [--model GGUF|STATIC] [--data DIR] [--json FILE]
+ *     [--ranking "off;all;-fileSaturation"] [--chunk-cache DIR]
  *
  * FOLDER (default $WAYFINDER_CODE_SEARCH_BENCH) holds repos.json,
  * annotations/, results/ and repos/<name>/ (see `_code_search.ts`); without
@@ -17,8 +18,8 @@
  * alone); dense and hybrid runs index with `openCorpus` into `--data`
  * (default `FOLDER/.wayfinder-data`), which later runs reuse where nothing changed.
  */
-import { existsSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { createCodeChunker } from "../src/chunk/mod.ts";
 import { liveIndex, openCorpus } from "../src/corpus/mod.ts";
@@ -39,6 +40,7 @@ import {
   benchRepos,
   formatTable,
   publishedRuns,
+  rankingOption,
   type RepoScore,
   scoreRepo,
   type Split,
@@ -58,6 +60,7 @@ const { values, positionals } = parseArgs({
     json: { type: "string" },
     compare: { type: "string", default: "semble-hybrid,semble-ablations:semble-bm25" },
     ranking: { type: "string", default: "off" },
+    "chunk-cache": { type: "string" },
   },
 });
 
@@ -70,31 +73,12 @@ if (!folder || !existsSync(join(folder, "repos.json"))) {
   );
   Deno.exit(0);
 }
-/** `off`, `all`, the steps to run (`a,b`) or to leave out (`-a,-b`) (see `RankingOptions`). */
-function rankingOption(value: string): boolean | RankingOptions {
-  if (value === "off" || value === "all") return value === "all";
-  const named = value.split(",");
-  // `-step,…` is every step but those; `step,…` only those.
-  if (named.every((n) => n.startsWith("-"))) {
-    return Object.fromEntries(STEPS.map((step) => [step, !named.includes(`-${step}`)]));
-  }
-  return Object.fromEntries(STEPS.map((step) => [step, named.includes(step)]));
-}
-const STEPS = [
-  "pathPriors",
-  "fileCoherence",
-  "definitions",
-  "fileSaturation",
-  "pathMatch",
-  "chunkTypes",
-  "prosePrior",
-] as const;
 /** Rankings to compare, `;`-separated: `off;all;pathPriors,definitions`. */
 const rankings = values.ranking.split(";").map((label) => ({
   label,
   ranking: rankingOption(label),
 }));
-/** Modes as `dense`, `lexical`, `hybrid`, or `hybrid:blend` for score blending instead of RRF. */
+/** Modes as `dense`, `lexical`, `hybrid`, `hybrid:blend` (score blending instead of RRF) or `hybrid:k20` (RRF's k). */
 const modes = values.modes.split(",").map((m) => m.trim()).filter(Boolean);
 const { repos, missing } = await benchRepos(
   folder,
@@ -110,8 +94,29 @@ const embedder: Embedder = values.model.endsWith(".static")
   : await LlamaEmbedder.create({ modelPath: values.model, threads, inputFormat: INPUT_FORMAT });
 const chunker = await createCodeChunker();
 
-/** The chunks `index` would store for `root`: walked, chunked and fitted alike. */
-async function chunksOf(root: string, model: Embedder): Promise<Chunk[]> {
+/**
+ * The chunks `index` would store for `repo`: walked, chunked and fitted alike.
+ * With `--chunk-cache DIR` they are kept there per repository, revision and
+ * model, so ranking experiments skip the chunking (index time is then the
+ * cache's, not the chunker's).
+ */
+async function chunksOf(repo: BenchRepo, model: Embedder): Promise<Chunk[]> {
+  const cache = values["chunk-cache"];
+  const file = cache &&
+    join(
+      cache,
+      `${repo.spec.name}-${repo.spec.revision.slice(0, 12)}-${basename(values.model)}.json`,
+    );
+  if (file && existsSync(file)) return JSON.parse(readFileSync(file, "utf8"));
+  const chunks = await chunkTree(repo.root, model);
+  if (file) {
+    mkdirSync(cache, { recursive: true });
+    writeFileSync(file, JSON.stringify(chunks));
+  }
+  return chunks;
+}
+
+async function chunkTree(root: string, model: Embedder): Promise<Chunk[]> {
   const { files } = await walkSources({ root });
   const chunks: Chunk[] = [];
   for (const file of files) {
@@ -122,10 +127,15 @@ async function chunksOf(root: string, model: Embedder): Promise<Chunk[]> {
   return chunks;
 }
 
-/** The search options a mode name stands for. */
-function modeOptions(name: string): { mode: SearchMode; fusion?: "rrf" | "blend" } {
-  const [mode, fusion] = name.split(":");
-  return { mode: mode as SearchMode, fusion: fusion === "blend" ? "blend" : undefined };
+/** The search options a mode name stands for: `hybrid`, `hybrid:blend`, `hybrid:k20` (RRF's k). */
+function modeOptions(name: string): { mode: SearchMode; fusion?: "rrf" | "blend"; rrfK?: number } {
+  const [mode, option] = name.split(":");
+  const k = /^k(\d+)$/.exec(option ?? "")?.[1];
+  return {
+    mode: mode as SearchMode,
+    fusion: option === "blend" ? "blend" : undefined,
+    rrfK: k === undefined ? undefined : Number(k),
+  };
 }
 
 /** A searcher per run of one repository, and what indexing it cost. */
@@ -144,7 +154,7 @@ interface Indexed {
 async function indexRepo(repo: BenchRepo, embeds: boolean): Promise<Indexed> {
   const started = performance.now();
   if (!embeds) {
-    const chunks = await chunksOf(repo.root, embedder);
+    const chunks = await chunksOf(repo, embedder);
     const index: SearchableIndex = {
       chunks,
       vectors: new Float32Array(0),

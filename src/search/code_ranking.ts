@@ -16,7 +16,7 @@ export interface RankingOptions {
   fileCoherence?: boolean;
   /** A chunk that defines the identifier a query names rises. */
   definitions?: boolean;
-  /** Each further chunk of a file already ranked counts less, so other files get the next ranks. */
+  /** Each further code chunk of a file already ranked counts less, so other files get the next ranks. */
   fileSaturation?: boolean;
   /** A file whose name or folder holds the query's words rises (`router` → router.ts). */
   pathMatch?: boolean;
@@ -25,11 +25,11 @@ export interface RankingOptions {
 }
 
 /**
- * The steps a lexical search of a source tree runs by default: all but
- * file saturation, which on chunk-level judgments (the peer corpus) pushes
- * a file's second judged chunk down.
+ * The steps a lexical search of a source tree runs by default: all of them.
+ * File saturation is soft (× 0.7 per further chunk) and spares prose, so the
+ * peer corpus's chunk-level judgments keep a file's second judged chunk.
  */
-export const LEXICAL_RANKING: RankingOptions = { fileSaturation: false };
+export const LEXICAL_RANKING: RankingOptions = {};
 
 /**
  * The steps a dense or hybrid search of a source tree runs by default: the
@@ -108,14 +108,15 @@ export function pathPrior(path: string, query: string, prose = true): number {
 // A bare identifier: `Mux`, `field_validator`, `HTTPAdapter`, `Sinatra::Base`, `a.b`.
 const QUALIFIED = /^[A-Za-z_$][\w$]*(?:(?:::|\\|->|\.|#)[A-Za-z_$][\w$]*)+$/;
 const IDENTIFIER = /^(?:_[\w$]*|[A-Za-z][A-Za-z0-9$]*[A-Z_][\w$]*|[A-Z][\w$]*)$/;
-// An identifier inside a sentence: camelCase, PascalCase with a second hump, snake_case.
+// An identifier inside a sentence: camelCase, PascalCase, snake_case. A capitalised word
+// (`Request type and HTTP request representation`) counts: queries name types so.
 const EMBEDDED =
-  /(?<![\w$])(?:[A-Z][a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]*|[a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]+|[a-z][a-z0-9]*_[a-z0-9_]+)(?![\w$])/g;
+  /(?<![\w$])(?:[A-Z][a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]*|[a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]+|[a-z][a-z0-9]*_[a-z0-9_]+|[A-Z][a-z0-9]{2,})(?![\w$])/g;
 
 /**
  * The identifiers a query names: the query itself when it is one (and its
  * last part when qualified: `Sinatra::Base` → `Base`), else the camelCase,
- * PascalCase and snake_case words in it. Lower-case single words
+ * PascalCase (a capitalised word too) and snake_case words in it. Lower-case single words
  * (`session`) are left to retrieval. `whole` says the query is just a name.
  */
 export function queriedIdentifiers(query: string): { names: string[]; whole: boolean } {
@@ -233,11 +234,20 @@ const DEFINITION_BOOST = 1.0;
 const EMBEDDED_BOOST = 0.5;
 /** …more when the file is named after it (`Router` in router.go). */
 const NAMED_FILE = 1.5;
-/** A file's coherence lift: at most this fraction of the best score. */
-const COHERENCE = 0.2;
-/** Chunks of one file ranked before its next ones decay by SATURATION each. */
+/**
+ * A file's coherence lift: at most this fraction of the best score. 0.3 lets a
+ * file with two strong chunks pass one slightly stronger lone chunk; 0.35 and
+ * more cost the peer corpus (a file's many weak chunks outweigh one good one).
+ */
+const COHERENCE = 0.3;
+/**
+ * Chunks of one file ranked before its next ones decay by SATURATION each:
+ * a file is found at its first chunk, and its further ones take ranks other
+ * files could use. Softer than halving, so a file with several strong chunks
+ * keeps them near the top (0.5 cost the peer corpus's typescript recall).
+ */
 const SATURATION_FREE = 1;
-const SATURATION = 0.5;
+const SATURATION = 0.7;
 
 /**
  * Reorders candidates: path priors, definition boosts, file coherence,
@@ -332,7 +342,8 @@ export function rankCode(
     const path = paths[i]!;
     const seen = placed.get(path) ?? 0;
     placed.set(path, seen + 1);
-    const excess = seen - SATURATION_FREE + 1;
+    // Prose is exempt: a document's sections are judged one by one, and its later ones answer too.
+    const excess = PROSE_FILE.test(path) ? 0 : seen - SATURATION_FREE + 1;
     const score = excess > 0 ? scored[i]!.score * SATURATION ** excess : scored[i]!.score;
     return { row: scored[i]!.row, score, i };
   });

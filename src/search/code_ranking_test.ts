@@ -75,6 +75,29 @@ Deno.test("queriedIdentifiers() tells a bare or qualified name from identifiers 
     names: ["safeParse", "ZodError"],
     whole: false,
   });
+  // A capitalised word names a type, first word or not; all-caps and short words do not.
+  assert.deepEqual(queriedIdentifiers("Request type and HTTP request representation in Vapor"), {
+    names: ["Request", "Vapor"],
+    whole: false,
+  });
+  assert.deepEqual(queriedIdentifiers("how an Id is parsed"), { names: [], whole: false });
+});
+
+Deno.test("rankCode() lifts the type a sentence names by a capitalised word", () => {
+  const rows: [Chunk, number][] = [
+    [chunk("route.swift", "let request = Request(url) // builds a request type"), 10],
+    [chunk("Request.swift", "public final class Request {"), 6],
+    [chunk("z.swift", "z"), 0],
+  ];
+  const query = "Request type and HTTP request representation";
+  assert.deepEqual(ranked(rows, query, ONLY("definitions")).slice(0, 2), [
+    "Request.swift:public final class Request {",
+    "route.swift:let request = Request(url) // builds a request type",
+  ]);
+  assert.deepEqual(
+    ranked(rows, query.toLowerCase(), ONLY("definitions"))[0],
+    "route.swift:let request = Request(url) // builds a request type",
+  );
 });
 
 Deno.test("rankCode() puts a test below the code it tests, and keeps the order without priors", () => {
@@ -117,7 +140,7 @@ Deno.test("rankCode() lifts a file with several strong chunks, and spreads ranks
     [chunk("z.go", "0"), 0],
   ];
   // Normalised (z.go anchors 0): a 1; b .955, .955, .865. Coherence lifts b's best by
-  // .2 to 1.155, a's lone chunk by .2 × 1 / 2.775 to 1.072.
+  // .3 to 1.255, a's lone chunk by .3 × 1 / 2.775 to 1.108.
   const spread: [Chunk, number][] = [
     [chunk("a.go", "1"), 10],
     [chunk("b.go", "1"), 9.5],
@@ -127,7 +150,16 @@ Deno.test("rankCode() lifts a file with several strong chunks, and spreads ranks
   ];
   assert.equal(ranked(spread, "x", ONLY("fileCoherence"))[0], "b.go:1");
   assert.equal(ranked(spread, "x", ONLY("none"))[0], "a.go:1");
-  // Saturation: the second chunks of b.go (.91 × .5) and a.go (.82 × .5) fall below c.go (.73).
+  // Two strong chunks (.892 each) pass one slightly stronger lone chunk (1): .892 + .3 against
+  // 1 + .3 × 1 / 1.784 (a lift of .2 would leave a first).
+  const pair: [Chunk, number][] = [
+    [chunk("a.go", "1"), 10],
+    [chunk("b.go", "1"), 8.8],
+    [chunk("b.go", "2"), 8.8],
+    [chunk("z.go", "0"), 0],
+  ];
+  assert.equal(ranked(pair, "x", ONLY("fileCoherence"))[0], "b.go:1");
+  // Saturation: the second chunks of b.go (.91 × .7) and a.go (.82 × .7) fall below c.go (.73).
   assert.deepEqual(ranked(rows, "x", ONLY("fileSaturation")), [
     "a.go:1",
     "b.go:1",
@@ -135,6 +167,47 @@ Deno.test("rankCode() lifts a file with several strong chunks, and spreads ranks
     "b.go:2",
     "a.go:2",
     "z.go:0",
+  ]);
+});
+
+Deno.test("rankCode() saturates softly, compounding per chunk, and spares prose", () => {
+  // Normalised over 0..10 to .1..1: a file's second chunk at 9 (.91) keeps .637 after one
+  // decay, above another file's .595 (halving would drop it to .455); its third chunk at 8.5
+  // (.865) decays twice to .424, below it.
+  const code: [Chunk, number][] = [
+    [chunk("a.go", "1"), 10],
+    [chunk("a.go", "2"), 9],
+    [chunk("a.go", "3"), 8.5],
+    [chunk("d.go", "1"), 5.5],
+    [chunk("z.go", "0"), 0],
+  ];
+  assert.deepEqual(ranked(code, "x", ONLY("fileSaturation")), [
+    "a.go:1",
+    "a.go:2",
+    "d.go:1",
+    "a.go:3",
+    "z.go:0",
+  ]);
+  // A document's later section (.73) keeps its score; decayed it would fall below d.go (.64).
+  const prose: [Chunk, number][] = [
+    [chunk("guide.md", "1"), 10],
+    [chunk("guide.md", "2"), 7],
+    [chunk("d.go", "1"), 6],
+    [chunk("z.go", "0"), 0],
+  ];
+  assert.deepEqual(ranked(prose, "x", ONLY("fileSaturation")).slice(0, 3), [
+    "guide.md:1",
+    "guide.md:2",
+    "d.go:1",
+  ]);
+  const asCode = prose.map(([c, score]): [Chunk, number] => [
+    { ...c, sourcePath: c.sourcePath.replace(".md", ".go") },
+    score,
+  ]);
+  assert.deepEqual(ranked(asCode, "x", ONLY("fileSaturation")).slice(0, 3), [
+    "guide.go:1",
+    "d.go:1",
+    "guide.go:2",
   ]);
 });
 
