@@ -72,7 +72,8 @@ export function decodeFileRecords(bytes: Uint8Array): Record<string, FileRecord>
 
 /**
  * The records of generation `generation`, read only when asked: looking up
- * one path (`files[path]`, `path in files`) reads the file and searches it;
+ * one path (`files[path]`, `path in files`, `Object.hasOwn`) reads the file
+ * and searches it;
  * listing them (`Object.keys`, `Object.entries`, a spread) parses it all,
  * once. A file missing or damaged throws `fail`'s error at that moment.
  * Writes go to the parsed copy, never to disk.
@@ -94,16 +95,18 @@ export function lazyFileRecords(
   };
   const read = () => bytes ??= guarded(() => Deno.readFileSync(join(indexDir, file)));
   const load = () => all ??= guarded(() => decodeFileRecords(read()));
-  const lookup = (key: string) => all ? all[key] : guarded(() => findFileRecord(read(), key));
-  const own = (key: string) => Object.hasOwn(load(), key);
+  const lookup = (key: string) =>
+    all
+      ? (Object.hasOwn(all, key) ? all[key] : undefined)
+      : guarded(() => findFileRecord(read(), key));
   return new Proxy({} as Record<string, FileRecord>, {
     get: (_target, key) => typeof key === "string" ? lookup(key) : undefined,
     has: (_target, key) => typeof key === "string" && lookup(key) !== undefined,
     ownKeys: () => Object.keys(load()),
-    getOwnPropertyDescriptor: (_target, key) =>
-      typeof key === "string" && own(key)
-        ? { value: all![key], writable: true, enumerable: true, configurable: true }
-        : undefined,
+    getOwnPropertyDescriptor: (_target, key) => {
+      const value = typeof key === "string" ? lookup(key) : undefined;
+      return value && { value, writable: true, enumerable: true, configurable: true };
+    },
     set: (_target, key, value) => typeof key === "string" && (load()[key] = value, true),
     deleteProperty: (_target, key) => typeof key === "string" && delete load()[key],
   });
