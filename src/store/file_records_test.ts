@@ -87,6 +87,8 @@ Deno.test("an open reads no file record; one path is looked up without parsing t
       index.manifest.files[first]!.hash,
       syntheticGeneration(400, 8).manifest.files[first]!.hash,
     );
+    ok(Object.hasOwn(index.manifest.files, first)); // as readLines asks
+    equal(index.manifest.files["constructor"], undefined);
     throws(
       () => Object.keys(index.manifest.files),
       staleMatching(/gen-\d+-[0-9a-f]+\/files\.jsonl is unreadable .*to rebuild it$/),
