@@ -16,6 +16,10 @@
  *   deno bench -A bench/search_latency_bench.ts     (about 10 minutes on 2 cores, most of it indexing)
  *     WAYFINDER_BENCH_SEARCH_FILES=200   (the first N files only, for a quick run)
  *     WAYFINDER_BENCH_SEARCH_RUNS=9      (processes per point, default 5; a loaded machine wants more)
+ *     WAYFINDER_BENCH_SEARCH_KEEP=1      (keep both trees and their indexes, named on stdout)
+ *
+ * Both trees are indexed first; then the searches of each mode take turns
+ * between them, so a change of load on a shared machine weighs on both.
  *
  * Skips, saying why, when python3 is missing.
  */
@@ -199,36 +203,53 @@ const remote = hashedEmbeddings();
 const flags = ["--embedder", "openai", "--embedder-url", remote.url, "--model", "hashed-384"];
 const stdlib = await stdlibTree();
 const trees = [
-  { name: "stdlib", root: stdlib },
-  { name: "10× files", root: await tenfoldTree(stdlib) },
+  { name: "stdlib", root: stdlib, described: "" },
+  { name: "10× files", root: await tenfoldTree(stdlib), described: "" },
 ];
+/** Keep the trees and their indexes (named on stdout) for a closer look. */
+const KEEP = Deno.env.get("WAYFINDER_BENCH_SEARCH_KEEP") === "1";
 const results = new Map<string, Timings>();
 try {
   const env = { WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-latency-data-" }) };
-  // Measured between the searches, so load on the machine weighs on both alike.
-  const help = new Timings(["--help"]);
+  if (KEEP) {
+    console.log(
+      `trees ${trees.map((tree) => tree.root).join(" ")}, data ${env.WAYFINDER_DATA_DIR}`,
+    );
+  }
   for (const tree of trees) {
     const indexed = await run(["index", tree.root, ...flags, "--output", "json"], env);
     const { files, embeddedChunks } = indexed.json;
     const status = await run(["status", tree.root, ...flags, "--output", "json"], env);
     const record = await Deno.readTextFile(join(status.json.indexDir, "folders.json"));
     const folders = Object.keys(JSON.parse(record).folders).length;
-    const described = `${tree.name} (${files.seen.toLocaleString("en")} files, ${
+    tree.described = `${tree.name} (${files.seen.toLocaleString("en")} files, ${
       folders.toLocaleString("en")
     } folders, ${embeddedChunks.toLocaleString("en")} chunks)`;
-    console.log(`indexed ${described} in ${(indexed.ms / 1000).toFixed(1)} s`);
-    for (const mode of MODES) {
+    console.log(`indexed ${tree.described} in ${(indexed.ms / 1000).toFixed(1)} s`);
+  }
+  // Measured between the searches, so load on the machine weighs on both alike.
+  const help = new Timings(["--help"]);
+  for (const mode of MODES) {
+    const timings = trees.map((tree) => {
       const search = ["search", tree.root, QUERY, "--mode", mode, "--limit", "10", ...flags];
-      const cheap = new Timings([...search, "--output", "json"]);
-      const walked = new Timings([...search, "--check-fresh", "--output", "json"]);
-      for (let i = 0; i < RUNS; i++) {
+      return {
+        tree,
+        cheap: new Timings([...search, "--output", "json"]),
+        walked: new Timings([...search, "--check-fresh", "--output", "json"]),
+      };
+    });
+    // The trees take turns, so a change of load on the machine weighs on both alike.
+    for (let i = 0; i < RUNS; i++) {
+      for (const { cheap, walked } of timings) {
         await cheap.once(env);
         if (i < WALK_RUNS) await walked.once(env);
-        await help.once(env);
       }
+      await help.once(env);
+    }
+    for (const { tree, cheap, walked } of timings) {
       if (cheap.notices.length) console.log(`  notices: ${cheap.notices.join(" | ")}`);
       results.set(`${tree.name} ${mode}`, cheap);
-      const target = `cold search, ${mode}, ${described}`;
+      const target = `cold search, ${mode}, ${tree.described}`;
       for (const clock of CLOCKS) {
         const value = clock.of(cheap);
         if (value === null) continue;
@@ -272,5 +293,7 @@ try {
   }
 } finally {
   await remote.server.shutdown();
-  for (const tree of trees) await Deno.remove(tree.root, { recursive: true }).catch(() => {});
+  if (!KEEP) {
+    for (const tree of trees) await Deno.remove(tree.root, { recursive: true }).catch(() => {});
+  }
 }
