@@ -4,8 +4,8 @@
  * does not parse one record per file of the tree: a search needs segments,
  * settings and the model identity, and at most the records of the files it
  * cites. One line per file, `["path",{record}]`, sorted by path, so one
- * record is found by a binary search over the bytes without parsing the
- * others. Everything that lists the files (an index run, `status`, the exact
+ * record is found by a binary search that reads a few blocks of the file and
+ * parses a few lines. Everything that lists the files (an index run, `status`, the exact
  * freshness walk) reads and parses the whole file on first use.
  */
 import { join } from "node:path";
@@ -29,24 +29,133 @@ export function encodeFileRecords(files: Record<string, FileRecord>): string {
 const NEWLINE = 10;
 const decoder = new TextDecoder();
 
-/** The line of `bytes` at `[start, end)`, parsed. */
-function lineAt(bytes: Uint8Array, start: number, end: number): [string, FileRecord] {
-  const entry = JSON.parse(decoder.decode(bytes.subarray(start, end)));
+/** What the binary search reads: a `Uint8Array`, or a file read in blocks (`FileBytes`). */
+export interface ByteSource {
+  readonly length: number;
+  /** The last newline in `[low, index)`, or -1. */
+  newlineBefore(index: number, low: number): number;
+  /** The first newline in `[index, high)`, or -1. */
+  newlineFrom(index: number, high: number): number;
+  /** The bytes of `[start, end)`. */
+  range(start: number, end: number): Uint8Array;
+}
+
+/** A byte array as a `ByteSource`. */
+export function bytesSource(bytes: Uint8Array): ByteSource {
+  return {
+    length: bytes.length,
+    newlineBefore: (index, low) => {
+      const at = index > 0 ? bytes.lastIndexOf(NEWLINE, index - 1) : -1;
+      return at >= low ? at : -1;
+    },
+    newlineFrom: (index, high) => {
+      const at = bytes.indexOf(NEWLINE, index);
+      return at >= 0 && at < high ? at : -1;
+    },
+    range: (start, end) => bytes.subarray(start, end),
+  };
+}
+
+/** Block size of `FileBytes`: a probe reads one block, not the file. */
+const BLOCK = 8192;
+
+/**
+ * A file read in blocks as a search asks for them, each block read once: a
+ * lookup reads a few blocks of a file of megabytes. The file is open only
+ * during `use`.
+ */
+export class FileBytes implements ByteSource {
+  #blocks = new Map<number, Uint8Array>();
+  #file: Deno.FsFile | null = null;
+  readonly length: number;
+
+  constructor(private readonly path: string) {
+    this.length = Deno.statSync(path).size;
+  }
+
+  /** Runs `read` with the file open. */
+  use<T>(read: (bytes: this) => T): T {
+    this.#file = Deno.openSync(this.path, { read: true });
+    try {
+      return read(this);
+    } finally {
+      this.#file.close();
+      this.#file = null;
+    }
+  }
+
+  #block(n: number): Uint8Array {
+    let block = this.#blocks.get(n);
+    if (!block) {
+      if (!this.#file) throw new Error("read outside use()");
+      block = new Uint8Array(Math.min(BLOCK, this.length - n * BLOCK));
+      this.#file.seekSync(n * BLOCK, Deno.SeekMode.Start);
+      let filled = 0;
+      while (filled < block.length) {
+        const read = this.#file.readSync(block.subarray(filled));
+        if (read === null || read === 0) throw new Error("it is truncated");
+        filled += read;
+      }
+      this.#blocks.set(n, block);
+    }
+    return block;
+  }
+
+  newlineBefore(index: number, low: number): number {
+    for (let at = index - 1; at >= low;) {
+      const n = Math.floor(at / BLOCK);
+      const found = this.#block(n).lastIndexOf(NEWLINE, at - n * BLOCK);
+      if (found >= 0) return n * BLOCK + found >= low ? n * BLOCK + found : -1;
+      at = n * BLOCK - 1;
+    }
+    return -1;
+  }
+
+  newlineFrom(index: number, high: number): number {
+    for (let at = index; at < high;) {
+      const n = Math.floor(at / BLOCK);
+      const found = this.#block(n).indexOf(NEWLINE, at - n * BLOCK);
+      if (found >= 0) return n * BLOCK + found < high ? n * BLOCK + found : -1;
+      at = (n + 1) * BLOCK;
+    }
+    return -1;
+  }
+
+  range(start: number, end: number): Uint8Array {
+    const out = new Uint8Array(end - start);
+    for (let at = start; at < end;) {
+      const n = Math.floor(at / BLOCK);
+      const from = at - n * BLOCK;
+      const part = this.#block(n).subarray(from, from + end - at);
+      out.set(part, at - start);
+      at += part.length;
+    }
+    return out;
+  }
+}
+
+/** The line at `[start, end)`, parsed. */
+function lineAt(bytes: ByteSource, start: number, end: number): [string, FileRecord] {
+  const entry = JSON.parse(decoder.decode(bytes.range(start, end)));
   if (!Array.isArray(entry) || typeof entry[0] !== "string" || typeof entry[1] !== "object") {
     throw new Error("a line is not a [path, record] pair");
   }
   return entry as [string, FileRecord];
 }
 
-/** The record of `path` in the bytes of a `files.jsonl`, by binary search over its lines. */
-export function findFileRecord(bytes: Uint8Array, path: string): FileRecord | undefined {
+/** The record of `path` in a `files.jsonl`, by binary search over its lines. */
+export function findFileRecord(
+  source: ByteSource | Uint8Array,
+  path: string,
+): FileRecord | undefined {
+  const bytes = source instanceof Uint8Array ? bytesSource(source) : source;
   let low = 0; // always a line start
   let high = bytes.length; // always a line start, or the end
   while (low < high) {
-    let start = (low + high) >> 1;
-    while (start > low && bytes[start - 1] !== NEWLINE) start--;
-    let end = bytes.indexOf(NEWLINE, start);
-    if (end < 0 || end >= high) end = high;
+    const before = bytes.newlineBefore((low + high) >> 1, low);
+    const start = before < 0 ? low : before + 1;
+    const after = bytes.newlineFrom(start, high);
+    const end = after < 0 ? high : after;
     const [found, record] = lineAt(bytes, start, end);
     const order = byPath(found, path);
     if (order === 0) return record;
@@ -72,8 +181,8 @@ export function decodeFileRecords(bytes: Uint8Array): Record<string, FileRecord>
 
 /**
  * The records of generation `generation`, read only when asked: looking up
- * one path (`files[path]`, `path in files`, `Object.hasOwn`) reads the file
- * and searches it;
+ * one path (`files[path]`, `path in files`, `Object.hasOwn`) reads the few
+ * blocks of the file a binary search needs;
  * listing them (`Object.keys`, `Object.entries`, a spread) parses it all,
  * once. A file missing or damaged throws `fail`'s error at that moment.
  * Writes go to the parsed copy, never to disk.
@@ -84,7 +193,7 @@ export function lazyFileRecords(
   fail: (reason: string) => WayfinderError,
 ): Record<string, FileRecord> {
   const file = `${generation}/${FILE_RECORDS}`;
-  let bytes: Uint8Array | null = null;
+  let blocks: FileBytes | null = null;
   let all: Record<string, FileRecord> | null = null;
   const guarded = <T>(read: () => T): T => {
     try {
@@ -93,12 +202,14 @@ export function lazyFileRecords(
       throw fail(`${file} is unreadable (${(error as Error).message})`);
     }
   };
-  const read = () => bytes ??= guarded(() => Deno.readFileSync(join(indexDir, file)));
-  const load = () => all ??= guarded(() => decodeFileRecords(read()));
+  const load = () =>
+    all ??= guarded(() => decodeFileRecords(Deno.readFileSync(join(indexDir, file))));
   const lookup = (key: string) =>
     all
       ? (Object.hasOwn(all, key) ? all[key] : undefined)
-      : guarded(() => findFileRecord(read(), key));
+      : guarded(() =>
+        (blocks ??= new FileBytes(join(indexDir, file))).use((bytes) => findFileRecord(bytes, key))
+      );
   return new Proxy({} as Record<string, FileRecord>, {
     get: (_target, key) => typeof key === "string" ? lookup(key) : undefined,
     has: (_target, key) => typeof key === "string" && lookup(key) !== undefined,

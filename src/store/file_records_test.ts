@@ -6,6 +6,7 @@ import {
   decodeFileRecords,
   encodeFileRecords,
   FILE_RECORDS,
+  FileBytes,
   findFileRecord,
 } from "./file_records.ts";
 import type { FileRecord } from "./manifest.ts";
@@ -137,4 +138,27 @@ Deno.test("an index of format 3 (file records in the manifest) is refused with t
     await rejects(openIndex(dir), refused);
     await rejects(readManifest(dir), refused);
   });
+});
+
+Deno.test("files.jsonl read in blocks: lines across blocks and longer than one are found", async () => {
+  const files: Record<string, FileRecord> = {};
+  for (let n = 0; n < 2000; n++) files[`src/f${n}.py`] = record(n);
+  // A file of many chunks: its line is longer than a block.
+  files["src/big.py"] = {
+    hash: "h",
+    bytes: 1,
+    chunkIds: Array.from({ length: 900 }, (_, i) => `id-${i}`),
+  };
+  const path = await Deno.makeTempFile();
+  try {
+    await Deno.writeTextFile(path, encodeFileRecords(files));
+    const bytes = new FileBytes(path);
+    ok(bytes.length > 8192 * 4);
+    for (const name of Object.keys(files)) {
+      deepEqual(bytes.use((source) => findFileRecord(source, name)), files[name], name);
+    }
+    equal(bytes.use((source) => findFileRecord(source, "src/none.py")), undefined);
+  } finally {
+    await Deno.remove(path);
+  }
 });
