@@ -3,7 +3,8 @@
  * the Python standard library (its folder without site-packages: about
  * 2,200 files and 67k chunks here) and on the same text cut into about 10×
  * the files (each file's top-level blocks spread over up to ten files in a
- * folder of their own), in lexical, dense and hybrid mode. Vectors come
+ * folder of their own, cut only where the parts chunk exactly as the whole
+ * did, so both trees hold the same chunks), in lexical, dense and hybrid mode. Vectors come
  * from a loopback OpenAI-compatible server returning hashed vectors (384
  * dimensions), so only wayfinder's own costs show.
  *
@@ -14,18 +15,24 @@
  *
  *   deno bench -A bench/search_latency_bench.ts     (about 10 minutes on 2 cores, most of it indexing)
  *     WAYFINDER_BENCH_SEARCH_FILES=200   (the first N files only, for a quick run)
+ *     WAYFINDER_BENCH_SEARCH_RUNS=9      (processes per point, default 5; a loaded machine wants more)
+ *     WAYFINDER_BENCH_SEARCH_KEEP=1      (keep both trees and their indexes, named on stdout)
+ *
+ * Both trees are indexed first; then the searches of each mode take turns
+ * between them, so a change of load on a shared machine weighs on both.
  *
  * Skips, saying why, when python3 is missing.
  */
 import { dirname, extname, join } from "node:path";
+import { chunkFile, type CodeChunker, createCodeChunker } from "../src/chunk/mod.ts";
 import { FakeEmbedder } from "../src/embed/mod.ts";
-import { walkTree } from "../src/walk/mod.ts";
+import { detectLanguage, walkTree } from "../src/walk/mod.ts";
 import { median, report, skipSuite } from "./_report.ts";
 import { pythonStdlib } from "./_python_stdlib.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const LIMIT = Number(Deno.env.get("WAYFINDER_BENCH_SEARCH_FILES") ?? Infinity);
-const RUNS = 5;
+const RUNS = Number(Deno.env.get("WAYFINDER_BENCH_SEARCH_RUNS") ?? 5);
 /** The walk before every search is slow: fewer runs of it say enough. */
 const WALK_RUNS = 3;
 const QUERY = "parse a date string into a datetime object";
@@ -67,13 +74,20 @@ async function stdlibTree(): Promise<string> {
   return root;
 }
 
+/** The chunks' text of `content` at `path`, as an index run cuts them (before fitting to the model). */
+function chunkTexts(chunker: CodeChunker, path: string, content: string): string[] {
+  if (!content.trim()) return [];
+  const file = { path, absolutePath: path, content, bytes: content.length };
+  return chunkFile(file, detectLanguage(path, content), chunker, { maxChars: 1500 })
+    .map((chunk) => chunk.content);
+}
+
 /**
  * Where `lines` may be cut into up to `parts` pieces of about equal length:
- * only before a line that starts a top-level block (no indent), so each
- * declaration stays whole and chunks as it did.
+ * only at a line in `starts` (where a chunk of the whole file begins, not
+ * indented), so each declaration stays whole.
  */
-function cuts(lines: string[], parts: number): number[] {
-  const starts = lines.flatMap((line, i) => i > 0 && /^\S/.test(line) ? [i] : []);
+function cuts(lines: string[], starts: number[], parts: number): number[] {
   const chosen = new Set<number>();
   for (let k = 1; k < parts; k++) {
     const want = (k * lines.length) / parts;
@@ -86,20 +100,46 @@ function cuts(lines: string[], parts: number): number[] {
   return [...chosen].sort((a, b) => a - b);
 }
 
+/**
+ * The 10 parts of a file: cut into 10, else 5, else 2 pieces where the
+ * pieces chunk into exactly the chunks of the whole, else the whole file in
+ * the first part; the rest empty (files to walk, no chunks).
+ */
+function partsOf(chunker: CodeChunker, path: string, content: string): string[] {
+  const lines = content.split("\n");
+  const whole = chunkTexts(chunker, path, content);
+  const ext = extname(path);
+  const wholeStarts = chunkFile(
+    { path, absolutePath: path, content, bytes: content.length },
+    detectLanguage(path, content),
+    chunker,
+    { maxChars: 1500 },
+  ).map((chunk) => chunk.lineStart - 1);
+  const starts = wholeStarts.filter((line) => line > 0 && /^\S/.test(lines[line] ?? ""));
+  for (const count of [10, 5, 2]) {
+    const at = [0, ...cuts(lines, starts, count), lines.length];
+    const pieces = at.slice(1).map((end, k) => lines.slice(at[k], end).join("\n"));
+    const chunked = pieces.flatMap((piece, k) =>
+      chunkTexts(chunker, `${path}.parts/part${k}${ext}`, piece)
+    );
+    if (chunked.length === whole.length && chunked.every((text, k) => text === whole[k])) {
+      return Array.from({ length: 10 }, (_, k) => pieces[k] ?? "");
+    }
+  }
+  return [content, ...Array(9).fill("")];
+}
+
 /** The same text as `from`, each file's top-level blocks spread over up to 10 files in its own folder. */
 async function tenfoldTree(from: string): Promise<string> {
   const root = await Deno.makeTempDir({ prefix: "wayfinder-latency-10x-" });
   const { files } = await walkTree(from);
+  const chunker = await createCodeChunker();
   for (const file of files) {
-    const lines = file.content.split("\n");
-    const at = [0, ...cuts(lines, 10), lines.length];
-    const ext = extname(file.path);
     const folder = join(root, `${file.path}.parts`);
     await Deno.mkdir(folder, { recursive: true });
-    // A file with fewer top-level blocks than ten gets empty parts: files to walk, no chunks.
-    for (let part = 0; part < 10; part++) {
-      const text = part + 1 < at.length ? lines.slice(at[part], at[part + 1]).join("\n") : "";
-      await Deno.writeTextFile(join(folder, `part${part}${ext}`), text);
+    const parts = partsOf(chunker, file.path, file.content);
+    for (const [part, text] of parts.entries()) {
+      await Deno.writeTextFile(join(folder, `part${part}${extname(file.path)}`), text);
     }
   }
   return root;
@@ -163,36 +203,53 @@ const remote = hashedEmbeddings();
 const flags = ["--embedder", "openai", "--embedder-url", remote.url, "--model", "hashed-384"];
 const stdlib = await stdlibTree();
 const trees = [
-  { name: "stdlib", root: stdlib },
-  { name: "10× files", root: await tenfoldTree(stdlib) },
+  { name: "stdlib", root: stdlib, described: "" },
+  { name: "10× files", root: await tenfoldTree(stdlib), described: "" },
 ];
+/** Keep the trees and their indexes (named on stdout) for a closer look. */
+const KEEP = Deno.env.get("WAYFINDER_BENCH_SEARCH_KEEP") === "1";
 const results = new Map<string, Timings>();
 try {
   const env = { WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-latency-data-" }) };
-  // Measured between the searches, so load on the machine weighs on both alike.
-  const help = new Timings(["--help"]);
+  if (KEEP) {
+    console.log(
+      `trees ${trees.map((tree) => tree.root).join(" ")}, data ${env.WAYFINDER_DATA_DIR}`,
+    );
+  }
   for (const tree of trees) {
     const indexed = await run(["index", tree.root, ...flags, "--output", "json"], env);
     const { files, embeddedChunks } = indexed.json;
     const status = await run(["status", tree.root, ...flags, "--output", "json"], env);
     const record = await Deno.readTextFile(join(status.json.indexDir, "folders.json"));
     const folders = Object.keys(JSON.parse(record).folders).length;
-    const described = `${tree.name} (${files.seen.toLocaleString("en")} files, ${
+    tree.described = `${tree.name} (${files.seen.toLocaleString("en")} files, ${
       folders.toLocaleString("en")
     } folders, ${embeddedChunks.toLocaleString("en")} chunks)`;
-    console.log(`indexed ${described} in ${(indexed.ms / 1000).toFixed(1)} s`);
-    for (const mode of MODES) {
+    console.log(`indexed ${tree.described} in ${(indexed.ms / 1000).toFixed(1)} s`);
+  }
+  // Measured between the searches, so load on the machine weighs on both alike.
+  const help = new Timings(["--help"]);
+  for (const mode of MODES) {
+    const timings = trees.map((tree) => {
       const search = ["search", tree.root, QUERY, "--mode", mode, "--limit", "10", ...flags];
-      const cheap = new Timings([...search, "--output", "json"]);
-      const walked = new Timings([...search, "--check-fresh", "--output", "json"]);
-      for (let i = 0; i < RUNS; i++) {
+      return {
+        tree,
+        cheap: new Timings([...search, "--output", "json"]),
+        walked: new Timings([...search, "--check-fresh", "--output", "json"]),
+      };
+    });
+    // The trees take turns, so a change of load on the machine weighs on both alike.
+    for (let i = 0; i < RUNS; i++) {
+      for (const { cheap, walked } of timings) {
         await cheap.once(env);
         if (i < WALK_RUNS) await walked.once(env);
-        await help.once(env);
       }
+      await help.once(env);
+    }
+    for (const { tree, cheap, walked } of timings) {
       if (cheap.notices.length) console.log(`  notices: ${cheap.notices.join(" | ")}`);
       results.set(`${tree.name} ${mode}`, cheap);
-      const target = `cold search, ${mode}, ${described}`;
+      const target = `cold search, ${mode}, ${tree.described}`;
       for (const clock of CLOCKS) {
         const value = clock.of(cheap);
         if (value === null) continue;
@@ -236,5 +293,7 @@ try {
   }
 } finally {
   await remote.server.shutdown();
-  for (const tree of trees) await Deno.remove(tree.root, { recursive: true }).catch(() => {});
+  if (!KEEP) {
+    for (const tree of trees) await Deno.remove(tree.root, { recursive: true }).catch(() => {});
+  }
 }

@@ -430,7 +430,7 @@ Deno.test("an unreadable manifest, a 'current' naming no generation or an older 
   const damage = {
     "its manifest is not JSON": async () => Deno.writeTextFile(await manifest(), "{ torn"),
     "'current' names no generation": () => Deno.writeTextFile(join(indexDir, "current"), "junk\n"),
-    "built by format 1, this wayfinder reads 3": async () => {
+    "built by format 1, this wayfinder reads 4": async () => {
       const path = await manifest();
       const old = { ...JSON.parse(await Deno.readTextFile(path)), formatVersion: 1 };
       await Deno.writeTextFile(path, JSON.stringify(old));

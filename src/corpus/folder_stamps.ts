@@ -8,12 +8,27 @@
  * signal cannot see it (`status` and `search --check-fresh` do). Nor can it
  * tell apart two changes to one folder within one tick of the kernel's
  * coarse clock (a few ms) when the run listed the folder between them.
+ *
+ * So that a search costs the same on a tree of many folders, one check stats
+ * at most `FOLDERS_PER_CHECK` of them: the ones changed most recently before
+ * the run listed them (where files tend to come and go), then the others in
+ * turn, a share per search, the turn kept beside the record. A change in a
+ * quiet folder of a large tree is seen within a few searches, not the first.
  */
 import { join } from "node:path";
 import { replaceJsonFile } from "../store/mod.ts";
 
 /** The record's file name inside the index folder. */
 export const FOLDERS_FILE = "folders.json";
+
+/** Which share of the folders the next check stats, for the record's generation. */
+export const FOLDER_TURN_FILE = "folders-turn.json";
+
+/** Folders one check stats at most, so its cost does not grow with the tree. */
+export const FOLDERS_PER_CHECK = 256;
+
+/** Of those, the folders changed most recently before the run listed them: checked every time. */
+export const RECENT_FOLDERS = 64;
 
 /** Folder stats of one generation's walk. */
 export interface FolderRecord {
@@ -30,6 +45,8 @@ export interface FolderCheck {
   checked: number;
   /** Folders recorded. */
   total: number;
+  /** The time budget ran out before every folder of this turn was checked. */
+  timedOut: boolean;
 }
 
 function stampOf(info: Deno.FileInfo): string {
@@ -73,17 +90,55 @@ export async function readFolderRecord(
 /** How many stats a check may make between looks at the clock. */
 const CLOCK_EVERY = 64;
 
+/** A stamp's modification time, ms (0 when it has none). */
+function mtimeOf(stamp: string): number {
+  return Number(stamp.slice(0, stamp.indexOf(":"))) || 0;
+}
+
 /**
- * Stats each recorded folder under `root` until `budgetMs` runs out, in
- * path order (synchronous stats: a few microseconds each, no file opened).
+ * The folders check number `turn` stats: every one when they are few;
+ * else the `RECENT_FOLDERS` changed most recently, then the turn's share
+ * of the others, so that successive turns go round them all.
  */
-export function checkFolders(root: string, record: FolderRecord, budgetMs: number): FolderCheck {
-  const paths = Object.keys(record.folders).sort();
+export function foldersOfTurn(
+  record: FolderRecord,
+  turn: number,
+  limit = FOLDERS_PER_CHECK,
+): string[] {
+  const paths = Object.keys(record.folders);
+  if (paths.length <= limit) return paths.sort();
+  const mtime = new Map(paths.map((path) => [path, mtimeOf(record.folders[path]!)]));
+  paths.sort((a, b) => mtime.get(b)! - mtime.get(a)! || (a < b ? -1 : a > b ? 1 : 0));
+  const recent = paths.slice(0, RECENT_FOLDERS);
+  const rest = paths.slice(RECENT_FOLDERS);
+  const share = limit - recent.length;
+  const start = (turn * share) % rest.length;
+  const chosen = rest.slice(start, start + share);
+  chosen.push(...rest.slice(0, share - chosen.length));
+  return [...recent, ...chosen];
+}
+
+/**
+ * Stats the folders of check number `turn` (see `foldersOfTurn`) under
+ * `root` until `budgetMs` runs out (synchronous stats: a few microseconds
+ * each, no file opened).
+ */
+export function checkFolders(
+  root: string,
+  record: FolderRecord,
+  budgetMs: number,
+  turn = 0,
+): FolderCheck {
+  const paths = foldersOfTurn(record, turn);
   const started = performance.now();
   const changed: string[] = [];
   let checked = 0;
+  let timedOut = false;
   for (const path of paths) {
-    if (checked % CLOCK_EVERY === 0 && checked > 0 && performance.now() - started > budgetMs) break;
+    if (checked % CLOCK_EVERY === 0 && checked > 0 && performance.now() - started > budgetMs) {
+      timedOut = true;
+      break;
+    }
     let stamp: string | null;
     try {
       stamp = stampOf(Deno.statSync(join(root, path)));
@@ -93,5 +148,32 @@ export function checkFolders(root: string, record: FolderRecord, budgetMs: numbe
     if (stamp !== record.folders[path]) changed.push(path);
     checked++;
   }
-  return { changed, checked, total: paths.length };
+  return { changed, checked, total: Object.keys(record.folders).length, timedOut };
+}
+
+/**
+ * The check a search makes: the turn after the last one for this
+ * generation (kept in `folders-turn.json`, best effort, only for a record
+ * of more folders than one check stats).
+ */
+export async function checkFoldersInTurn(
+  indexDir: string,
+  root: string,
+  record: FolderRecord,
+  budgetMs: number,
+): Promise<FolderCheck> {
+  if (Object.keys(record.folders).length <= FOLDERS_PER_CHECK) {
+    return checkFolders(root, record, budgetMs);
+  }
+  const path = join(indexDir, FOLDER_TURN_FILE);
+  let turn = 0;
+  try {
+    const last = JSON.parse(await Deno.readTextFile(path));
+    if (last?.generation === record.generation && Number.isSafeInteger(last.next)) turn = last.next;
+  } catch {
+    // None yet, or torn: the first turn.
+  }
+  const check = checkFolders(root, record, budgetMs, turn);
+  await replaceJsonFile(path, { generation: record.generation, next: turn + 1 });
+  return check;
 }

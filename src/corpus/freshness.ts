@@ -22,7 +22,7 @@ import {
 } from "./corpus_settings.ts";
 import { inspectCorpus, type StatusInput } from "./corpus_status.ts";
 import {
-  checkFolders,
+  checkFoldersInTurn,
   FolderRecorder,
   readFolderRecord,
   writeFolderRecord,
@@ -100,7 +100,7 @@ export class Freshness {
     const record = await readFolderRecord(this.indexDir, index.generation);
     // An index no run recorded folders for (built by an older wayfinder, or mid-run): the exact way.
     if (!record) return await this.#exact(index, walk);
-    const check = checkFolders(this.root, record, FOLDER_BUDGET_MS);
+    const check = await checkFoldersInTurn(this.indexDir, this.root, record, FOLDER_BUDGET_MS);
     const counts = `${this.hints.checkFresh(this.root)} for the exact count`;
     if (check.changed.length > 0) {
       return [
@@ -111,7 +111,7 @@ export class Freshness {
         }, or ${counts}`,
       ];
     }
-    if (check.checked < check.total) {
+    if (check.timedOut) {
       return [
         `the index may be behind the tree: ${check.checked} of ${check.total} folders checked in ${FOLDER_BUDGET_MS} ms, none changed; ${counts}`,
       ];

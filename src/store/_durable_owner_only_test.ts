@@ -45,6 +45,7 @@ Deno.test("generations, lock and run records are owner-only under umask 000 in a
       "progress.json 600",
       "verified.json 600",
       `${name} 700`,
+      `${name}/files.jsonl 600`,
       `${name}/manifest.json 600`,
       `${segment} 700`,
       ...["chunks.bin", "lexical.bin", "text.bin", "vectors.f32"].map((file) =>

@@ -8,8 +8,11 @@ import type { Quantization, RowRange } from "../types.ts";
  * (passages, read per hit); checksums became xxh64, verified on every open.
  * 3: a generation is a manifest listing immutable segments (`seg-*`) and
  * their deleted rows; the data files live in the segments.
+ * 4: the per-file records left the manifest for `files.jsonl` beside it
+ * (one sorted line per file, checksummed with the data files), so a search
+ * opens an index without parsing a record per file of the tree.
  */
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 
 /** One immutable segment a generation reads, in row order. */
 export interface SegmentRecord {
@@ -77,6 +80,11 @@ export interface IndexManifest {
   inputFormat?: number | string;
   /** The settings the index was built with; absent in indexes built before they were recorded. */
   settings?: RecordedSettings;
+  /**
+   * Each file's record, by root-relative path. The local index keeps them in
+   * the generation's `files.jsonl` and reads them when first asked for (one
+   * path looked up, or all of them listed), not when it opens.
+   */
   files: Record<string, FileRecord>;
   /** The vector codes this generation holds besides the float vectors; absent is "none". */
   quantization?: Quantization;

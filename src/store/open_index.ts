@@ -15,6 +15,7 @@ import { lazyRows } from "./lazy_rows.ts";
 import { textReader } from "./text_file.ts";
 import { fixedSizes } from "./generation_writer.ts";
 import { FILES, GENERATION_NAME } from "./write_generation.ts";
+import { FILE_RECORDS, lazyFileRecords } from "./file_records.ts";
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
@@ -124,7 +125,11 @@ async function readCurrent(dir: string): Promise<string | null> {
   }
 }
 
-function parseManifest(dir: string, text: string, fix: Fix): IndexManifest {
+/**
+ * The manifest of generation `generation`, checked for its format and tree;
+ * its `files` are read from `files.jsonl` only when first asked for.
+ */
+function parseManifest(dir: string, generation: string, text: string, fix: Fix): IndexManifest {
   const { root } = fix;
   let manifest: IndexManifest;
   try {
@@ -148,6 +153,11 @@ function parseManifest(dir: string, text: string, fix: Fix): IndexManifest {
       { fix: { kind: "replace_index", root } },
     );
   }
+  manifest.files = lazyFileRecords(
+    dir,
+    generation,
+    (reason) => stale(dir, reason, { root: root ?? manifest.root }),
+  );
   return manifest;
 }
 
@@ -360,7 +370,7 @@ async function load(
   lease: Lease | null,
 ): Promise<StoredIndex> {
   const text = await Deno.readTextFile(join(dir, generation, FILES.manifest));
-  const manifest = parseManifest(dir, text, options);
+  const manifest = parseManifest(dir, generation, text, options);
   const fail = (reason: string) =>
     new UnusableIndexError(dir, reason, options.root ?? manifest.root);
   const c: Checked = { dir, manifest, fail, verify: options.verifyChecksums ?? true };
@@ -392,6 +402,7 @@ async function load(
     await checkStreamed(c, `${name}/${FILES.text}`, segment.table.textOffsets[rows]);
     await checkStreamed(c, `${name}/${FILES.lexical}`);
   }
+  await checkStreamed(c, `${generation}/${FILE_RECORDS}`);
   const quantized = await readCodes(c, segments, total);
   const readers = segments.map(({ record }) =>
     textReader(join(dir, record.name, FILES.text), (reason) => fail(`${record.name}/${reason}`))
@@ -508,7 +519,7 @@ export function readManifest(
   const fix = { root };
   return withLiveGeneration(indexDir, fix, async (generation) => {
     const text = await Deno.readTextFile(join(indexDir, generation, FILES.manifest));
-    return parseManifest(indexDir, text, fix);
+    return parseManifest(indexDir, generation, text, fix);
   });
 }
 

@@ -54,7 +54,7 @@ Deno.test("openIndex() refuses an index of another format version", async () => 
     await rejects(
       openIndex(dir),
       staleMatching(
-        /^Cannot use index at .+: built by format 99, this wayfinder reads 3; run 'wayfinder index \/corpus' to rebuild it$/,
+        /^Cannot use index at .+: built by format 99, this wayfinder reads 4; run 'wayfinder index \/corpus' to rebuild it$/,
       ),
     );
   });

@@ -5,6 +5,8 @@ import { rowRanges } from "../row_ranges.ts";
 import type { Chunk, Quantization, RowRange } from "../types.ts";
 import { _PRIVATE_DIR, _syncDir, _writeSynced } from "./_durable.ts";
 import { FILES, GenerationWriter } from "./generation_writer.ts";
+import { encodeFileRecords, FILE_RECORDS } from "./file_records.ts";
+import { _xxh64 } from "./_xxh64.ts";
 import {
   FORMAT_VERSION,
   type IndexManifest,
@@ -184,8 +186,11 @@ export async function publishGeneration(
     }
   }
   const pending = globalPending(kept);
-  const { pending: _ignored, ...rest } = input;
-  const manifest: IndexManifest = {
+  const { pending: _ignored, files, ...rest } = input;
+  // The file records go beside the manifest, which a search then parses without them.
+  const records = new TextEncoder().encode(encodeFileRecords(files));
+  sums[`${name}/${FILE_RECORDS}`] = await _xxh64(records);
+  const manifest: Omit<IndexManifest, "files"> = {
     formatVersion: FORMAT_VERSION,
     ...rest,
     ...(pending.length ? { pending } : {}),
@@ -197,7 +202,7 @@ export async function publishGeneration(
   };
   try {
     await Deno.mkdir(genDir, { mode: _PRIVATE_DIR });
-    // Compact: a large index's manifest lists every chunk id, indentation would add a fifth.
+    await _writeSynced(join(genDir, FILE_RECORDS), records);
     await _writeSynced(join(genDir, FILES.manifest), JSON.stringify(manifest) + "\n");
     await _syncDir(genDir);
     await _syncDir(indexDir);

@@ -51,6 +51,7 @@ Deno.test("writeGeneration() round-trips chunks, vectors and manifest through op
     deepEqual(index.manifest.segments, [{ name: segment!.name, rows: 50 }]);
     deepEqual(Object.keys(index.manifest.checksums).map((path) => path.split("/")[1]).sort(), [
       "chunks.bin",
+      "files.jsonl",
       "lexical.bin",
       "text.bin",
       "vectors.f32",
