@@ -270,7 +270,7 @@ function rank(
   }
   const lexical = lexicalOf(index, query, depth, only);
   // A dense ranking of a generation still embedding has seen only part of the passages: its
-  // best are the best of that part, so it counts for the share it has seen.
+  // rank i among them is about rank i / seen among all of them.
   const seen = 1 - rowsIn(index.pending) / Math.max(1, index.chunks.length);
   const candidates = fusion === "blend"
     ? blend(denseTop, dense, lexical, depth, query, seen)
@@ -284,7 +284,8 @@ function rank(
  * with 1-based ranks, rankings cut at `depth`, k = rrfK (60). A chunk in
  * only one ranking gets only that term. Equal fused scores (common: ranks
  * i and j in one list, j and i in the other) break by dense similarity.
- * The dense terms are weighted by `seen`, the share of rows with a vector.
+ * A dense rank counts as rank / `seen`, the share of rows with a vector:
+ * where it would fall among all of them (the same rank once all have one).
  */
 function fuse(
   denseTop: number[],
@@ -296,7 +297,7 @@ function fuse(
 ): Candidate[] {
   const fused = new Map<number, number>();
   const lexicalScore = new Map<number, number>();
-  denseTop.forEach((row, i) => fused.set(row, seen / (rrfK + i + 1)));
+  denseTop.forEach((row, i) => fused.set(row, 1 / (rrfK + (i + 1) / seen)));
   lexical.forEach((h, i) => {
     fused.set(h.index, (fused.get(h.index) ?? 0) + 1 / (rrfK + i + 1));
     lexicalScore.set(h.index, h.score);

@@ -149,25 +149,25 @@ Deno.test("searchIndex() fuses dense and lexical ranks by RRF", () => {
   assert.ok(Math.abs(sharp.matches[0].similarity - 1.5) < 1e-12);
 });
 
-Deno.test("searchIndex() weighs the dense ranking of a generation still embedding by the share it has seen", () => {
+Deno.test("searchIndex() ranks a generation still embedding as if its dense ranks spread over every row", () => {
   // Rows a and b have vectors, c to f are pending (zeros). BM25 ranks e first, then a.
-  // Fully embedded, RRF would give a = 1/61 + 1/62 and e = 1/61: a first. With 2 of 6 rows
-  // embedded the dense terms count a third: a = 1/3·1/61 + 1/62 ≈ .02159, e = 1/61 ≈ .01639,
-  // b = 1/3·1/62 ≈ .00538, so the lexical winner e passes b, which only dense found.
+  // With 2 of 6 rows embedded, dense rank i counts as rank 3i among all rows:
+  // a = 1/(60+3) + 1/62 ≈ .03200, e = 1/61 ≈ .01639, b = 1/(60+6) ≈ .01515,
+  // so the lexical winner e passes b, which only the part-built dense ranking found.
   const lexical = () => [{ index: 4, score: 6 }, { index: 0, score: 2 }];
   const ids = ["a", "b", "c", "d", "e", "f"];
   const index = {
-    ...makeIndex(ids.map((id) => chunk(id, `${id}.ts`)), [
-      [1, 0.1],
-      [1, 0.5],
-      ...ids.slice(2).map(() => [1, 1]),
-    ], lexical),
+    ...makeIndex(
+      ids.map((id) => chunk(id, `${id}.ts`)),
+      [[1, 0.1], [1, 0.5], ...ids.slice(2).map(() => [1, 1])],
+      lexical,
+    ),
     pending: [[2, 6]] as [number, number][],
   };
   const { matches } = searchIndex(index, EAST, "q", { mode: "hybrid", limit: 3 });
   assert.deepEqual(matches.map((m) => m.chunk.id), ["a", "e", "b"]);
-  assert.ok(Math.abs(matches[0].similarity - (1 / 3 / 61 + 1 / 62)) < 1e-12);
-  assert.ok(Math.abs(matches[2].similarity - 1 / 3 / 62) < 1e-12);
+  assert.ok(Math.abs(matches[0].similarity - (1 / 63 + 1 / 62)) < 1e-12);
+  assert.ok(Math.abs(matches[2].similarity - 1 / 66) < 1e-12);
 });
 
 Deno.test("searchIndex() blends normalised scores, leaning on BM25 for a bare identifier", () => {
