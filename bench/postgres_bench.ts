@@ -22,8 +22,16 @@
  * (`WAYFINDER_BENCH_ROWS` sets the size) and tabulates the figures.
  *
  *   deno run -A bench/postgres_bench.ts [--part parity,scale] [--rows 100000]
- *     [--ef 40,100,200] [--m 16] [--ef-construction 64] [--vectors structured|uniform] [--queries 100]
- *     [--lexical-queries N] [--local-up-to 200000] [--url postgres://…] [--model PATH]
+ *     [--ef 40,100,200] [--m 16] [--ef-construction 64] [--hnsw-type vector|halfvec|bit]
+ *     [--vectors structured|uniform] [--queries 100] [--lexical-queries N]
+ *     [--local-up-to 200000] [--url postgres://… | --data DIR] [--ingest-only] [--reindex]
+ *     [--model PATH]
+ *
+ * A corpus already in the database with `--rows` chunks is reused, not
+ * ingested again. `--data DIR` keeps the server's data in DIR (made on first
+ * use, started if it is not running: bench/_postgres_data.ts); `--ingest-only`
+ * stops after the publish; `--reindex` builds the corpus's HNSW index again
+ * with `--m`, `--ef-construction` and `--hnsw-type` (timed) before the queries.
  *
  * Writes bench/results/postgres_bench.json and prints Markdown tables.
  */
@@ -42,9 +50,11 @@ import {
   type PostgresStore,
 } from "../src/store/postgres/mod.ts";
 import type { StoreHit } from "../src/store/store.ts";
+import type { VectorIndexType } from "../src/store/postgres/schema.ts";
 import type { Chunk } from "../src/types.ts";
 import { postgresUnavailable, startPostgres } from "../tests/_postgres_server.ts";
 import { requireModel } from "./_model.ts";
+import { persistentPostgres } from "./_postgres_data.ts";
 import { indexDirectory, writeFiles } from "./_peer_index.ts";
 import { squash, type SupportQuery } from "./_peer_score.ts";
 import { median, report as reportRow, skipSuite } from "./_report.ts";
@@ -266,10 +276,12 @@ async function scale(
   rows: number,
   efs: number[],
   count: number,
-  hnsw: { m: number; efConstruction: number },
+  hnsw: { m: number; efConstruction: number; type: VectorIndexType },
   kind: "structured" | "uniform",
   localUpTo: number,
   lexicalCount: number,
+  ingestOnly = false,
+  reindex = false,
 ) {
   const d = 384;
   const data = syntheticData(rows, d);
@@ -311,6 +323,17 @@ async function scale(
       ingestMs === null ? "(reused)" : `${Math.round(ingestMs / 1000)} s`
     }`,
   );
+  if (ingestOnly) return null;
+  // The corpus's HNSW index built again with `hnsw`, timed: another index over the same rows.
+  let rebuildMs: number | null = null;
+  if (reindex) {
+    store = await openPostgresStore(url, { corpus, hnsw });
+    [, rebuildMs] = await timed(() => store.rebuildVectorIndex());
+    await store.close();
+    console.error(
+      `scale: HNSW index rebuilt (${JSON.stringify(hnsw)}) in ${Math.round(rebuildMs / 1000)} s`,
+    );
+  }
   const drawn = structuredVectors(count, d, 99);
   const queries = kind === "structured"
     ? Array.from({ length: count }, (_, i) => drawn.subarray(i * d, (i + 1) * d))
@@ -391,6 +414,7 @@ async function scale(
     vectors: kind,
     hnsw,
     ingestMs: ingestMs === null ? null : Math.round(ingestMs),
+    rebuildMs: rebuildMs === null ? null : Math.round(rebuildMs),
     ingestRowsPerSecond: ingestMs === null ? null : Math.round(rows / (ingestMs / 1000)),
     storedBytes: status.bytes,
     dense,
@@ -409,7 +433,7 @@ async function scale(
 
 interface Report {
   parity?: Awaited<ReturnType<typeof parity>>;
-  scale?: Awaited<ReturnType<typeof scale>>;
+  scale?: Awaited<ReturnType<typeof scale>> | null;
 }
 
 function markdown(report: Report): string {
@@ -485,6 +509,10 @@ async function main() {
       "lexical-queries": { type: "string" },
       "ef-construction": { type: "string", default: "64" },
       url: { type: "string" },
+      data: { type: "string" },
+      "ingest-only": { type: "boolean", default: false },
+      reindex: { type: "boolean", default: false },
+      "hnsw-type": { type: "string", default: "vector" },
       model: { type: "string" },
       output: { type: "string", default: "bench/results/postgres_bench.json" },
     },
@@ -492,6 +520,10 @@ async function main() {
   const parts = new Set(values.part.split(","));
   let url = values.url;
   let server: AsyncDisposable | undefined;
+  if (!url && values.data) {
+    const kept = await persistentPostgres(values.data);
+    [url, server] = [kept.url, { [Symbol.asyncDispose]: () => kept.stop() }];
+  }
   if (!url) {
     const why = await postgresUnavailable();
     if (why) skipSuite(`no PostgreSQL server: ${why}`);
@@ -519,10 +551,16 @@ async function main() {
         Number(values.rows),
         values.ef.split(",").map(Number),
         Number(values.queries),
-        { m: Number(values.m), efConstruction: Number(values["ef-construction"]) },
+        {
+          m: Number(values.m),
+          efConstruction: Number(values["ef-construction"]),
+          type: values["hnsw-type"] as VectorIndexType,
+        },
         values.vectors === "uniform" ? "uniform" : "structured",
         Number(values["local-up-to"]),
         Number(values["lexical-queries"] ?? values.queries),
+        values["ingest-only"],
+        values.reindex,
       );
     }
   } finally {
