@@ -24,7 +24,7 @@
  *   deno run -A bench/postgres_bench.ts [--part parity,scale] [--rows 100000]
  *     [--ef 40,100,200] [--m 16] [--ef-construction 64] [--hnsw-type vector|halfvec|bit]
  *     [--vectors structured|uniform] [--queries 100] [--lexical-queries N]
- *     [--local-up-to 200000] [--url postgres://… | --data DIR] [--ingest-only] [--reindex]
+ *     [--local-up-to 200000] [--url postgres://… | --data DIR [--port 55432]] [--ingest-only] [--reindex]
  *     [--model PATH]
  *
  * A corpus already in the database with `--rows` chunks is reused, not
@@ -341,7 +341,7 @@ async function scale(
   const exact = queries.map((q) =>
     new Set(exactTop(data.vectors, d, q, K).map((r) => data.chunks[r]!.id))
   );
-  const dense: { ef: number; p50Ms: number; recallAt10: number }[] = [];
+  const dense: { ef: number; p50Ms: number; recallAt10: number; loadAverage: number }[] = [];
   for (const ef of efs) {
     store = await openPostgresStore(url, { corpus, efSearch: ef });
     const reader = (await store.open())!;
@@ -353,7 +353,12 @@ async function scale(
       ms.push(took);
       recall += hits.filter((h) => exact[i]!.has(h.chunk.id)).length / K;
     }
-    dense.push({ ef, p50Ms: median(ms), recallAt10: recall / queries.length });
+    dense.push({
+      ef,
+      p50Ms: median(ms),
+      recallAt10: recall / queries.length,
+      loadAverage: loadavg()[0]!,
+    });
     console.error(
       `scale: ef ${ef}: dense p50 ${median(ms).toFixed(1)} ms, Recall@10 ${
         (recall / queries.length).toFixed(3)
@@ -375,14 +380,37 @@ async function scale(
     lexicalMs.push((await timed(() => reader.lexical(text, { limit: K })))[1]);
     hybridMs.push((await timed(() => reader.hybrid(text, queries[i]!, { limit: K })))[1]);
   }
-  // 8 clients searching at once, each its own query stream.
-  const concurrentMs: number[] = [];
-  await Promise.all(Array.from({ length: 8 }, async (_, c) => {
-    for (let i = c; i < queries.length; i += 8) {
-      concurrentMs.push((await timed(() => reader.dense(queries[i]!, { limit: K })))[1]);
-    }
-  }));
-  const oneClient = dense.find((r) => r.ef === ef)!.p50Ms;
+  // 1, 2 (one per core here) and 8 clients searching at once, each its own share of the queries,
+  // back to back: p50 per query and queries per second over all of them.
+  const clients: {
+    clients: number;
+    p50Ms: number;
+    queriesPerSecond: number;
+    loadAverage: number;
+  }[] = [];
+  for (const n of [1, 2, 8]) {
+    const ms: number[] = [];
+    const [, wall] = await timed(() =>
+      Promise.all(Array.from({ length: n }, async (_, c) => {
+        for (let i = c; i < queries.length; i += n) {
+          ms.push((await timed(() => reader.dense(queries[i]!, { limit: K })))[1]);
+        }
+      }))
+    );
+    clients.push({
+      clients: n,
+      p50Ms: median(ms),
+      queriesPerSecond: ms.length / (wall / 1000),
+      loadAverage: loadavg()[0]!,
+    });
+    console.error(
+      `scale: ${n} clients: dense p50 ${median(ms).toFixed(1)} ms, ${
+        (ms.length / (wall / 1000)).toFixed(1)
+      } queries/s`,
+    );
+  }
+  const concurrentMs = [clients[2]!.p50Ms];
+  const oneClient = clients[0]!.p50Ms;
   console.error(
     `scale: lexical p50 ${median(lexicalMs).toFixed(1)} ms, hybrid p50 ${
       median(hybridMs).toFixed(1)
@@ -427,6 +455,7 @@ async function scale(
       p50Ms: median(concurrentMs),
       oneClientP50Ms: oneClient,
       ratio: median(concurrentMs) / oneClient,
+      levels: clients,
     },
   };
 }
@@ -470,11 +499,23 @@ function markdown(report: Report): string {
         s.ingestMs === null
           ? "(reused)"
           : `${(s.ingestMs / 1000).toFixed(0)} s, ${s.ingestRowsPerSecond} chunks/s`
-      }, HNSW build (m ${s.hnsw.m}, ef_construction ${s.hnsw.efConstruction}) included.`,
+      }; HNSW index ${s.hnsw.type}, m ${s.hnsw.m}, ef_construction ${s.hnsw.efConstruction}${
+        s.rebuildMs === null ? "" : `, rebuilt in ${(s.rebuildMs / 1000).toFixed(0)} s`
+      }.`,
       "",
-      "| hnsw.ef_search | dense p50 | Recall@10 vs exact |",
-      "| --- | --- | --- |",
-      ...s.dense.map((r) => `| ${r.ef} | ${r.p50Ms.toFixed(1)} ms | ${f(r.recallAt10)} |`),
+      "| hnsw.ef_search | dense p50 | Recall@10 vs exact | load average |",
+      "| --- | --- | --- | --- |",
+      ...s.dense.map((r) =>
+        `| ${r.ef} | ${r.p50Ms.toFixed(1)} ms | ${f(r.recallAt10)} | ${r.loadAverage.toFixed(1)} |`
+      ),
+      "",
+      "| clients | dense p50 | queries/s | load average |",
+      "| --- | --- | --- | --- |",
+      ...s.concurrent.levels.map((r) =>
+        `| ${r.clients} | ${r.p50Ms.toFixed(1)} ms | ${r.queriesPerSecond.toFixed(1)} | ${
+          r.loadAverage.toFixed(1)
+        } |`
+      ),
       "",
       `Lexical p50 ${s.lexicalP50Ms.toFixed(1)} ms, hybrid p50 ${
         s.hybridP50Ms.toFixed(1)
@@ -510,6 +551,7 @@ async function main() {
       "ef-construction": { type: "string", default: "64" },
       url: { type: "string" },
       data: { type: "string" },
+      port: { type: "string", default: "55432" },
       "ingest-only": { type: "boolean", default: false },
       reindex: { type: "boolean", default: false },
       "hnsw-type": { type: "string", default: "vector" },
@@ -521,7 +563,7 @@ async function main() {
   let url = values.url;
   let server: AsyncDisposable | undefined;
   if (!url && values.data) {
-    const kept = await persistentPostgres(values.data);
+    const kept = await persistentPostgres(values.data, Number(values.port));
     [url, server] = [kept.url, { [Symbol.asyncDispose]: () => kept.stop() }];
   }
   if (!url) {

@@ -33,6 +33,8 @@ export interface ReaderContext {
   efSearch: (limit: number) => number;
   /** pgvector ≥ 0.8: filtered HNSW scans go on until enough rows pass. */
   iterativeScan: boolean;
+  /** The `hnsw.ef_search` (and iterative scan) every connection already has. */
+  sessionEf: number;
   /** The kind of the corpus's HNSW index, whose expression dense queries order by. */
   vectorIndex: VectorIndexType;
 }
@@ -223,7 +225,7 @@ export class PostgresReader implements StoreReader {
    * candidates by its own distance; their full vectors rank them.
    */
   #denseRows(vector: Float32Array, query: StoreQuery): Promise<Row[]> {
-    const { sql, schema, efSearch, iterativeScan, vectorIndex } = this.#context;
+    const { sql, schema, efSearch, iterativeScan, sessionEf, vectorIndex } = this.#context;
     const d = this.#dims;
     const ef = efSearch(query.limit);
     const distance = `c.embedding::vector(${d}) <=> $3::vector(${d})`;
@@ -246,6 +248,8 @@ export class PostgresReader implements StoreReader {
       ...filterParams(query.filter),
       query.limit,
     ];
+    // One statement when the session's settings are the ones this query needs.
+    if (ef === sessionEf) return sql.unsafe(statement, params);
     return sql.begin(async (tx) => {
       await tx.unsafe(
         iterativeScan

@@ -143,11 +143,21 @@ export class PostgresStore implements Store {
       if (type !== "vector" && major! === 0 && minor! < 7) {
         throw new Error(`pgvector ${row?.extversion} has no ${type} index; 0.7 or later is needed`);
       }
+      // Every connection searches with these, so that most searches are a single statement.
+      store.#sql.setSession({
+        "hnsw.ef_search": String(store.#sessionEf),
+        ...(store.#iterativeScan ? { "hnsw.iterative_scan": "strict_order" } : {}),
+      });
     } catch (error) {
       await store.#sql.end().catch(() => {});
       throw storeError(error, "open the index", store.location);
     }
     return store;
+  }
+
+  /** The `hnsw.ef_search` of every connection's session: a query of more hits sets its own. */
+  get #sessionEf(): number {
+    return Math.min(1000, Math.max(this.#efSearch, 1));
   }
 
   get #tables(): string {
@@ -279,6 +289,7 @@ export class PostgresStore implements Store {
         location: this.location,
         efSearch: (limit) => Math.min(1000, Math.max(this.#efSearch, limit)),
         iterativeScan: this.#iterativeScan,
+        sessionEf: this.#sessionEf,
         vectorIndex: info.vectorIndex as VectorIndexType,
       }, String(lease.id));
     });

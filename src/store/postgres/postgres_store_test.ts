@@ -400,6 +400,11 @@ test("quantized HNSW indexes find candidates that the full vectors rank", async 
       // The nearest of all is found, whatever the quantization.
       const best = exact.map((v, n) => [cosine(v, query), n] as const).sort((a, b) => b[0] - a[0]);
       equal(hits[0]!.chunk.content, `x${best[0]![1]}`, type);
+      // More hits than efSearch: the query sets its own ef_search (a transaction), ranked alike.
+      const more = await reader.dense(query, { limit: 20 });
+      equal(more.length, 20);
+      ok(more.every((hit, i) => i === 0 || more[i - 1]!.score >= hit.score), type);
+      equal(more[0]!.chunk.content, `x${best[0]![1]}`, type);
       await reader.close();
       await store.close();
     }
