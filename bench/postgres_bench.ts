@@ -115,7 +115,7 @@ function manifestOf(index: StoredIndex) {
   return { root, identity, fingerprint, ...(settings ? { settings } : {}) };
 }
 
-async function parity(url: string, embedder: Embedder, work: string) {
+async function parity(url: string, embedder: Embedder, work: string, type: VectorIndexType) {
   const dir = join(FIXTURES, "embedding_comparison");
   const sources = JSON.parse(await readFile(join(dir, "sources.json"), "utf8"));
   const { queries } = JSON.parse(await readFile(join(dir, "queries.json"), "utf8")) as {
@@ -126,7 +126,7 @@ async function parity(url: string, embedder: Embedder, work: string) {
   const firstStarted = performance.now();
   const { index, summary } = await indexDirectory(root, join(work, "ec-index"), embedder);
   const changes = await changesOf(index);
-  const store = await openPostgresStore(url, { corpus: "peer-a" });
+  const store = await openPostgresStore(url, { corpus: "peer-a", hnsw: { type } });
   const publishStarted = performance.now();
   await store.publish({ manifest: manifestOf(index), removed: [], changed: changes });
   const publishMs = performance.now() - publishStarted;
@@ -134,7 +134,7 @@ async function parity(url: string, embedder: Embedder, work: string) {
 
   // A second clone: every input's vector comes from the cache, none is embedded.
   const secondStarted = performance.now();
-  const second = await openPostgresStore(url, { corpus: "peer-b" });
+  const second = await openPostgresStore(url, { corpus: "peer-b", hnsw: { type } });
   const wanted = changes.flatMap((c) => c.inputHashes as string[]);
   const cached = await second.cachedVectors(
     index.manifest.fingerprint,
@@ -582,7 +582,7 @@ async function main() {
       const modelPath = values.model ?? requireModel();
       const embedder = await LlamaEmbedder.create({ modelPath, threads: 2, longInput: "reject" });
       try {
-        report.parity = await parity(url, embedder, work);
+        report.parity = await parity(url, embedder, work, values["hnsw-type"] as VectorIndexType);
       } finally {
         await embedder.close();
       }
