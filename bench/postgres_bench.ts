@@ -22,8 +22,16 @@
  * (`WAYFINDER_BENCH_ROWS` sets the size) and tabulates the figures.
  *
  *   deno run -A bench/postgres_bench.ts [--part parity,scale] [--rows 100000]
- *     [--ef 40,100,200] [--m 16] [--ef-construction 64] [--vectors structured|uniform] [--queries 100]
- *     [--lexical-queries N] [--local-up-to 200000] [--url postgres://…] [--model PATH]
+ *     [--ef 40,100,200] [--m 16] [--ef-construction 64] [--hnsw-type vector|halfvec|bit]
+ *     [--vectors structured|uniform] [--queries 100] [--lexical-queries N]
+ *     [--local-up-to 200000] [--url postgres://… | --data DIR [--port 55432]] [--ingest-only] [--reindex]
+ *     [--model PATH]
+ *
+ * A corpus already in the database with `--rows` chunks is reused, not
+ * ingested again. `--data DIR` keeps the server's data in DIR (made on first
+ * use, started if it is not running: bench/_postgres_data.ts); `--ingest-only`
+ * stops after the publish; `--reindex` builds the corpus's HNSW index again
+ * with `--m`, `--ef-construction` and `--hnsw-type` (timed) before the queries.
  *
  * Writes bench/results/postgres_bench.json and prints Markdown tables.
  */
@@ -42,9 +50,11 @@ import {
   type PostgresStore,
 } from "../src/store/postgres/mod.ts";
 import type { StoreHit } from "../src/store/store.ts";
+import type { VectorIndexType } from "../src/store/postgres/schema.ts";
 import type { Chunk } from "../src/types.ts";
 import { postgresUnavailable, startPostgres } from "../tests/_postgres_server.ts";
 import { requireModel } from "./_model.ts";
+import { persistentPostgres } from "./_postgres_data.ts";
 import { indexDirectory, writeFiles } from "./_peer_index.ts";
 import { squash, type SupportQuery } from "./_peer_score.ts";
 import { median, report as reportRow, skipSuite } from "./_report.ts";
@@ -105,7 +115,7 @@ function manifestOf(index: StoredIndex) {
   return { root, identity, fingerprint, ...(settings ? { settings } : {}) };
 }
 
-async function parity(url: string, embedder: Embedder, work: string) {
+async function parity(url: string, embedder: Embedder, work: string, type: VectorIndexType) {
   const dir = join(FIXTURES, "embedding_comparison");
   const sources = JSON.parse(await readFile(join(dir, "sources.json"), "utf8"));
   const { queries } = JSON.parse(await readFile(join(dir, "queries.json"), "utf8")) as {
@@ -116,7 +126,7 @@ async function parity(url: string, embedder: Embedder, work: string) {
   const firstStarted = performance.now();
   const { index, summary } = await indexDirectory(root, join(work, "ec-index"), embedder);
   const changes = await changesOf(index);
-  const store = await openPostgresStore(url, { corpus: "peer-a" });
+  const store = await openPostgresStore(url, { corpus: "peer-a", hnsw: { type } });
   const publishStarted = performance.now();
   await store.publish({ manifest: manifestOf(index), removed: [], changed: changes });
   const publishMs = performance.now() - publishStarted;
@@ -124,7 +134,7 @@ async function parity(url: string, embedder: Embedder, work: string) {
 
   // A second clone: every input's vector comes from the cache, none is embedded.
   const secondStarted = performance.now();
-  const second = await openPostgresStore(url, { corpus: "peer-b" });
+  const second = await openPostgresStore(url, { corpus: "peer-b", hnsw: { type } });
   const wanted = changes.flatMap((c) => c.inputHashes as string[]);
   const cached = await second.cachedVectors(
     index.manifest.fingerprint,
@@ -266,10 +276,12 @@ async function scale(
   rows: number,
   efs: number[],
   count: number,
-  hnsw: { m: number; efConstruction: number },
+  hnsw: { m: number; efConstruction: number; type: VectorIndexType },
   kind: "structured" | "uniform",
   localUpTo: number,
   lexicalCount: number,
+  ingestOnly = false,
+  reindex = false,
 ) {
   const d = 384;
   const data = syntheticData(rows, d);
@@ -311,6 +323,17 @@ async function scale(
       ingestMs === null ? "(reused)" : `${Math.round(ingestMs / 1000)} s`
     }`,
   );
+  if (ingestOnly) return null;
+  // The corpus's HNSW index built again with `hnsw`, timed: another index over the same rows.
+  let rebuildMs: number | null = null;
+  if (reindex) {
+    store = await openPostgresStore(url, { corpus, hnsw });
+    [, rebuildMs] = await timed(() => store.rebuildVectorIndex());
+    await store.close();
+    console.error(
+      `scale: HNSW index rebuilt (${JSON.stringify(hnsw)}) in ${Math.round(rebuildMs / 1000)} s`,
+    );
+  }
   const drawn = structuredVectors(count, d, 99);
   const queries = kind === "structured"
     ? Array.from({ length: count }, (_, i) => drawn.subarray(i * d, (i + 1) * d))
@@ -318,7 +341,7 @@ async function scale(
   const exact = queries.map((q) =>
     new Set(exactTop(data.vectors, d, q, K).map((r) => data.chunks[r]!.id))
   );
-  const dense: { ef: number; p50Ms: number; recallAt10: number }[] = [];
+  const dense: { ef: number; p50Ms: number; recallAt10: number; loadAverage: number }[] = [];
   for (const ef of efs) {
     store = await openPostgresStore(url, { corpus, efSearch: ef });
     const reader = (await store.open())!;
@@ -330,7 +353,12 @@ async function scale(
       ms.push(took);
       recall += hits.filter((h) => exact[i]!.has(h.chunk.id)).length / K;
     }
-    dense.push({ ef, p50Ms: median(ms), recallAt10: recall / queries.length });
+    dense.push({
+      ef,
+      p50Ms: median(ms),
+      recallAt10: recall / queries.length,
+      loadAverage: loadavg()[0]!,
+    });
     console.error(
       `scale: ef ${ef}: dense p50 ${median(ms).toFixed(1)} ms, Recall@10 ${
         (recall / queries.length).toFixed(3)
@@ -352,14 +380,37 @@ async function scale(
     lexicalMs.push((await timed(() => reader.lexical(text, { limit: K })))[1]);
     hybridMs.push((await timed(() => reader.hybrid(text, queries[i]!, { limit: K })))[1]);
   }
-  // 8 clients searching at once, each its own query stream.
-  const concurrentMs: number[] = [];
-  await Promise.all(Array.from({ length: 8 }, async (_, c) => {
-    for (let i = c; i < queries.length; i += 8) {
-      concurrentMs.push((await timed(() => reader.dense(queries[i]!, { limit: K })))[1]);
-    }
-  }));
-  const oneClient = dense.find((r) => r.ef === ef)!.p50Ms;
+  // 1, 2 (one per core here) and 8 clients searching at once, each its own share of the queries,
+  // back to back: p50 per query and queries per second over all of them.
+  const clients: {
+    clients: number;
+    p50Ms: number;
+    queriesPerSecond: number;
+    loadAverage: number;
+  }[] = [];
+  for (const n of [1, 2, 8]) {
+    const ms: number[] = [];
+    const [, wall] = await timed(() =>
+      Promise.all(Array.from({ length: n }, async (_, c) => {
+        for (let i = c; i < queries.length; i += n) {
+          ms.push((await timed(() => reader.dense(queries[i]!, { limit: K })))[1]);
+        }
+      }))
+    );
+    clients.push({
+      clients: n,
+      p50Ms: median(ms),
+      queriesPerSecond: ms.length / (wall / 1000),
+      loadAverage: loadavg()[0]!,
+    });
+    console.error(
+      `scale: ${n} clients: dense p50 ${median(ms).toFixed(1)} ms, ${
+        (ms.length / (wall / 1000)).toFixed(1)
+      } queries/s`,
+    );
+  }
+  const concurrentMs = [clients[2]!.p50Ms];
+  const oneClient = clients[0]!.p50Ms;
   console.error(
     `scale: lexical p50 ${median(lexicalMs).toFixed(1)} ms, hybrid p50 ${
       median(hybridMs).toFixed(1)
@@ -391,6 +442,7 @@ async function scale(
     vectors: kind,
     hnsw,
     ingestMs: ingestMs === null ? null : Math.round(ingestMs),
+    rebuildMs: rebuildMs === null ? null : Math.round(rebuildMs),
     ingestRowsPerSecond: ingestMs === null ? null : Math.round(rows / (ingestMs / 1000)),
     storedBytes: status.bytes,
     dense,
@@ -403,13 +455,14 @@ async function scale(
       p50Ms: median(concurrentMs),
       oneClientP50Ms: oneClient,
       ratio: median(concurrentMs) / oneClient,
+      levels: clients,
     },
   };
 }
 
 interface Report {
   parity?: Awaited<ReturnType<typeof parity>>;
-  scale?: Awaited<ReturnType<typeof scale>>;
+  scale?: Awaited<ReturnType<typeof scale>> | null;
 }
 
 function markdown(report: Report): string {
@@ -446,11 +499,23 @@ function markdown(report: Report): string {
         s.ingestMs === null
           ? "(reused)"
           : `${(s.ingestMs / 1000).toFixed(0)} s, ${s.ingestRowsPerSecond} chunks/s`
-      }, HNSW build (m ${s.hnsw.m}, ef_construction ${s.hnsw.efConstruction}) included.`,
+      }; HNSW index ${s.hnsw.type}, m ${s.hnsw.m}, ef_construction ${s.hnsw.efConstruction}${
+        s.rebuildMs === null ? "" : `, rebuilt in ${(s.rebuildMs / 1000).toFixed(0)} s`
+      }.`,
       "",
-      "| hnsw.ef_search | dense p50 | Recall@10 vs exact |",
-      "| --- | --- | --- |",
-      ...s.dense.map((r) => `| ${r.ef} | ${r.p50Ms.toFixed(1)} ms | ${f(r.recallAt10)} |`),
+      "| hnsw.ef_search | dense p50 | Recall@10 vs exact | load average |",
+      "| --- | --- | --- | --- |",
+      ...s.dense.map((r) =>
+        `| ${r.ef} | ${r.p50Ms.toFixed(1)} ms | ${f(r.recallAt10)} | ${r.loadAverage.toFixed(1)} |`
+      ),
+      "",
+      "| clients | dense p50 | queries/s | load average |",
+      "| --- | --- | --- | --- |",
+      ...s.concurrent.levels.map((r) =>
+        `| ${r.clients} | ${r.p50Ms.toFixed(1)} ms | ${r.queriesPerSecond.toFixed(1)} | ${
+          r.loadAverage.toFixed(1)
+        } |`
+      ),
       "",
       `Lexical p50 ${s.lexicalP50Ms.toFixed(1)} ms, hybrid p50 ${
         s.hybridP50Ms.toFixed(1)
@@ -485,6 +550,11 @@ async function main() {
       "lexical-queries": { type: "string" },
       "ef-construction": { type: "string", default: "64" },
       url: { type: "string" },
+      data: { type: "string" },
+      port: { type: "string", default: "55432" },
+      "ingest-only": { type: "boolean", default: false },
+      reindex: { type: "boolean", default: false },
+      "hnsw-type": { type: "string", default: "vector" },
       model: { type: "string" },
       output: { type: "string", default: "bench/results/postgres_bench.json" },
     },
@@ -492,6 +562,10 @@ async function main() {
   const parts = new Set(values.part.split(","));
   let url = values.url;
   let server: AsyncDisposable | undefined;
+  if (!url && values.data) {
+    const kept = await persistentPostgres(values.data, Number(values.port));
+    [url, server] = [kept.url, { [Symbol.asyncDispose]: () => kept.stop() }];
+  }
   if (!url) {
     const why = await postgresUnavailable();
     if (why) skipSuite(`no PostgreSQL server: ${why}`);
@@ -508,7 +582,7 @@ async function main() {
       const modelPath = values.model ?? requireModel();
       const embedder = await LlamaEmbedder.create({ modelPath, threads: 2, longInput: "reject" });
       try {
-        report.parity = await parity(url, embedder, work);
+        report.parity = await parity(url, embedder, work, values["hnsw-type"] as VectorIndexType);
       } finally {
         await embedder.close();
       }
@@ -519,10 +593,16 @@ async function main() {
         Number(values.rows),
         values.ef.split(",").map(Number),
         Number(values.queries),
-        { m: Number(values.m), efConstruction: Number(values["ef-construction"]) },
+        {
+          m: Number(values.m),
+          efConstruction: Number(values["ef-construction"]),
+          type: values["hnsw-type"] as VectorIndexType,
+        },
         values.vectors === "uniform" ? "uniform" : "structured",
         Number(values["local-up-to"]),
         Number(values["lexical-queries"] ?? values.queries),
+        values["ingest-only"],
+        values.reindex,
       );
     }
   } finally {

@@ -32,6 +32,11 @@ function queryable(client: pg.PoolClient): Queryable {
 /** A pool of connections to one database. */
 export class Db implements Queryable {
   #pool: pg.Pool;
+  /** Settings every connection gets before its first statement (see `setSession`). */
+  #session: [string, string][] = [];
+  /** The session settings each connection has, as `#sessionKey` said when they were set. */
+  #applied = new WeakMap<pg.PoolClient, string>();
+  #sessionKey = "";
 
   /** `url` is a libpq URL; what it leaves out comes from PGHOST, PGUSER, PGPASSWORD, … */
   constructor(url: string, connections: number) {
@@ -44,8 +49,41 @@ export class Db implements Queryable {
     this.#pool.on("error", ignore);
   }
 
+  /**
+   * Session settings (`set_config(name, value, false)`) for every
+   * connection, applied before its next statement: what lets a search be
+   * one statement, one round trip, rather than a transaction around it.
+   */
+  setSession(settings: Record<string, string>): void {
+    this.#session = Object.entries(settings);
+    this.#sessionKey = JSON.stringify(this.#session);
+  }
+
+  async #prepare(client: pg.PoolClient): Promise<void> {
+    if (this.#session.length === 0 || this.#applied.get(client) === this.#sessionKey) return;
+    await client.query(
+      `SELECT ${this.#session.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, false)`)}`,
+      this.#session.flat(),
+    );
+    this.#applied.set(client, this.#sessionKey);
+  }
+
   async unsafe(text: string, params: readonly unknown[] = []): Promise<Row[]> {
-    return (await this.#pool.query(text, params as unknown[])).rows;
+    if (this.#session.length === 0) return (await this.#pool.query(text, params as unknown[])).rows;
+    const client = await this.#pool.connect();
+    client.on("error", ignore);
+    let failed: Error | undefined;
+    try {
+      await this.#prepare(client);
+      return (await client.query(text, params as unknown[])).rows;
+    } catch (error) {
+      // As the pool's own `query` does: a connection that failed a statement is not reused.
+      failed = error as Error;
+      throw error;
+    } finally {
+      client.off("error", ignore);
+      client.release(failed);
+    }
   }
 
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
@@ -54,6 +92,7 @@ export class Db implements Queryable {
     client.on("error", ignore);
     let broken: Error | undefined;
     try {
+      await this.#prepare(client);
       await client.query(isolation ? `BEGIN ISOLATION LEVEL ${isolation}` : "BEGIN");
       const result = await work(queryable(client));
       await client.query("COMMIT");

@@ -12,6 +12,7 @@ import type { StoreFilter, StoreHit, StoreQuery, StoreReader } from "../store.ts
 import { parseVector, storeError, vectorText } from "./connection.ts";
 import type { Db, Queryable, Row } from "./db.ts";
 import { BM25F } from "./postings.ts";
+import { VECTOR_INDEXES, type VectorIndexType } from "./schema.ts";
 
 /** What a reader knows of its generation, read when it was opened. */
 export interface GenerationInfo {
@@ -32,6 +33,10 @@ export interface ReaderContext {
   efSearch: (limit: number) => number;
   /** pgvector ≥ 0.8: filtered HNSW scans go on until enough rows pass. */
   iterativeScan: boolean;
+  /** The `hnsw.ef_search` (and iterative scan) every connection already has. */
+  sessionEf: number;
+  /** The kind of the corpus's HNSW index, whose expression dense queries order by. */
+  vectorIndex: VectorIndexType;
 }
 
 /** A lease not renewed for this long is dropped by the next publish, and its generation may go. */
@@ -214,15 +219,28 @@ export class PostgresReader implements StoreReader {
     }
   }
 
-  /** The nearest rows by cosine, through the corpus's HNSW index when the planner takes it. */
+  /**
+   * The nearest rows by cosine, through the corpus's HNSW index when the
+   * planner takes it. A quantized index (halfvec, bit) yields `ef_search`
+   * candidates by its own distance; their full vectors rank them.
+   */
   #denseRows(vector: Float32Array, query: StoreQuery): Promise<Row[]> {
-    const { sql, schema, efSearch, iterativeScan } = this.#context;
+    const { sql, schema, efSearch, iterativeScan, sessionEf, vectorIndex } = this.#context;
     const d = this.#dims;
+    const ef = efSearch(query.limit);
     const distance = `c.embedding::vector(${d}) <=> $3::vector(${d})`;
-    const statement = `SELECT ${COLUMNS}, 1 - (${distance}) AS dense
-      FROM ${schema}.chunks c
-      WHERE ${VISIBLE} AND vector_dims(c.embedding) = ${d} AND ${filterSql(4)}
+    const where = `WHERE ${VISIBLE} AND vector_dims(c.embedding) = ${d} AND ${filterSql(4)}`;
+    let statement = `SELECT ${COLUMNS}, 1 - (${distance}) AS dense
+      FROM ${schema}.chunks c ${where}
       ORDER BY ${distance}, c.row_id LIMIT $7`;
+    if (vectorIndex !== "vector") {
+      const { column, query: probe, operator } = VECTOR_INDEXES[vectorIndex];
+      statement = `SELECT * FROM (
+          SELECT ${COLUMNS}, ${distance} AS distance, 1 - (${distance}) AS dense
+          FROM ${schema}.chunks c ${where}
+          ORDER BY ${column(d)} ${operator} ${probe(d, "$3")} LIMIT ${ef}) near
+        ORDER BY distance, row_id LIMIT $7`;
+    }
     const params = [
       this.#info.corpus,
       this.#info.generation,
@@ -230,12 +248,14 @@ export class PostgresReader implements StoreReader {
       ...filterParams(query.filter),
       query.limit,
     ];
+    // One statement when the session's settings are the ones this query needs.
+    if (ef === sessionEf) return sql.unsafe(statement, params);
     return sql.begin(async (tx) => {
       await tx.unsafe(
         iterativeScan
           ? "SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'strict_order', true)"
           : "SELECT set_config('hnsw.ef_search', $1, true)",
-        [String(efSearch(query.limit))],
+        [String(ef)],
       );
       return await tx.unsafe(statement, params);
     });

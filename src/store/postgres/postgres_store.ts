@@ -16,7 +16,15 @@ import {
   LEASE_EXPIRY,
   PostgresReader,
 } from "./postgres_reader.ts";
-import { checkSchemaName, LOCK_CLASS, migrate, SCHEMA_VERSION } from "./schema.ts";
+import {
+  checkSchemaName,
+  LOCK_CLASS,
+  migrate,
+  SCHEMA_VERSION,
+  VECTOR_INDEXES,
+  vectorIndexName,
+  type VectorIndexType,
+} from "./schema.ts";
 
 /** How to open a PostgreSQL store. */
 export interface PostgresStoreOptions {
@@ -33,10 +41,14 @@ export interface PostgresStoreOptions {
   connections?: number;
   /**
    * How the corpus's HNSW index is built, when its first generation is
-   * published: links per node and the candidate list while building.
-   * Larger is slower to build and more exact. @default pgvector's, 16 and 64
+   * published (or `rebuildVectorIndex` rebuilds it): links per node, the
+   * candidate list while building, and what it holds: full-precision
+   * `vector`s, `halfvec`s (half the size; pgvector ≥ 0.7) or `bit`s (one
+   * a dimension). A quantized index finds `efSearch` candidates, which the
+   * full vectors rank. Larger `m` and `efConstruction` are slower to build
+   * and more exact. @default pgvector's 16 and 64, `vector`
    */
-  hnsw?: { m?: number; efConstruction?: number };
+  hnsw?: { m?: number; efConstruction?: number; type?: VectorIndexType };
 }
 
 /**
@@ -79,7 +91,7 @@ export class PostgresStore implements Store {
   #schema: string;
   #corpus: string;
   #efSearch: number;
-  #hnsw: { m: number; efConstruction: number };
+  #hnsw: { m: number; efConstruction: number; type: VectorIndexType };
   #iterativeScan = false;
 
   private constructor(url: string, options: PostgresStoreOptions) {
@@ -87,7 +99,11 @@ export class PostgresStore implements Store {
     this.#schema = options.schema ?? "wayfinder";
     this.#corpus = options.corpus;
     this.#efSearch = options.efSearch ?? 100;
-    this.#hnsw = { m: options.hnsw?.m ?? 16, efConstruction: options.hnsw?.efConstruction ?? 64 };
+    this.#hnsw = {
+      m: options.hnsw?.m ?? 16,
+      efConstruction: options.hnsw?.efConstruction ?? 64,
+      type: options.hnsw?.type ?? "vector",
+    };
     this.#sql = new Db(url, options.connections ?? 10);
   }
 
@@ -101,6 +117,13 @@ export class PostgresStore implements Store {
       throw new WayfinderError(
         "usage",
         `Cannot use schema '${schema}': it must be a lowercase identifier`,
+      );
+    }
+    const type = options.hnsw?.type ?? "vector";
+    if (!Object.hasOwn(VECTOR_INDEXES, type)) {
+      throw new WayfinderError(
+        "usage",
+        `Cannot build an HNSW index of '${type}': it must be vector, halfvec or bit`,
       );
     }
     if (options.corpus === "" || options.corpus.includes("\0")) {
@@ -117,11 +140,24 @@ export class PostgresStore implements Store {
         throw new Error(`pgvector ${row?.extversion} has no HNSW index; 0.5 or later is needed`);
       }
       store.#iterativeScan = major! > 0 || minor! >= 8;
+      if (type !== "vector" && major! === 0 && minor! < 7) {
+        throw new Error(`pgvector ${row?.extversion} has no ${type} index; 0.7 or later is needed`);
+      }
+      // Every connection searches with these, so that most searches are a single statement.
+      store.#sql.setSession({
+        "hnsw.ef_search": String(store.#sessionEf),
+        ...(store.#iterativeScan ? { "hnsw.iterative_scan": "strict_order" } : {}),
+      });
     } catch (error) {
       await store.#sql.end().catch(() => {});
       throw storeError(error, "open the index", store.location);
     }
     return store;
+  }
+
+  /** The `hnsw.ef_search` of every connection's session: a query of more hits sets its own. */
+  get #sessionEf(): number {
+    return Math.min(1000, Math.max(this.#efSearch, 1));
   }
 
   get #tables(): string {
@@ -238,7 +274,10 @@ export class PostgresStore implements Store {
            FROM ${S}.generations g WHERE g.corpus = $1 AND g.generation = $2`,
           [lease.corpus, lease.generation],
         );
-        return await this.#info(tx, row!);
+        const [kind] = await tx.unsafe(`SELECT vector_index FROM ${S}.corpora WHERE id = $1`, [
+          lease.corpus,
+        ]);
+        return { ...await this.#info(tx, row!), vectorIndex: kind?.vector_index ?? "vector" };
       }, "REPEATABLE READ").catch(async (error) => {
         // Not left behind to hold back reclamation for days.
         await this.#sql.unsafe(`DELETE FROM ${S}.leases WHERE id = $1`, [lease.id]).catch(() => {});
@@ -250,6 +289,8 @@ export class PostgresStore implements Store {
         location: this.location,
         efSearch: (limit) => Math.min(1000, Math.max(this.#efSearch, limit)),
         iterativeScan: this.#iterativeScan,
+        sessionEf: this.#sessionEf,
+        vectorIndex: info.vectorIndex as VectorIndexType,
       }, String(lease.id));
     });
   }
@@ -354,9 +395,12 @@ export class PostgresStore implements Store {
     const S = this.#tables;
     const corpus = (await this.#corpusId(tx, true))!;
     const [state] = await tx.unsafe(
-      `SELECT next_generation FROM ${S}.corpora WHERE id = $1 FOR UPDATE`,
+      `SELECT next_generation, live, vector_index FROM ${S}.corpora WHERE id = $1 FOR UPDATE`,
       [corpus],
     );
+    // The options choose the index's kind when it is first built; later publishes keep it.
+    const kind: VectorIndexType = state!.vector_index ??
+      (state!.live === null ? this.#hnsw.type : "vector");
     const generation = Number(state!.next_generation);
     const replaced = [
       ...new Set([...publication.removed, ...publication.changed.map((c) => c.path)]),
@@ -415,10 +459,11 @@ export class PostgresStore implements Store {
         JSON.stringify(pending),
       ],
     );
-    await this.#ensureHnsw(tx, corpus, publication.manifest.identity.dimensions);
+    await this.#ensureHnsw(tx, corpus, publication.manifest.identity.dimensions, kind);
     await tx.unsafe(
-      `UPDATE ${S}.corpora SET live = $2::bigint, next_generation = $2::bigint + 1 WHERE id = $1`,
-      [corpus, generation],
+      `UPDATE ${S}.corpora SET live = $2::bigint, next_generation = $2::bigint + 1,
+         vector_index = $3 WHERE id = $1`,
+      [corpus, generation, kind],
     );
     await this.#reclaim(tx, corpus, generation);
     return String(generation);
@@ -508,7 +553,13 @@ export class PostgresStore implements Store {
    * once, after its first rows are in: building over loaded rows is faster
    * than growing it row by row. Names and numbers here are integers.
    */
-  async #ensureHnsw(tx: Queryable, corpus: number, dims: number): Promise<void> {
+  async #ensureHnsw(
+    tx: Queryable,
+    corpus: number,
+    dims: number,
+    type: VectorIndexType,
+    name = vectorIndexName(corpus, dims, type),
+  ): Promise<void> {
     if (!Number.isInteger(dims) || dims < 1 || dims > 16000) {
       throw new WayfinderError("internal", `Cannot index vectors of ${dims} dimensions`);
     }
@@ -520,12 +571,56 @@ export class PostgresStore implements Store {
       );
     }
     const S = this.#tables;
+    const { column, ops } = VECTOR_INDEXES[type];
     await tx.unsafe(
-      `CREATE INDEX IF NOT EXISTS chunks_hnsw_${corpus}_${dims} ON ${S}.chunks
-       USING hnsw ((embedding::vector(${dims})) vector_cosine_ops)
+      `CREATE INDEX IF NOT EXISTS ${name} ON ${S}.chunks
+       USING hnsw ((${column(dims)}) ${ops})
        WITH (m = ${m}, ef_construction = ${efConstruction})
        WHERE corpus = ${corpus} AND vector_dims(embedding) = ${dims}`,
     );
+  }
+
+  /**
+   * Builds the corpus's HNSW index again as this store's `hnsw` options
+   * say (kind, `m`, `efConstruction`), over the live generation's vectors,
+   * and drops the one it replaces; readers opened afterwards use it. One
+   * transaction: searches go on with the old index while the new one is
+   * built (publishes of any corpus wait), and stop only for the swap.
+   * @throws {WayfinderError} `busy` while a writer holds the corpus's lock.
+   */
+  rebuildVectorIndex(): Promise<void> {
+    const S = this.#tables;
+    return this.#guard("rebuild the vector index", async () => {
+      await this.#sql.begin(async (tx) => {
+        const info = await this.#live(tx);
+        if (!info) return;
+        const [lock] = await tx.unsafe("SELECT pg_try_advisory_xact_lock($1, $2) AS taken", [
+          LOCK_CLASS,
+          info.corpus,
+        ]);
+        if (!lock!.taken) {
+          throw new WayfinderError(
+            "busy",
+            `Cannot rebuild: another run is updating ${this.location}`,
+          );
+        }
+        const dims = info.manifest.dimensions;
+        const { type } = this.#hnsw;
+        const name = vectorIndexName(info.corpus, dims, type);
+        await this.#ensureHnsw(tx, info.corpus, dims, type, `${name}_next`);
+        const old = await tx.unsafe(
+          `SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = 'chunks'
+             AND indexname ~ $2`,
+          [S, `^chunks_hnsw_${info.corpus}_${dims}(_[a-z]+)?$`],
+        );
+        for (const { indexname } of old) await tx.unsafe(`DROP INDEX ${S}.${indexname}`);
+        await tx.unsafe(`ALTER INDEX ${S}.${name}_next RENAME TO ${name}`);
+        await tx.unsafe(`UPDATE ${S}.corpora SET vector_index = $2 WHERE id = $1`, [
+          info.corpus,
+          type,
+        ]);
+      });
+    });
   }
 
   /**

@@ -328,10 +328,28 @@ test("hostile paths, contents and queries are data, never SQL", async () => {
 
 test("the schema has a version table and is migrated once", async () => {
   const sql = new Db(url, 1);
+  const versions = async () =>
+    (await sql.unsafe("SELECT version FROM wayfinder.schema_version ORDER BY version"))
+      .map((r) => r.version);
   try {
-    deepEqual(await sql.unsafe("SELECT version FROM wayfinder.schema_version"), [{ version: 1 }]);
+    deepEqual(await versions(), [1, 2]);
     await withStore(url, "tree", async () => {});
-    deepEqual(await sql.unsafe("SELECT version FROM wayfinder.schema_version"), [{ version: 1 }]);
+    deepEqual(await versions(), [1, 2]);
+    // A version 1 schema (no index kinds) is brought to 2; its corpora keep their `vector` index.
+    await sql.unsafe("ALTER TABLE wayfinder.corpora DROP COLUMN vector_index");
+    await sql.unsafe("DELETE FROM wayfinder.schema_version WHERE version = 2");
+    await withStore(url, "tree", async (store) => {
+      const reader = (await store.open())!;
+      const hits = await reader.dense(unit(201), { limit: 2 });
+      equal(hits.length, 2);
+      await reader.close();
+    });
+    deepEqual(await versions(), [1, 2]);
+    await withStore(url, "tree", (store) => store.publish(publication(TREE(), [], true)));
+    deepEqual(
+      await sql.unsafe("SELECT vector_index FROM wayfinder.corpora WHERE name = 'tree'"),
+      [{ vector_index: "vector" }],
+    );
     await sql.unsafe("INSERT INTO wayfinder.schema_version VALUES (99)");
     await rejects(
       openPostgresStore(url, { corpus: "tree" }),
@@ -345,6 +363,86 @@ test("the schema has a version table and is migrated once", async () => {
     openPostgresStore(url, { corpus: "x", schema: "a; drop" }),
     (e) => e instanceof WayfinderError && e.code === "usage",
   );
+});
+
+test("quantized HNSW indexes find candidates that the full vectors rank", async () => {
+  // 60 chunks, so that ef_search 10 leaves most of them out.
+  const many = [
+    change("many.ts", Array.from({ length: 60 }, (_, i) => chunk("many.ts", `x${i}`)), 7),
+  ];
+  const sql = new Db(url, 1);
+  const exact = many[0]!.vectors as Float32Array[];
+  const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
+  const indexes = async (name: string) =>
+    (await sql.unsafe(
+      `SELECT i.indexdef FROM pg_indexes i JOIN wayfinder.corpora c ON i.indexname LIKE 'chunks_hnsw_' || c.id || '_%'
+       WHERE c.name = $1`,
+      [name],
+    )).map((r) => r.indexdef as string);
+  try {
+    for (const type of ["halfvec", "bit"] as const) {
+      const corpus = `quantized-${type}`;
+      const store = await openPostgresStore(url, { corpus, efSearch: 10, hnsw: { type } });
+      await store.publish(publication(many));
+      const defs = await indexes(corpus);
+      equal(defs.length, 1);
+      ok(defs[0]!.includes(type === "bit" ? "bit_hamming_ops" : "halfvec_cosine_ops"), defs[0]);
+      const reader = (await store.open())!;
+      const query = unit(4242);
+      const hits = await reader.dense(query, { limit: 5 });
+      equal(hits.length, 5);
+      // Scores are the full vectors' cosines, in order.
+      for (const [i, hit] of hits.entries()) {
+        const n = Number(hit.chunk.content.slice(1));
+        ok(Math.abs(hit.score - cosine(exact[n]!, query)) < 1e-6, type);
+        if (i > 0) ok(hits[i - 1]!.score >= hit.score, type);
+      }
+      // The nearest of all is found, whatever the quantization.
+      const best = exact.map((v, n) => [cosine(v, query), n] as const).sort((a, b) => b[0] - a[0]);
+      equal(hits[0]!.chunk.content, `x${best[0]![1]}`, type);
+      // More hits than efSearch: the query sets its own ef_search (a transaction), ranked alike.
+      const more = await reader.dense(query, { limit: 20 });
+      equal(more.length, 20);
+      ok(more.every((hit, i) => i === 0 || more[i - 1]!.score >= hit.score), type);
+      equal(more[0]!.chunk.content, `x${best[0]![1]}`, type);
+      await reader.close();
+      await store.close();
+    }
+    // A corpus's index is rebuilt with other options; the options of a later publish do not change it.
+    await withStore(url, "rebuilt", (store) => store.publish(publication(many)));
+    ok((await indexes("rebuilt"))[0]!.includes("vector_cosine_ops"));
+    const halfvec = await openPostgresStore(url, {
+      corpus: "rebuilt",
+      hnsw: { type: "halfvec", m: 8, efConstruction: 32 },
+    });
+    await halfvec.publish(publication(many));
+    ok((await indexes("rebuilt"))[0]!.includes("vector_cosine_ops"));
+    await halfvec.rebuildVectorIndex();
+    const defs = await indexes("rebuilt");
+    equal(defs.length, 1);
+    ok(defs[0]!.includes("halfvec_cosine_ops") && /m='?8'?/.test(defs[0]!), defs[0]);
+    const reader = (await halfvec.open())!;
+    const hits = await reader.dense(exact[3]!, { limit: 1 });
+    equal(hits[0]!.chunk.content, "x3");
+    ok(Math.abs(hits[0]!.score - 1) < 1e-6);
+    await reader.close();
+    // A writer holding the lock keeps a rebuild out.
+    const lock = await halfvec.lock();
+    await withStore(url, "rebuilt", async (other) => {
+      await rejects(
+        other.rebuildVectorIndex(),
+        (e) => e instanceof WayfinderError && e.code === "busy",
+      );
+    });
+    await lock.release();
+    await halfvec.close();
+    await rejects(
+      openPostgresStore(url, { corpus: "x", hnsw: { type: "int8" as "bit" } }),
+      (e) => e instanceof WayfinderError && e.code === "usage",
+    );
+  } finally {
+    await sql.end();
+  }
 });
 
 test("credentials are never printed", async () => {

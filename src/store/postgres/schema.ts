@@ -11,7 +11,7 @@
 import type { Db } from "./db.ts";
 
 /** The schema version this code reads and writes. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** Advisory-lock class of wayfinder's locks ("wayf"); the second key is a corpus id, or 0 for migrations. */
 export const LOCK_CLASS = 0x77617966;
@@ -97,7 +97,50 @@ const STEPS: string[][] = [[
      corpus int NOT NULL,
      generation bigint NOT NULL,
      seen timestamptz NOT NULL DEFAULT now())`,
+], [
+  // 2: which kind of HNSW index a corpus has (see `VECTOR_INDEXES`); null, as for a corpus made
+  // at version 1, is the full-precision `vector` index.
+  `ALTER TABLE $S.corpora ADD COLUMN vector_index text`,
 ]];
+
+/**
+ * The kinds of HNSW index a corpus's vectors can have, each over an
+ * expression of the stored full-precision `vector` column. `halfvec` and
+ * `bit` are quantized: the index finds candidates, the full vectors rank them.
+ */
+export const VECTOR_INDEXES = {
+  /** Full precision (4 bytes a dimension), cosine. */
+  vector: {
+    column: (d: number) => `embedding::vector(${d})`,
+    query: (d: number, p: string) => `${p}::vector(${d})`,
+    ops: "vector_cosine_ops",
+    operator: "<=>",
+  },
+  /** Half precision (2 bytes a dimension), cosine: half the index, half the memory traffic. pgvector ≥ 0.7. */
+  halfvec: {
+    column: (d: number) => `embedding::halfvec(${d})`,
+    query: (d: number, p: string) => `${p}::halfvec(${d})`,
+    ops: "halfvec_cosine_ops",
+    operator: "<=>",
+  },
+  /** One bit a dimension (its sign), Hamming distance. pgvector ≥ 0.7. */
+  bit: {
+    column: (d: number) => `binary_quantize(embedding::vector(${d}))::bit(${d})`,
+    query: (d: number, p: string) => `binary_quantize(${p}::vector(${d}))::bit(${d})`,
+    ops: "bit_hamming_ops",
+    operator: "<~>",
+  },
+} as const;
+
+/** A kind of HNSW index: `vector`, `halfvec` or `bit`. */
+export type VectorIndexType = keyof typeof VECTOR_INDEXES;
+
+/** The name of corpus `corpus`'s index of `dims`-dimensional vectors of kind `type`. */
+export function vectorIndexName(corpus: number, dims: number, type: VectorIndexType): string {
+  return type === "vector"
+    ? `chunks_hnsw_${corpus}_${dims}`
+    : `chunks_hnsw_${corpus}_${dims}_${type}`;
+}
 
 /** A schema name is written into statements, so only a plain lowercase identifier is accepted. */
 export function checkSchemaName(name: string): boolean {
