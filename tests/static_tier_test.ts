@@ -104,3 +104,24 @@ Deno.test("static tier: none without a static model beside the GGUF, or when tur
   assert.equal(off.code, 0, off.stderr);
   assert.ok(!existsSync(`${JSON.parse(off.stdout).index}-static`));
 });
+
+Deno.test({
+  name: "static tier: a static model distilled again rebuilds the tier; the run and search go on",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const { root, dataDir, gguf } = await setup();
+    const env = { WAYFINDER_DATA_DIR: dataDir, WAYFINDER_THREADS: "1" };
+    const first = await wayfinder(["index", root, "--model", gguf], env);
+    assert.equal(first.code, 0, first.stderr);
+    // Another static model in its place: other dimensions, another identity.
+    const again = await wayfinder(["model", "distill", "--from", gguf, "--dims", "8"]);
+    assert.equal(again.code, 0, again.stderr);
+    await Deno.writeTextFile(join(root, "added.dart"), "void rotateKeys() {}\n");
+    const second = await wayfinder(["index", root, "--model", gguf, "--output", "json"], env);
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(JSON.parse(second.stdout).files.changed, 1);
+    const found = await wayfinder(["search", root, QUERY, "--model", gguf], env);
+    assert.equal(found.code, 0, found.stderr);
+  },
+});

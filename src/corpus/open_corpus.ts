@@ -287,7 +287,7 @@ class LocalCorpus implements ConfiguredCorpus, WorkingCopy {
     }
     const settings = await this.#config.effective(run.rebuild ? null : undefined);
     const { knowledge } = settings.index;
-    if (!knowledge) await this.#tierFor(settings.embedder)?.index({ signal: run.signal });
+    if (!knowledge) await this.#indexTier(settings.embedder, run.signal);
     const folders = new FolderRecorder();
     const before = await currentGeneration(this.indexDir).catch(() => null);
     const summary = await indexCorpus({
@@ -426,12 +426,31 @@ class LocalCorpus implements ConfiguredCorpus, WorkingCopy {
     return this.#tier.corpus;
   }
 
+  /**
+   * Brings the static tier up to date before the transformer's run. The tier
+   * only speeds answers up: one built with another static model (distilled
+   * again) or damaged is rebuilt, and one that still fails leaves the run to
+   * the transformer. Only a stop request stops the run here.
+   */
+  async #indexTier(embedder: EmbedderSettings, signal?: AbortSignal): Promise<void> {
+    const tier = this.#tierFor(embedder);
+    if (!tier) return;
+    try {
+      await tier.index({ signal });
+    } catch {
+      signal?.throwIfAborted();
+      await tier.index({ signal, rebuild: true }).catch(() => signal?.throwIfAborted());
+    }
+  }
+
   /** The tier's dense searcher while `index` has rows still to embed, else undefined. */
   async #tierSearcher(index: StoredIndex) {
     if (!index.pending?.length || index.manifest.settings?.knowledge) return undefined;
     const tier = this.#tierFor(this.#config.embedderOf(index));
     if (!tier || !(await currentGeneration(this.#tierDir).catch(() => null))) return undefined;
-    return { searcher: await tier.searcher({ mode: "dense" }), waiting: waitingFiles(index) };
+    // A tier another static model built (not rebuilt yet) is left out, not an error.
+    const searcher = await tier.searcher({ mode: "dense" }).catch(() => null);
+    return searcher ? { searcher, waiting: waitingFiles(index) } : undefined;
   }
 
   get #tierDir(): string {
