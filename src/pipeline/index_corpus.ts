@@ -425,7 +425,9 @@ async function planUpdate(
 ): Promise<Plan> {
   const report = (progress: IndexProgress) => options.onProgress?.(progress);
   report({ phase: "walk", filesDone: 0, filesTotal: 0, chunksDone: 0, chunksTotal: 0 });
-  const previousFiles: Record<string, FileRecord> = previous?.manifest.files ?? {};
+  // Read whole once: the run asks for every file's record, and one lookup at a time would
+  // search the records file for each.
+  const previousFiles: Record<string, FileRecord> = { ...previous?.manifest.files };
   // The id column finds a reused chunk's row without building every previous chunk.
   const previousRow = (id: string) => previous?.rowOf(id) ?? -1;
   // A file with rows still to embed is written again, its embedded rows reused by id.
