@@ -8,7 +8,13 @@
  * can be made again.
  */
 import { join } from "node:path";
-import { installDir, installPostgres } from "../tests/_postgres_server.ts";
+import {
+  asServerUser,
+  binDir,
+  createDatabase,
+  initData,
+  installPostgres,
+} from "../tests/_postgres_server.ts";
 
 /** Written to a new data folder's postgresql.conf. */
 const SETTINGS = `
@@ -31,10 +37,7 @@ jit = off
 `;
 
 async function run(cmd: string, args: string[]): Promise<{ ok: boolean; text: string }> {
-  // As root, the server runs as `nobody` (PostgreSQL refuses root).
-  const [c, a] = Deno.uid() === 0
-    ? ["setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", cmd, ...args]]
-    : [cmd, args];
+  const [c, a] = asServerUser(cmd, args);
   const out = await new Deno.Command(c, { args: a, stdout: "piped", stderr: "piped" }).output();
   const text = new TextDecoder().decode(out.success ? out.stdout : out.stderr).trim();
   return { ok: out.success, text };
@@ -49,25 +52,14 @@ export async function persistentPostgres(
   port = 55432,
 ): Promise<{ url: string; stop(): Promise<void> }> {
   await installPostgres();
-  const bin = join(installDir(), "pgserver", "pginstall", "bin");
+  const bin = binDir();
   const data = join(dir, "data");
   const url = `postgres://wayfinder@127.0.0.1:${port}/wayfinder`;
   await Deno.mkdir(dir, { recursive: true });
   if (Deno.uid() === 0) await new Deno.Command("chown", { args: ["nobody:nogroup", dir] }).output();
   const fresh = !(await Deno.stat(join(data, "PG_VERSION")).then(() => true, () => false));
   if (fresh) {
-    const made = await run(join(bin, "initdb"), [
-      "-D",
-      data,
-      "-U",
-      "wayfinder",
-      "--auth=trust",
-      "-E",
-      "UTF8",
-      "--locale=C",
-      "--no-sync",
-    ]);
-    if (!made.ok) throw new Error(`initdb failed: ${made.text}`);
+    await initData(data);
     await run("sh", [
       "-c",
       `cat >> '${data}/postgresql.conf' <<'EOF'${SETTINGS}port = ${port}\nunix_socket_directories = '${dir}'\nEOF`,
@@ -87,21 +79,7 @@ export async function persistentPostgres(
     if (!start.ok) throw new Error(`the server of ${dir} did not start: ${start.text}`);
     started = true;
   }
-  if (fresh) {
-    const made = await run(join(bin, "psql"), [
-      "-h",
-      "127.0.0.1",
-      "-p",
-      String(port),
-      "-U",
-      "wayfinder",
-      "-d",
-      "postgres",
-      "-qc",
-      "CREATE DATABASE wayfinder",
-    ]);
-    if (!made.ok) throw new Error(`CREATE DATABASE failed: ${made.text}`);
-  }
+  if (fresh) await createDatabase(port);
   return {
     url,
     async stop() {

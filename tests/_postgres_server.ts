@@ -21,7 +21,8 @@ export function installDir(): string {
     join(tmpdir(), `wayfinder-${PGSERVER.name}-${PGSERVER.version}`);
 }
 
-function binDir(): string {
+/** The pinned build's `bin` folder. */
+export function binDir(): string {
   return join(installDir(), "pgserver", "pginstall", "bin");
 }
 
@@ -113,9 +114,42 @@ export interface PostgresServer {
 }
 
 /** As root, the server runs as `nobody` (PostgreSQL refuses root). */
-function asServerUser(cmd: string, args: string[]): [string, string[]] {
+export function asServerUser(cmd: string, args: string[]): [string, string[]] {
   if (Deno.uid() !== 0) return [cmd, args];
   return ["setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", cmd, ...args]];
+}
+
+/** A new data folder: superuser `wayfinder`, trusted on loopback, UTF-8, C locale. */
+export async function initData(data: string): Promise<void> {
+  await run(
+    ...asServerUser(join(binDir(), "initdb"), [
+      "-D",
+      data,
+      "-U",
+      "wayfinder",
+      "--auth=trust",
+      "-E",
+      "UTF8",
+      "--locale=C",
+      "--no-sync",
+    ]),
+  );
+}
+
+/** Creates the `wayfinder` database on the server at `port`. */
+export async function createDatabase(port: number): Promise<void> {
+  await run(join(binDir(), "psql"), [
+    "-h",
+    "127.0.0.1",
+    "-p",
+    String(port),
+    "-U",
+    "wayfinder",
+    "-d",
+    "postgres",
+    "-qc",
+    "CREATE DATABASE wayfinder",
+  ]);
 }
 
 function freePort(): number {
@@ -136,19 +170,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   await Deno.chmod(base, 0o755);
   const data = join(base, "data");
   if (Deno.uid() === 0) await run("chown", ["nobody:nogroup", base]);
-  await run(
-    ...asServerUser(join(bin, "initdb"), [
-      "-D",
-      data,
-      "-U",
-      "wayfinder",
-      "--auth=trust",
-      "-E",
-      "UTF8",
-      "--locale=C",
-      "--no-sync",
-    ]),
-  );
+  await initData(data);
   const port = freePort();
   const options = [
     `-p ${port}`,
@@ -165,18 +187,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     await pgCtl("-D", data, "-o", options, "-l", join(base, "log"), "-w", "start");
   };
   await start();
-  await run(join(bin, "psql"), [
-    "-h",
-    "127.0.0.1",
-    "-p",
-    String(port),
-    "-U",
-    "wayfinder",
-    "-d",
-    "postgres",
-    "-qc",
-    "CREATE DATABASE wayfinder",
-  ]);
+  await createDatabase(port);
   let running = true;
   return {
     url: `postgres://wayfinder@127.0.0.1:${port}/wayfinder`,

@@ -95,6 +95,27 @@ export async function copyTree(from: string): Promise<string> {
   return to;
 }
 
+/**
+ * A folder of its own holding the tiny model as `embedding.gguf`, with its
+ * manifest, and a static model distilled from it (`--dims 16`) beside it.
+ */
+export async function tinyModelsWithStatic(): Promise<
+  { models: string; gguf: string; staticPath: string }
+> {
+  const models = await Deno.makeTempDir({ prefix: "wayfinder-models-" });
+  const gguf = join(models, "embedding.gguf");
+  await Deno.copyFile(tinyModel(), gguf);
+  await Deno.copyFile(
+    tinyModel().replace(/\.gguf$/, ".manifest.json"),
+    gguf.replace(/\.gguf$/, ".manifest.json"),
+  );
+  const distilled = await wayfinder(
+    ["model", "distill", "--from", gguf, "--dims", "16", "--output", "json"],
+  );
+  if (distilled.code !== 0) throw new Error(`model distill failed: ${distilled.stderr}`);
+  return { models, gguf, staticPath: JSON.parse(distilled.stdout).path };
+}
+
 /** A copy of the tiny model whose manifest caps its token budget, for fitting at small sizes. */
 export async function tinyModelWithBudget(maxTokens: number): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "wayfinder-budget-" });

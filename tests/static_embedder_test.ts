@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
+import { copyTree, REPO, tinyModelsWithStatic, wayfinder } from "./_run.ts";
 
 const CORPUS = join(REPO, "fixtures", "corpus");
 
@@ -9,25 +9,7 @@ const CORPUS = join(REPO, "fixtures", "corpus");
 async function setup() {
   const root = await copyTree(CORPUS);
   const data = await Deno.makeTempDir({ prefix: "wayfinder-data-" });
-  const models = await Deno.makeTempDir({ prefix: "wayfinder-models-" });
-  const gguf = join(models, "embedding.gguf");
-  copyFileSync(tinyModel(), gguf);
-  copyFileSync(
-    tinyModel().replace(/\.gguf$/, ".manifest.json"),
-    gguf.replace(/\.gguf$/, ".manifest.json"),
-  );
-  const distilled = await wayfinder([
-    "model",
-    "distill",
-    "--from",
-    gguf,
-    "--dims",
-    "16",
-    "--output",
-    "json",
-  ]);
-  assert.equal(distilled.code, 0, distilled.stderr);
-  const staticPath = JSON.parse(distilled.stdout).path;
+  const { models, gguf, staticPath } = await tinyModelsWithStatic();
   assert.equal(staticPath, join(models, "embedding.static"));
   return { root, data, models, gguf, staticPath };
 }

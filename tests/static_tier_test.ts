@@ -4,10 +4,10 @@
  * search ranks the files it has not embedded with the static model.
  */
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type Corpus, openCorpus } from "../src/mod.ts";
-import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
+import { copyTree, REPO, tinyModel, tinyModelsWithStatic, wayfinder } from "./_run.ts";
 
 const CORPUS = join(REPO, "fixtures", "corpus");
 const QUERY = "encrypt sensitive data";
@@ -16,15 +16,7 @@ const QUERY = "encrypt sensitive data";
 async function setup() {
   const root = await copyTree(CORPUS);
   const dataDir = await Deno.makeTempDir({ prefix: "wayfinder-data-" });
-  const models = await Deno.makeTempDir({ prefix: "wayfinder-models-" });
-  const gguf = join(models, "embedding.gguf");
-  copyFileSync(tinyModel(), gguf);
-  copyFileSync(
-    tinyModel().replace(/\.gguf$/, ".manifest.json"),
-    gguf.replace(/\.gguf$/, ".manifest.json"),
-  );
-  const distilled = await wayfinder(["model", "distill", "--from", gguf, "--dims", "16"]);
-  assert.equal(distilled.code, 0, distilled.stderr);
+  const { gguf } = await tinyModelsWithStatic();
   return { root, dataDir, gguf };
 }
 

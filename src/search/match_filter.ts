@@ -41,7 +41,8 @@ export interface SearchFilter {
   accept?: (chunk: Chunk) => boolean;
 }
 
-const GLOB_CHARS = /[*?[\]{}()!+@]/;
+/** Characters that make a path filter a glob rather than a plain path or folder. */
+export const GLOB_CHARS = /[*?[\]{}()!+@]/;
 
 function pathMatcher(pattern: string): (path: string) => boolean {
   const glob = pattern.replace(/\\/g, "/").replace(/^\.\//, "");

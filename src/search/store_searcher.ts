@@ -7,7 +7,7 @@
 import type { Chunk } from "../types.ts";
 import { languageId } from "../walk/mod.ts";
 import { rankCode, rankingActs } from "./code_ranking.ts";
-import { matchFilter, type SearchFilter } from "./match_filter.ts";
+import { GLOB_CHARS, matchFilter, type SearchFilter } from "./match_filter.ts";
 import type { SearchHit, SearchScores } from "./search_index.ts";
 import type { IndexSearcherOptions, Searcher } from "./searcher.ts";
 
@@ -42,7 +42,6 @@ export interface CandidateSource {
 
 /** Candidates asked of the store per hit wanted: the depth a local search ranks. */
 const DEPTH = 32;
-const GLOB_CHARS = /[*?[\]{}()!+@]/;
 
 /**
  * Splits a search filter into what the store tests (types, languages, plain
