@@ -27,6 +27,7 @@ import { type Embedder, LlamaEmbedder, StaticEmbedder } from "../src/embed/mod.t
 import { INPUT_FORMAT } from "../src/pipeline/mod.ts";
 import { chunkSource, walkSources } from "../src/pipeline/chunk_source.ts";
 import {
+  type Fusion,
   indexSearcher,
   type RankingOptions,
   type SearchableIndex,
@@ -128,12 +129,12 @@ async function chunkTree(root: string, model: Embedder): Promise<Chunk[]> {
 }
 
 /** The search options a mode name stands for: `hybrid`, `hybrid:blend`, `hybrid:k20` (RRF's k). */
-function modeOptions(name: string): { mode: SearchMode; fusion?: "rrf" | "blend"; rrfK?: number } {
+function modeOptions(name: string): { mode: SearchMode; fusion?: Fusion; rrfK?: number } {
   const [mode, option] = name.split(":");
   const k = /^k(\d+)$/.exec(option ?? "")?.[1];
   return {
     mode: mode as SearchMode,
-    fusion: option === "blend" ? "blend" : undefined,
+    fusion: option === "blend" || option === "ranked" ? option : undefined,
     rrfK: k === undefined ? undefined : Number(k),
   };
 }

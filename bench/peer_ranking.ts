@@ -6,7 +6,7 @@
  * `tests/compare_embeddings_test.ts` will judge it.
  *
  *   deno run -A bench/peer_ranking.ts [--runs "lexical=-fileSaturation;hybrid=definitions"]
- *     [--model GGUF] [--data DIR] [--detail]
+ *     [--model GGUF|STATIC] [--data DIR] [--detail]
  *
  * A run is `mode=ranking` (`mode` alone: the default the corpus searcher
  * uses); mode is dense, lexical or hybrid (`hybrid:blend` blends,
@@ -19,11 +19,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { liveIndex, openCorpus } from "../src/corpus/mod.ts";
-import { LlamaEmbedder } from "../src/embed/mod.ts";
+import { type Embedder, LlamaEmbedder, StaticEmbedder } from "../src/embed/mod.ts";
 import { loadGroups, loadJudgments, loadQueries, runEvaluation } from "../src/eval/mod.ts";
 import { INPUT_FORMAT } from "../src/pipeline/mod.ts";
 import {
   EMBEDDING_RANKING,
+  type Fusion,
   indexSearcher,
   LEXICAL_RANKING,
   type RankingOptions,
@@ -54,17 +55,20 @@ const runs = values.runs.split(";").map((spec) => {
   return {
     label: spec,
     mode: mode as SearchMode,
-    fusion: option === "blend" ? "blend" as const : undefined,
+    fusion: option === "blend" || option === "ranked" ? option as Fusion : undefined,
     rrfK: k === undefined ? undefined : Number(k),
     ranking,
   };
 });
 
-const embedder = await LlamaEmbedder.create({
-  modelPath: values.model,
-  threads: Number(Deno.env.get("WAYFINDER_THREADS") ?? 1),
-  inputFormat: INPUT_FORMAT,
-});
+// A `.static` model (distilled by `wayfinder model distill`) is measured as the GGUF is.
+const embedder: Embedder = values.model.endsWith(".static")
+  ? await StaticEmbedder.open({ modelPath: values.model })
+  : await LlamaEmbedder.create({
+    modelPath: values.model,
+    threads: Number(Deno.env.get("WAYFINDER_THREADS") ?? 1),
+    inputFormat: INPUT_FORMAT,
+  });
 const corpus = await openCorpus(join(REPO, "fixtures", "corpus"), {
   dataDir: values.data,
   embedder,

@@ -43,7 +43,10 @@ Deno.test("a long-lived Corpus keeps lexical and dense search across two newer g
     assert.equal(lexical.matches[0]!.chunk.sourcePath, "obsidianlattice.md");
     const live = await liveIndex(corpus);
     assert.notEqual(live.generation, held.generation);
-    const dense = await corpus.search("zephyrquartz rotates", { limit: live.chunks.length });
+    const dense = await corpus.search("zephyrquartz rotates", {
+      mode: "dense",
+      limit: live.chunks.length,
+    });
     assert.equal(dense.matches.length, live.chunks.length);
     assert.ok(dense.matches.some((m) => m.chunk.sourcePath === "zephyrquartz.md"));
 

@@ -729,9 +729,10 @@ Deno.test("mcp search text shows each hit's first lines under a citation that na
     );
 
     for (
+      // Hybrid on a source tree fuses after the code ranking stage: its score is a ranking one.
       const [mode, kind] of [["dense", /\[cos \d\.\d{3}\]/], [
         "hybrid",
-        /\[rrf 0\.\d{4}\]/,
+        /\[ranked \d\.\d{3}\]/,
       ]] as const
     ) {
       const found = await call(client, "search", { query: "ocelot", mode });
@@ -754,7 +755,8 @@ Deno.test("mcp search text shows each hit's first lines under a citation that na
   } finally {
     await client.close();
   }
-  // Reranking the best one only: it is labelled by the reranker's score, the rest by cosine.
+  // Reranking the best one only: it is labelled by the reranker's score, the rest by the fused
+  // ranking's (hybrid, the default on a source tree).
   const reranker = join(tree, "..", `${tree.split("/").at(-1)}-reranker.gguf`);
   await writeTinyReranker(reranker);
   const reranking = await connect([tree, "--rerank", "1", "--reranker", reranker]);
@@ -763,7 +765,7 @@ Deno.test("mcp search text shows each hit's first lines under a citation that na
     assert.ok(!found.isError, found.content[0].text);
     const cited = found.content[0].text.split("\n").filter((line) => /^\d+\. /.test(line));
     assert.match(cited[0]!, /\[rerank \d\.\d{3}\]$/);
-    assert.ok(cited.slice(1).every((line) => /\[cos -?\d\.\d{3}\]$/.test(line)), cited.join("\n"));
+    assert.ok(cited.slice(1).every((line) => /\[ranked \d\.\d{3}\]$/.test(line)), cited.join("\n"));
   } finally {
     await reranking.close();
   }

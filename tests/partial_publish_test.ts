@@ -59,7 +59,7 @@ Deno.test("a first build is searchable at its first publish; a stopped one resum
 
     // Densely, nothing is embedded yet, and the answer says so.
     const coverage = `dense covers 0 of ${total} chunks`;
-    const dense = await corpus.search(words, { limit: 5 });
+    const dense = await corpus.search(words, { mode: "dense", limit: 5 });
     assert.deepEqual(dense.matches, []);
     assert.equal(dense.notices[0], `${coverage}; run 'wayfinder index ${root}' to embed the rest`);
     const hybrid = await corpus.search(words, { mode: "hybrid", limit: 5 });

@@ -15,8 +15,9 @@ interface JsonMatch {
     type: string;
     language: string;
   };
+  score: number;
   similarity: number;
-  scores: { dense?: number };
+  scores: { dense?: number; lexical?: number; fused?: number };
 }
 
 async function search(
@@ -115,15 +116,36 @@ Deno.test("search filters by path glob, type and language", async () => {
     /^the filters match no chunk in this index \(it holds languages: .*\bdart\b.*\btypescript\b/,
   );
 
-  const floor = await search(["user", "--limit", "50", "--min-score", "0.5"]);
+  const floor = await search(["user", "--limit", "50", "--min-score", "0.5", "--mode", "dense"]);
   assert.ok(floor.matches.every((m) => m.similarity >= 0.5));
   // Hybrid ranks by the fused score, yet the floor is on cosine, and a notice says so.
   const fused = await search(["user", "--limit", "50", "--min-score", "0.3", "--mode", "hybrid"]);
   assert.ok(fused.matches.length > 0);
-  assert.ok(fused.matches.every((m) => m.scores.dense! >= 0.3 && m.similarity < 0.3));
+  // (`score` is rounded in JSON output; the scores are not.)
+  const isFused = (m: JsonMatch) => Math.abs(m.score - m.scores.fused!) < 1e-4;
+  assert.ok(fused.matches.every((m) => m.scores.dense! >= 0.3 && isFused(m)));
+  assert.ok(fused.matches.some((m) => m.score !== m.scores.dense));
   assert.deepEqual(fused.notices, [
     "minScore 0.3 kept hits by dense similarity (scores.dense), not by the fused score they are ranked by",
   ]);
+});
+
+Deno.test("search of a source tree is hybrid by default: BM25 with the code ranking leads, dense fills in", async () => {
+  const query = "refresh auth token";
+  const byDefault = await search([query, "--limit", "5"]);
+  const hybrid = await search([query, "--limit", "5", "--mode", "hybrid"]);
+  const ids = (r: typeof hybrid) => r.matches.map((m) => m.chunk.id);
+  assert.deepEqual(ids(byDefault), ids(hybrid));
+  assert.notDeepEqual(
+    ids(byDefault),
+    ids(await search([query, "--limit", "5", "--mode", "dense"])),
+  );
+  // Ranked by the fused score, with both halves' scores beside it.
+  assert.ok(byDefault.matches.every((m) => Math.abs(m.score - m.scores.fused!) < 1e-4));
+  assert.ok(byDefault.matches.some((m) => m.scores.lexical! > 0 && m.scores.dense !== undefined));
+  // The setting still chooses: a config file's mode is the default it names.
+  const lexical = await search([query, "--limit", "5", "--mode", "lexical"]);
+  assert.ok(lexical.matches.every((m) => m.scores.fused === undefined));
 });
 
 Deno.test("search rejects bad usage with one line and exit 2", async () => {
@@ -191,7 +213,7 @@ Deno.test("search says when --context-chars holds no passage", async () => {
 });
 
 Deno.test("search --expand names the hits folded into a context, and indents passages as the file does", async () => {
-  const args = ["refresh auth token", "--limit", "3", "--expand"];
+  const args = ["refresh auth token", "--limit", "3", "--expand", "--mode", "dense"];
   const json = JSON.parse((await wayfinder(["search", root, ...args, "-o", "json"], env)).stdout);
   const text = (await wayfinder(["search", root, ...args], env)).stdout;
   const blocks = text.trimEnd().split("\n\n");

@@ -52,8 +52,8 @@ Deno.test({
       assert.ok(existsSync(`${corpus.indexDir}-static`), "the tier was built first");
 
       // Wide enough that both lists reach the result whatever the tiny model's scores.
-      const tiered = await corpus.search(QUERY, { limit: 50 });
-      const alone = await plain.search(QUERY, { limit: 50 });
+      const tiered = await corpus.search(QUERY, { limit: 50, mode: "dense" });
+      const alone = await plain.search(QUERY, { limit: 50, mode: "dense" });
       assert.ok(tiered.notices.some((n) => /ranked with the static model meanwhile/.test(n)));
       assert.ok(!alone.notices.some((n) => /static model/.test(n)));
       // Without the tier, dense search sees only the embedded rows' files.
@@ -64,8 +64,8 @@ Deno.test({
 
       // Once every passage has its transformer vector, the tier is not read.
       await corpus.index();
-      const done = await corpus.search(QUERY, { limit: 10 });
-      const reference = await plain.search(QUERY, { limit: 10 });
+      const done = await corpus.search(QUERY, { limit: 10, mode: "dense" });
+      const reference = await plain.search(QUERY, { limit: 10, mode: "dense" });
       assert.ok(!done.notices.some((n) => /static model/.test(n)));
       assert.deepEqual(
         done.matches.map((hit) => hit.chunk.id),

@@ -257,10 +257,10 @@ export const SETTINGS = {
     type: "choice",
     choices: ["dense", "lexical", "hybrid"],
     aliases: { bm25: "lexical" },
-    default: "dense",
     env: "WAYFINDER_SEARCH_MODE",
     file: "search.mode",
-    help: "Retrieval: dense vectors, lexical BM25 (alias bm25), or both fused (RRF)",
+    help:
+      "Retrieval: dense vectors, lexical BM25 (alias bm25), or both fused (default: hybrid on a source tree, dense on a knowledge bundle)",
   },
   path: {
     flag: "path",

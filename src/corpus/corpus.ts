@@ -141,8 +141,9 @@ export interface CorpusSearchOptions {
   /** Hits wanted. @default 10 */
   limit?: number;
   /**
-   * How to rank: "dense" cosine, "lexical" BM25, or "hybrid" reciprocal rank
-   * fusion of both. @default "dense"; `bm25` is read as `lexical`
+   * How to rank: "dense" cosine, "lexical" BM25, or "hybrid", both fused
+   * (`bm25` is read as `lexical`). @default "hybrid" on a source tree,
+   * "dense" on a knowledge bundle
    */
   mode?: "dense" | "lexical" | "hybrid" | "bm25";
   /** Drops hits whose dense cosine similarity (`scores.dense`) is below this, whatever ranks them. */

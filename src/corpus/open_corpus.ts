@@ -368,8 +368,8 @@ class LocalCorpus implements ConfiguredCorpus, WorkingCopy {
     // Checked here too, so an empty query is told before an index or model is opened.
     const text = searchableQuery(query);
     const options = checkSearchOptions(asked);
-    // Only dense ranking and diversity read vectors.
-    const vectors = (options.mode ?? "dense") !== "lexical" || Boolean(options.diverse);
+    // Only dense ranking and diversity read vectors; every default mode is one that does.
+    const vectors = options.mode !== "lexical" || Boolean(options.diverse);
     const searcher = await this.#searcher(options, vectors);
     const request = {
       query: text,
@@ -396,7 +396,9 @@ class LocalCorpus implements ConfiguredCorpus, WorkingCopy {
       hints: this.hints,
       queries: this.#queries,
       reranker: (what) => this.#models.reranker(what),
-      tier: (options.mode ?? "dense") === "lexical" ? undefined : await this.#tierSearcher(index),
+      // Dense mode only: hybrid's lexical half already ranks the files not embedded yet, and
+      // the static model's dense half added nothing to it (docs/static-embedder.md).
+      tier: options.mode === "dense" ? await this.#tierSearcher(index) : undefined,
     });
   }
 

@@ -13,6 +13,7 @@ import {
   diversifyingSearcher,
   EMBEDDING_RANKING,
   expandingSearcher,
+  type Fusion,
   indexSearcher,
   LEXICAL_RANKING,
   type PassageScorer,
@@ -48,15 +49,35 @@ export interface StackParts {
   queries: QueryEmbeddings;
   /** The cross-encoder; `what` is the option that asked for it, for its error. */
   reranker(what: string): Promise<PassageScorer>;
-  /** The static tier's searcher and the files it ranks, while the index has rows to embed. */
+  /** The static tier's searcher and the files it ranks, while the index has rows to embed (dense mode). */
   tier?: { searcher: Searcher; waiting: Set<string> };
 }
 
-/** The ranking steps `mode` runs by default: none on a knowledge bundle. */
-export function codeRanking(mode: SearchMode, knowledge: boolean): RankingOptions | false {
-  if (knowledge) return false;
-  if (mode === "lexical") return LEXICAL_RANKING;
-  return EMBEDDING_RANKING;
+/**
+ * The mode a search runs when none is asked: hybrid on a source tree (it
+ * leads both the public code-search benchmark and the peer corpus), dense on
+ * a knowledge bundle (its protocols answer best by meaning; fusion lost a
+ * question in each). docs/code-search-benchmark.md has the figures.
+ */
+export function defaultMode(knowledge: boolean): SearchMode {
+  return knowledge ? "dense" : "hybrid";
+}
+
+/**
+ * The ranking steps `mode` runs by default, and how hybrid fuses: none and
+ * reciprocal rank fusion on a knowledge bundle; on a source tree lexical
+ * runs every step, dense the definition boost, and hybrid fuses BM25 with
+ * every step and dense with the definition boost, lexical leading
+ * (docs/code-search-benchmark.md).
+ */
+export function codeRanking(
+  mode: SearchMode,
+  knowledge: boolean,
+): { ranking: RankingOptions | false; fusion?: Fusion } {
+  if (knowledge) return { ranking: false };
+  if (mode === "lexical") return { ranking: LEXICAL_RANKING };
+  if (mode === "hybrid") return { ranking: LEXICAL_RANKING, fusion: "ranked" };
+  return { ranking: EMBEDDING_RANKING };
 }
 
 /** The searcher `options` ask for over `index`, with the query checks every corpus search makes. */
@@ -65,15 +86,15 @@ export async function stackSearcher(
   options: CheckedSearchOptions,
   parts: StackParts,
 ): Promise<Searcher> {
-  const mode = options.mode ?? "dense";
+  const mode = options.mode ?? defaultMode(index.manifest.settings?.knowledge === true);
   const embeds = mode !== "lexical";
   let searcher: Searcher = indexSearcher(index, {
     mode,
     embedQuery: embeds ? await parts.queries.embedding(index) : undefined,
     // Code ranking lifts source-tree search (docs/code-search-benchmark.md); bundles keep theirs.
-    ranking: codeRanking(mode, index.manifest.settings?.knowledge === true),
+    ...codeRanking(mode, index.manifest.settings?.knowledge === true),
   });
-  if (parts.tier && embeds) {
+  if (parts.tier && mode === "dense") {
     searcher = tieredSearcher(searcher, parts.tier.searcher, parts.tier.waiting);
   }
   // Below reranking: expansion widens by searching again, which must not score passages twice.
@@ -146,8 +167,8 @@ export async function answerQuery(
   parts: AnswerParts,
 ): Promise<ConfiguredSearchResult> {
   const { root, hints } = parts;
-  const coverage = await denseCoverage(index, options.mode ?? "dense", root, hints);
   const knowledge = index.manifest.settings?.knowledge === true;
+  const coverage = await denseCoverage(index, options.mode ?? defaultMode(knowledge), root, hints);
   const response: ConfiguredSearchResult = knowledge
     ? {
       query: request.query,

@@ -54,6 +54,7 @@ import {
   type CheckedSearchOptions,
   citedChanges,
   codeRanking,
+  defaultMode,
   rerankedFloorNotice,
 } from "./search_assembly.ts";
 import type { PassageScorer } from "../search/mod.ts";
@@ -311,12 +312,12 @@ export class StoreCorpus implements ConfiguredCorpus {
       );
     }
     const { queries, reranker } = this.local.parts;
-    const mode = options.mode ?? "dense";
+    const mode = options.mode ?? defaultMode(false);
     const embeds = mode !== "lexical";
     let searcher: Searcher = storeSearcher(reader, {
       mode,
       embedQuery: embeds ? await queries.embedding(reader) : undefined,
-      ranking: codeRanking(mode, false),
+      ...codeRanking(mode, false),
     });
     if (options.rerank) {
       searcher = rerankingSearcher(searcher, await reranker(this.#hints.rerankOption()), {

@@ -12,7 +12,9 @@ const OFFSET = z.number().int();
 const SCORES = z.object({
   dense: z.number().optional().describe("Cosine similarity with the query"),
   lexical: z.number().optional().describe("BM25 score"),
-  fused: z.number().optional().describe("Reciprocal rank fusion score (hybrid)"),
+  fused: z.number().optional().describe(
+    "Fused score (hybrid): rank fusion (at most about 0.033) or, on a source tree, the code ranking's",
+  ),
   rerank: z.number().optional().describe("Cross-encoder score"),
 }).passthrough();
 

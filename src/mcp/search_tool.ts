@@ -26,7 +26,8 @@ const SEARCH_INPUT = {
     `Hits wanted (default 10, at most ${LIMITS.limit})`,
   ),
   mode: z.enum(["dense", "lexical", "bm25", "hybrid"]).optional().describe(
-    "dense (default) for questions, hybrid for identifiers, lexical (BM25) for exact words only",
+    "hybrid (default on code: BM25 with code ranking, dense filling in), dense for questions " +
+      "asked by meaning (default on knowledge bundles), lexical (BM25) for exact words only",
   ),
   path: LIST(
     "Only hits whose path, relative to the root, matches one of these: a glob without '/' matches " +
@@ -75,12 +76,12 @@ export function registerSearch(
     description:
       "Semantic search over an indexed source tree or knowledge bundle. Returns the best passages with " +
       `path:lineStart-lineEnd citations, each with its first ${SHOWN_LINES} lines (get_chunk with the ` +
-      "hit's id returns the whole passage). Use mode 'hybrid' for identifiers, 'dense' for questions; " +
+      "hit's id returns the whole passage). The default mode fuses words and meaning (hybrid); 'dense' ranks by meaning alone, 'lexical' by words; " +
       "expand shows each hit in its class or section; contextChars returns prompt-ready context of at " +
       "most that many characters instead of the lines. Each score is labelled by what ranked the hit, " +
       "and the kinds do not compare: cos is dense cosine similarity (about 0 to 1), bm25 a lexical " +
       "match score (unbounded), rrf hybrid's rank fusion (at most about 0.033), rerank the " +
-      "cross-encoder's, ranked the code ranking stage's (about 0 to 3; lexical search of a " +
+      "cross-encoder's, ranked the code ranking stage's (about 0 to 3; lexical and hybrid search of a " +
       "source tree, or any search for a named identifier). On a knowledge bundle, the policy arguments choose what is eligible and what " +
       "context comes with a match.",
     inputSchema: { ...SEARCH_INPUT, root },

@@ -1,12 +1,13 @@
 /**
- * Search: ranks an index's chunks for a query by dense cosine, BM25 or their
- * reciprocal rank fusion, with path/type/language filters; and searchers
+ * Search: ranks an index's chunks for a query by dense cosine, BM25 or a
+ * fusion of both, with path/type/language filters; and searchers
  * that stack on any other (rerank, diversity, parent/child), plus prompt
  * context building.
  *
  * @module
  */
 export {
+  type Fusion,
   type SearchableIndex,
   type SearchHit,
   searchIndex,
@@ -23,6 +24,7 @@ export {
   rankCode,
   type RankingOptions,
 } from "./code_ranking.ts";
+export { DENSE_SHARE, fuseRanked } from "./ranked_fusion.ts";
 export {
   indexSearcher,
   type IndexSearcherOptions,

@@ -4,7 +4,14 @@ import type { Chunk, QuantizedVectors, RowColumns, RowRange } from "../types.ts"
 import { denseRanking, hasVector } from "./dense_ranking.ts";
 import { rowDot } from "./dense_scores.ts";
 import { keptRows, matchFilter, noMatchNotice, type SearchFilter } from "./match_filter.ts";
-import { queriedIdentifiers, rankCode, rankingActs, type RankingOptions } from "./code_ranking.ts";
+import {
+  EMBEDDING_RANKING,
+  queriedIdentifiers,
+  rankCode,
+  rankingActs,
+  type RankingOptions,
+} from "./code_ranking.ts";
+import { DENSE_SHARE, denseDepth, fuseRanked } from "./ranked_fusion.ts";
 
 /**
  * What search needs from an index. The store's `StoredIndex` satisfies it;
@@ -34,6 +41,9 @@ export interface SearchableIndex {
   ): { index: number; score: number }[];
 }
 
+/** How "hybrid" fuses its dense and lexical rankings (see `SearchOptions.fusion`). */
+export type Fusion = "rrf" | "blend" | "ranked";
+
 /** How to rank and which chunks to return. */
 export interface SearchOptions {
   /** Hits wanted. @default 10 */
@@ -50,11 +60,14 @@ export interface SearchOptions {
   /** The k of reciprocal rank fusion. @default 60 */
   rrfK?: number;
   /**
-   * How "hybrid" fuses its two rankings: reciprocal rank fusion, or a blend
-   * of both scores, each min-max normalised over its candidates (see
-   * `blend`). @default "rrf"
+   * How "hybrid" fuses its two rankings: reciprocal rank fusion; a blend of
+   * both scores, each min-max normalised over its candidates (see `blend`);
+   * or "ranked", each ranking first ordered by its own ranking stage (BM25's
+   * by `ranking`, the dense one's by the definition boost) and the lexical
+   * order leading (see `fuseRanked`), what a corpus searches a source tree
+   * with. @default "rrf"
    */
-  fusion?: "rrf" | "blend";
+  fusion?: Fusion;
   /**
    * The ranking stage after retrieval (see `rankCode`): true for all its
    * steps, or the steps to run. @default false
@@ -106,7 +119,11 @@ export interface SearchHit {
     dense?: number;
     /** BM25 score, when the chunk was among the lexical candidates. */
     lexical?: number;
-    /** Reciprocal-rank-fusion score, in "hybrid" mode. */
+    /**
+     * The fused score, in "hybrid" mode: reciprocal rank fusion's (at most
+     * about 0.033), a blend's, or the ranked fusion's (about 0 to 1.2; also
+     * `ranked`).
+     */
     fused?: number;
     /** Cross-encoder score, when the hit was reranked (see `rerankHits`). */
     rerank?: number;
@@ -237,7 +254,7 @@ function rank(
   depth: number,
   rrfK: number,
   only?: Uint8Array,
-  fusion: "rrf" | "blend" = "rrf",
+  fusion: Fusion = "rrf",
 ): { candidates: Candidate[]; complete: boolean } {
   const rows = only ? only.reduce((sum, kept) => sum + kept, 0) : index.chunks.length;
   const dot = (row: number) =>
@@ -387,6 +404,54 @@ function widen(
   return { survivors, window, exhausted: window >= candidates.length && complete };
 }
 
+/**
+ * Hybrid candidates by "ranked" fusion: BM25's ordered by `steps` (when
+ * they act), the dense ones by the definition boost (when it acts), then
+ * fused with the lexical order leading. The dense share shrinks with the
+ * share of rows embedded, as in `fuse`.
+ */
+function rankedHybrid(
+  index: SearchableIndex,
+  queryVector: Float32Array | null,
+  query: string,
+  limit: number,
+  steps: RankingOptions | undefined,
+  only?: Uint8Array,
+): { candidates: Candidate[]; complete: boolean } {
+  const depth = limit * MAX_WIDEN;
+  const lexical = rank(index, queryVector, query, "lexical", depth, 0, only);
+  const dense = rank(index, queryVector, query, "dense", depth, 0, only);
+  const lexicalOrder = steps
+    ? reorder(index, query, lexical.candidates, steps)
+    : lexical.candidates;
+  const denseOrder = rankingActs(query, EMBEDDING_RANKING)
+    ? reorder(index, query, dense.candidates, EMBEDDING_RANKING)
+    : dense.candidates;
+  const seen = 1 - rowsIn(index.pending) / Math.max(1, index.chunks.length);
+  const byRow = new Map<number, Candidate>();
+  for (const c of [...dense.candidates, ...lexical.candidates]) {
+    byRow.set(c.row, { ...c, scores: { ...byRow.get(c.row)?.scores, ...c.scores } });
+  }
+  const fused = fuseRanked(
+    lexicalOrder.map((c) => ({ row: c.row, score: c.similarity })),
+    denseOrder.map((c) => ({ row: c.row, score: c.similarity })),
+    DENSE_SHARE * seen,
+    denseDepth(limit),
+  );
+  return {
+    candidates: fused.slice(0, depth).map(({ row, score }) => {
+      const { scores } = byRow.get(row)!;
+      // Ranked: the stage ran on both halves, so the fused score is a code ranking score too.
+      return {
+        row,
+        similarity: score,
+        scores: { dense: scores.dense, lexical: scores.lexical, fused: score, ranked: score },
+      };
+    }),
+    complete: lexical.complete && dense.complete,
+  };
+}
+
 /** Candidates in the ranking stage's order, each with the score it ranked them by. */
 function reorder(
   index: SearchableIndex,
@@ -482,6 +547,10 @@ export function searchIndex(
   // Reordered candidates are no longer sorted by the similarity minScore cuts on.
   const denseCut = mode === "dense" && useMinScore && !steps ? minScore : undefined;
   const settle = (only?: Uint8Array) => {
+    if (mode === "hybrid" && options.fusion === "ranked") {
+      const fused = rankedHybrid(index, queryVector, query, limit, steps, only);
+      return widen(fused.candidates, fused.complete, keep, limit, undefined);
+    }
     const ranking = rank(
       index,
       queryVector,

@@ -1,6 +1,7 @@
 import type { SearchFilter } from "./match_filter.ts";
 import type { RankingOptions } from "./code_ranking.ts";
 import {
+  type Fusion,
   type SearchableIndex,
   type SearchHit,
   searchIndex,
@@ -80,7 +81,7 @@ export interface IndexSearcherOptions {
   /** The k of reciprocal rank fusion. @default 60 */
   rrfK?: number;
   /** How "hybrid" fuses dense and BM25 (see `SearchOptions.fusion`). */
-  fusion?: "rrf" | "blend";
+  fusion?: Fusion;
   /** The ranking stage after retrieval (see `SearchOptions.ranking`). */
   ranking?: boolean | RankingOptions;
 }

@@ -6,10 +6,11 @@
  */
 import type { Chunk } from "../types.ts";
 import { languageId } from "../walk/mod.ts";
-import { rankCode, rankingActs } from "./code_ranking.ts";
+import { EMBEDDING_RANKING, rankCode, rankingActs, type RankingOptions } from "./code_ranking.ts";
 import { GLOB_CHARS, matchFilter, type SearchFilter } from "./match_filter.ts";
-import type { SearchHit, SearchScores } from "./search_index.ts";
-import type { IndexSearcherOptions, Searcher } from "./searcher.ts";
+import type { SearchHit, SearchResult, SearchScores } from "./search_index.ts";
+import { DENSE_SHARE, denseDepth, fuseRanked } from "./ranked_fusion.ts";
+import type { IndexSearcherOptions, Searcher, SearchRequest } from "./searcher.ts";
 
 /** Which chunks a store may return: the categories it can test itself. */
 export interface CandidateFilter {
@@ -69,46 +70,104 @@ function storeFilter(filter: SearchFilter | undefined): CandidateFilter | undefi
 export function storeSearcher(source: CandidateSource, options: IndexSearcherOptions): Searcher {
   return {
     async search(request) {
-      const { query, limit, minScore } = request;
+      const { query, limit } = request;
       const depth = limit * DEPTH;
       const filter = storeFilter(request.filter);
       const vector = options.mode === "lexical" ? null : await options.embedQuery!(query);
+      const asked = options.ranking === true ? {} : options.ranking || undefined;
+      const steps = asked && rankingActs(query, asked) ? asked : undefined;
+      if (options.mode === "hybrid" && options.fusion === "ranked") {
+        const [lexical, dense] = await Promise.all([
+          source.lexical(query, { limit: depth, filter }),
+          source.dense(vector!, { limit: depth, filter }),
+        ]);
+        const fused = rankedFusion(query, lexical, dense, steps, limit);
+        return settle(request, fused, lexical.length + dense.length);
+      }
       const candidates = options.mode === "lexical"
         ? await source.lexical(query, { limit: depth, filter })
         : options.mode === "dense"
         ? await source.dense(vector!, { limit: depth, filter })
         : await source.hybrid(query, vector!, { limit: depth, filter, rrfK: options.rrfK });
-      const notices: string[] = [];
-      if (minScore !== undefined && options.mode === "lexical") {
-        notices.push("minScore applies to dense similarity and was ignored in lexical mode");
-      } else if (minScore !== undefined && options.mode === "hybrid") {
-        notices.push(
-          `minScore ${minScore} kept hits by dense similarity (scores.dense), not by the fused score they are ranked by`,
-        );
-      }
-      const useFloor = minScore !== undefined && options.mode !== "lexical";
-      const keep = matchFilter(request.filter);
-      const asked = options.ranking === true ? {} : options.ranking || undefined;
-      const steps = asked && rankingActs(query, asked) ? asked : undefined;
-      let hits: SearchHit[] = candidates.map((c) => hitOf(c.chunk, c.score, c.scores));
-      if (steps) {
-        const ranked = rankCode(
-          hits.map((hit, row) => ({ row, score: hit.score })),
-          (row) => hits[row]!.chunk,
-          query,
-          steps,
-        );
-        hits = ranked.map(({ row, score }) =>
-          hitOf(hits[row]!.chunk, score, { ...hits[row]!.scores, ranked: score })
-        );
-      }
-      const matches = hits
-        .filter((hit) => !useFloor || (hit.scores.dense ?? -Infinity) >= minScore!)
-        .filter((hit) => !keep || keep(hit.chunk))
-        .slice(0, limit);
-      return { matches, notices, examined: candidates.length };
+      const hits = candidates.map((c) => hitOf(c.chunk, c.score, c.scores));
+      return settle(request, steps ? ranked(query, hits, steps) : hits, candidates.length);
     },
   };
+
+  /** The hits the request keeps: its filter's globs and the dense floor, `limit` of them. */
+  function settle(request: SearchRequest, hits: SearchHit[], examined: number): SearchResult {
+    const { minScore, limit } = request;
+    const notices: string[] = [];
+    if (minScore !== undefined && options.mode === "lexical") {
+      notices.push("minScore applies to dense similarity and was ignored in lexical mode");
+    } else if (minScore !== undefined && options.mode === "hybrid") {
+      notices.push(
+        `minScore ${minScore} kept hits by dense similarity (scores.dense), not by the fused score they are ranked by`,
+      );
+    }
+    const useFloor = minScore !== undefined && options.mode !== "lexical";
+    const keep = matchFilter(request.filter);
+    const matches = hits
+      .filter((hit) => !useFloor || (hit.scores.dense ?? -Infinity) >= minScore!)
+      .filter((hit) => !keep || keep(hit.chunk))
+      .slice(0, limit);
+    return { matches, notices, examined };
+  }
+}
+
+/** Hits in the ranking stage's order, each scored by it. */
+function ranked(query: string, hits: SearchHit[], steps: RankingOptions): SearchHit[] {
+  return rankCode(
+    hits.map((hit, row) => ({ row, score: hit.score })),
+    (row) => hits[row]!.chunk,
+    query,
+    steps,
+  ).map(({ row, score }) =>
+    hitOf(hits[row]!.chunk, score, { ...hits[row]!.scores, ranked: score })
+  );
+}
+
+/** "ranked" fusion of a store's two rankings, as `searchIndex` fuses a local index's. */
+function rankedFusion(
+  query: string,
+  lexical: Candidate[],
+  dense: Candidate[],
+  steps: RankingOptions | undefined,
+  limit: number,
+): SearchHit[] {
+  const lexicalHits = lexical.map((c) => hitOf(c.chunk, c.score, c.scores));
+  const denseHits = dense.map((c) => hitOf(c.chunk, c.score, c.scores));
+  const lexicalOrder = steps ? ranked(query, lexicalHits, steps) : lexicalHits;
+  const denseOrder = rankingActs(query, EMBEDDING_RANKING)
+    ? ranked(query, denseHits, EMBEDDING_RANKING)
+    : denseHits;
+  // One row per chunk, both rankings' scores on it.
+  const rows = new Map<string, { row: number; chunk: Chunk; scores: SearchScores }>();
+  const rowOf = (hit: SearchHit) => {
+    const held = rows.get(hit.chunk.id);
+    if (held) {
+      held.scores = { ...held.scores, ...hit.scores };
+      return held.row;
+    }
+    rows.set(hit.chunk.id, { row: rows.size, chunk: hit.chunk, scores: hit.scores });
+    return rows.size - 1;
+  };
+  const fused = fuseRanked(
+    lexicalOrder.map((hit) => ({ row: rowOf(hit), score: hit.score })),
+    denseOrder.map((hit) => ({ row: rowOf(hit), score: hit.score })),
+    DENSE_SHARE,
+    denseDepth(limit),
+  );
+  const byRow = [...rows.values()];
+  return fused.map(({ row, score }) => {
+    const { chunk, scores } = byRow[row]!;
+    return hitOf(chunk, score, {
+      dense: scores.dense,
+      lexical: scores.lexical,
+      fused: score,
+      ranked: score,
+    });
+  });
 }
 
 function hitOf(chunk: Chunk, score: number, scores: SearchScores): SearchHit {

@@ -1,0 +1,62 @@
+/**
+ * Hybrid search's default fusion on a source tree ("ranked"): each ranking
+ * first goes through its own ranking stage (BM25's candidates through the
+ * whole code ranking stage, the dense ones through the definition boost),
+ * then the two orders are combined by score, the lexical one leading.
+ *
+ * Why lexical leads: on real repositories BM25 with the ranking stage finds
+ * the right file more often than a small embedding model does, and reciprocal
+ * rank fusion levels its confident first place with the dense list's near
+ * misses. A small dense share still reorders near ties and brings in passages
+ * no query word names (docs/code-search-benchmark.md, "Round three").
+ */
+import type { RankedRow } from "./code_ranking.ts";
+
+/** The dense ranking's weight beside the lexical one (0.1–0.3 measured alike; 0.5 lost). */
+export const DENSE_SHARE = 0.2;
+/** Dense candidates that take part, at least: further down, cosines are noise. */
+export const DENSE_DEPTH = 50;
+
+/** Dense candidates that take part when `limit` hits are wanted: five per hit, at least DENSE_DEPTH. */
+export function denseDepth(limit: number): number {
+  return Math.max(DENSE_DEPTH, limit * 5);
+}
+
+/**
+ * Fuses two rankings, each best first with positive scores: a row's score
+ * is its lexical score as a share of the lexical best, plus `denseShare`
+ * times its dense score min-max normalised over the dense top `depth`
+ * (the last of them gets 0); dense rows further down take no part. Best
+ * first; equal scores keep the lexical order, then the dense one.
+ *
+ * @example A clear BM25 winner stays first; dense breaks the tie behind it
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fuseRanked } from "./ranked_fusion.ts";
+ * const lexical = [{ row: 1, score: 10 }, { row: 2, score: 5 }, { row: 3, score: 5 }];
+ * const dense = [{ row: 3, score: 0.9 }, { row: 4, score: 0.8 }, { row: 1, score: 0.1 }];
+ * assert.deepEqual(fuseRanked(lexical, dense).map((r) => r.row), [1, 3, 2, 4]);
+ * ```
+ */
+export function fuseRanked(
+  lexical: readonly RankedRow[],
+  dense: readonly RankedRow[],
+  denseShare = DENSE_SHARE,
+  depth = DENSE_DEPTH,
+): RankedRow[] {
+  const fused = new Map<number, { score: number; order: number }>();
+  const best = Math.max(0, ...lexical.map((r) => r.score)) || 1;
+  lexical.forEach((r, i) => fused.set(r.row, { score: r.score / best, order: i }));
+  const top = dense.slice(0, depth);
+  const low = Math.min(...top.map((r) => r.score));
+  const span = Math.max(...top.map((r) => r.score)) - low || 1;
+  top.forEach((r, i) => {
+    const share = denseShare * (r.score - low) / span;
+    const held = fused.get(r.row);
+    if (held) held.score += share;
+    else fused.set(r.row, { score: share, order: lexical.length + i });
+  });
+  return [...fused.entries()]
+    .sort(([, a], [, b]) => b.score - a.score || a.order - b.order)
+    .map(([row, { score }]) => ({ row, score }));
+}

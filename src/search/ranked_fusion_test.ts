@@ -1,0 +1,41 @@
+import assert from "node:assert/strict";
+import { DENSE_DEPTH, DENSE_SHARE, denseDepth, fuseRanked } from "./ranked_fusion.ts";
+
+const rows = (list: { row: number }[]) => list.map((r) => r.row);
+
+Deno.test("fuseRanked: the lexical order leads; the dense share only reorders near ties", () => {
+  // Lexical 1 clearly first; 2 and 3 close behind; dense puts 3 first and 1 last.
+  const lexical = [{ row: 1, score: 8 }, { row: 2, score: 4.2 }, { row: 3, score: 4 }];
+  const dense = [{ row: 3, score: 0.8 }, { row: 2, score: 0.5 }, { row: 1, score: 0.3 }];
+  const fused = fuseRanked(lexical, dense);
+  assert.deepEqual(rows(fused), [1, 3, 2]);
+  assert.equal(fused[0]!.score, 1); // the lexical best, with no dense share (last of the dense top)
+  assert.ok(Math.abs(fused[1]!.score - (0.5 + DENSE_SHARE)) < 1e-9);
+});
+
+Deno.test("fuseRanked: a passage no query word names enters from the dense ranking", () => {
+  const lexical = [{ row: 1, score: 2 }];
+  const dense = [{ row: 9, score: 0.9 }, { row: 1, score: 0.2 }];
+  const fused = fuseRanked(lexical, dense);
+  assert.deepEqual(rows(fused), [1, 9]);
+  assert.ok(Math.abs(fused[1]!.score - DENSE_SHARE) < 1e-9);
+  // With no lexical candidates at all, the dense order is the answer.
+  assert.deepEqual(rows(fuseRanked([], dense)), [9, 1]);
+});
+
+Deno.test("fuseRanked: a dense share of 0 gives the lexical order, dense-only rows after it", () => {
+  const lexical = [{ row: 5, score: 3 }, { row: 4, score: 2 }];
+  const dense = [{ row: 4, score: 0.9 }, { row: 7, score: 0.8 }];
+  assert.deepEqual(rows(fuseRanked(lexical, dense, 0)), [5, 4, 7]);
+});
+
+Deno.test("fuseRanked: dense candidates below the top DENSE_DEPTH take no part", () => {
+  const dense = Array.from({ length: DENSE_DEPTH + 5 }, (_, i) => ({ row: i, score: 1 - i / 100 }));
+  const fused = fuseRanked([], dense);
+  assert.equal(fused.length, DENSE_DEPTH);
+  assert.ok(!fused.some((r) => r.row >= DENSE_DEPTH));
+  // Five per hit wanted when more are asked for.
+  assert.equal(denseDepth(10), DENSE_DEPTH);
+  assert.equal(denseDepth(40), 200);
+  assert.equal(fuseRanked([], dense, DENSE_SHARE, denseDepth(40)).length, DENSE_DEPTH + 5);
+});

@@ -1,0 +1,58 @@
+import assert from "node:assert/strict";
+import type { Chunk } from "../types.ts";
+import { LEXICAL_RANKING } from "./code_ranking.ts";
+import { type Candidate, type CandidateSource, storeSearcher } from "./store_searcher.ts";
+
+const chunk = (id: string, sourcePath: string, content: string): Chunk => ({
+  id,
+  sourcePath,
+  lineStart: 1,
+  lineEnd: 1,
+  startOffset: 0,
+  endOffset: content.length,
+  type: "function",
+  language: "typescript",
+  content,
+  metadata: {},
+});
+
+const TOKEN = chunk("token", "src/token.ts", "export function refreshToken() {}");
+const SESSION = chunk("session", "src/session.ts", "export function keepSession() {}");
+const CACHE = chunk("cache", "src/cache.ts", "export function remember() {}");
+
+/** A store's answers, as PostgreSQL or Orama would give them: each ranking best first. */
+const source: CandidateSource = {
+  lexical: () =>
+    Promise.resolve<Candidate[]>([
+      { chunk: TOKEN, score: 9, scores: { lexical: 9 } },
+      { chunk: SESSION, score: 3, scores: { lexical: 3 } },
+    ]),
+  dense: () =>
+    Promise.resolve<Candidate[]>([
+      { chunk: CACHE, score: 0.8, scores: { dense: 0.8 } },
+      { chunk: SESSION, score: 0.7, scores: { dense: 0.7 } },
+      { chunk: TOKEN, score: 0.2, scores: { dense: 0.2 } },
+    ]),
+  hybrid: () =>
+    Promise.reject(new Error("ranked fusion asks for the two rankings, not the store's own")),
+};
+
+Deno.test("storeSearcher fuses a store's two rankings after the ranking stage, lexical leading", async () => {
+  const searcher = storeSearcher(source, {
+    mode: "hybrid",
+    fusion: "ranked",
+    ranking: LEXICAL_RANKING,
+    embedQuery: () => Promise.resolve(new Float32Array([1, 0])),
+  });
+  const { matches } = await searcher.search({ query: "refresh token", limit: 5 });
+  // Each chunk once; BM25's clear winner first; the dense-only chunk enters behind it.
+  assert.deepEqual(matches.map((m) => m.chunk.id), ["token", "session", "cache"]);
+  const [token, session] = matches;
+  assert.equal(token!.score, token!.scores.fused);
+  assert.equal(token!.scores.lexical, 9);
+  assert.equal(token!.scores.dense, 0.2);
+  assert.equal(session!.scores.dense, 0.7);
+  // The dense floor still cuts on cosine, not on the fused score.
+  const floored = await searcher.search({ query: "refresh token", limit: 5, minScore: 0.5 });
+  assert.deepEqual(floored.matches.map((m) => m.chunk.id), ["session", "cache"]);
+});
