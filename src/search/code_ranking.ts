@@ -203,11 +203,24 @@ function queryWords(query: string): string[] {
   return [...new Set(words(query).filter((w) => w.length > 2 && !PATH_STOPWORDS.has(w)))];
 }
 
-/** Whether two words are one (`route`/`routes`/`routing`): equal, or one a ≥ 4-letter prefix of the other. */
+/**
+ * Whether two words are one (`route`/`routes`/`routing`, `utility`/`utils`): equal, one a
+ * ≥ 4-letter prefix of the other, or equal once a common ending is dropped from each.
+ */
 function sameWord(a: string, b: string): boolean {
   if (a === b) return true;
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  return short.length >= 4 && long.startsWith(short.replace(/e$/, ""));
+  if (short.length >= 4 && long.startsWith(short.replace(/e$/, ""))) return true;
+  return stemOfWord(a) === stemOfWord(b);
+}
+
+/** Endings a light stemmer drops, so `utility` and `utils`, `parsing` and `parser` meet. */
+const ENDING = /(?:ities|ity|ies|ions|ion|ers|er|ing|ed|es|s)$/;
+
+/** A word without its ending, when at least four letters remain (else the word itself). */
+function stemOfWord(word: string): string {
+  const stem = word.replace(ENDING, "");
+  return stem.length >= 4 ? stem : word;
 }
 
 /** Fraction of the query's words found in the file's name and its folder's name. */

@@ -221,6 +221,22 @@ Deno.test("rankCode() lifts files named by the query's words and lowers import l
     "router.ts:merge",
     "server.ts:serve",
   ]);
+  // Words meet past their endings: "utility" names ArrayUtils.java, "parsing" parser.py.
+  const utils: [Chunk, number][] = [
+    [chunk("Conversion.java", "convert"), 10],
+    [chunk("ArrayUtils.java", "toArray"), 9],
+    [chunk("z.ts", "z"), 0],
+  ];
+  assert.equal(
+    ranked(utils, "array utility operations", ONLY("pathMatch"))[0],
+    "ArrayUtils.java:toArray",
+  );
+  const parsers: [Chunk, number][] = [
+    [chunk("lexer.py", "scan"), 10],
+    [chunk("parser.py", "parse"), 9],
+    [chunk("z.ts", "z"), 0],
+  ];
+  assert.equal(ranked(parsers, "argument parsing", ONLY("pathMatch"))[0], "parser.py:parse");
   const imports = { ...chunk("a.ts", "import"), type: "imports" };
   const uses: [Chunk, number][] = [[imports, 10], [chunk("b.ts", "use"), 8], [
     chunk("z.ts", "z"),
