@@ -432,11 +432,12 @@ function rankedHybrid(
   for (const c of [...dense.candidates, ...lexical.candidates]) {
     byRow.set(c.row, { ...c, scores: { ...byRow.get(c.row)?.scores, ...c.scores } });
   }
+  const denseTop = denseDepth(limit);
   const fused = fuseRanked(
     lexicalOrder.map((c) => ({ row: c.row, score: c.similarity })),
     denseOrder.map((c) => ({ row: c.row, score: c.similarity })),
     DENSE_SHARE * seen,
-    denseDepth(limit),
+    denseTop,
   );
   return {
     candidates: fused.slice(0, depth).map(({ row, score }) => {
@@ -448,7 +449,9 @@ function rankedHybrid(
         scores: { dense: scores.dense, lexical: scores.lexical, fused: score, ranked: score },
       };
     }),
-    complete: lexical.complete && dense.complete,
+    // Complete only when every dense candidate took part: else a starving filter must rank
+    // the rows it keeps on their own, where the dense ones it keeps make the top.
+    complete: lexical.complete && dense.complete && dense.candidates.length <= denseTop,
   };
 }
 

@@ -82,6 +82,29 @@ Deno.test("searchIndex() hands a starving filter to lexical search as a row pred
   }
 });
 
+Deno.test("searchIndex() ranked hybrid: lexical leads, and a starving filter finds dense rows past the top 50", () => {
+  // 90 rows by falling cosine, all within the widest window; BM25 matches rows 70 and 3 only.
+  const paths = (i: number) => (i === 80 ? "lib/far.ts" : `src/${i}.ts`);
+  const lexical: SearchableIndex["lexical"] = (_q, _limit, filter) =>
+    [{ index: 70, score: 8 }, { index: 3, score: 2 }].filter((h) =>
+      filter?.rows?.(h.index) ?? true
+    );
+  const index = { ...fanIndex(90, paths), lexical };
+  const { matches } = searchIndex(index, EAST, "q", { mode: "hybrid", fusion: "ranked", limit: 3 });
+  // BM25's winner stays first though dense ranks it 71st; row 3 has both; row 0 dense alone.
+  assert.deepEqual(matches.map((m) => m.chunk.id), ["c70", "c3", "c0"]);
+  assert.equal(matches[0]!.scores.lexical, 8);
+  assert.equal(matches[0]!.score, matches[0]!.scores.fused);
+  // Row 80 is neither a lexical match nor in the dense top 50: only ranking the kept rows finds it.
+  const kept = searchIndex(index, EAST, "q", {
+    mode: "hybrid",
+    fusion: "ranked",
+    limit: 3,
+    filter: { paths: ["lib"] },
+  });
+  assert.deepEqual(kept.matches.map((m) => m.chunk.id), ["c80"]);
+});
+
 Deno.test("searchIndex() gives no notice when the window already covers the whole index", () => {
   const index = fanIndex(50, (i) => (i === 7 ? "lib/x.ts" : `src/${i}.ts`));
   const result = searchIndex(index, EAST, "", { limit: 10, filter: { paths: ["lib/**"] } });
