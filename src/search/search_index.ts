@@ -53,7 +53,7 @@ export interface SearchOptions {
    * whatever score ranks them; ignored, with a notice, in "lexical" mode.
    */
   minScore?: number;
-  /** "dense" cosine, "lexical" BM25, or "hybrid" reciprocal rank fusion of both. @default "dense" */
+  /** "dense" cosine, "lexical" BM25, or "hybrid", both fused as `fusion` says. @default "dense" */
   mode?: "dense" | "lexical" | "hybrid";
   /** Restricts hits by path glob, chunk type and language. */
   filter?: SearchFilter;

@@ -74,7 +74,7 @@ export type SearchMode = "dense" | "lexical" | "hybrid";
 
 /** Options of {@linkcode indexSearcher}. */
 export interface IndexSearcherOptions {
-  /** "dense" cosine, "lexical" BM25, or "hybrid" reciprocal rank fusion of both. */
+  /** "dense" cosine, "lexical" BM25, or "hybrid", both fused as `fusion` says. */
   mode: SearchMode;
   /** Embeds the query; needed by "dense" and "hybrid". */
   embedQuery?: (query: string) => Promise<Float32Array>;
