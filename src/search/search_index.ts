@@ -241,6 +241,11 @@ function needVector(queryVector: Float32Array | null, mode: string): Float32Arra
   return queryVector;
 }
 
+/** The share of rows with a vector: less than 1 while a generation is still embedding. */
+function embeddedShare(index: SearchableIndex): number {
+  return 1 - rowsIn(index.pending) / Math.max(1, index.chunks.length);
+}
+
 /**
  * Ranks up to `depth` candidates, among the rows `only` marks 1 when given.
  * `complete` says the ranking holds every chunk that could ever match, so
@@ -288,7 +293,7 @@ function rank(
   const lexical = lexicalOf(index, query, depth, only);
   // A dense ranking of a generation still embedding has seen only part of the passages: its
   // rank i among them is about rank i / seen among all of them.
-  const seen = 1 - rowsIn(index.pending) / Math.max(1, index.chunks.length);
+  const seen = embeddedShare(index);
   const candidates = fusion === "blend"
     ? blend(denseTop, dense, lexical, depth, query, seen)
     : fuse(denseTop, dense, lexical, depth, rrfK, seen);
@@ -427,7 +432,7 @@ function rankedHybrid(
   const denseOrder = rankingActs(query, EMBEDDING_RANKING)
     ? reorder(index, query, dense.candidates, EMBEDDING_RANKING)
     : dense.candidates;
-  const seen = 1 - rowsIn(index.pending) / Math.max(1, index.chunks.length);
+  const seen = embeddedShare(index);
   const byRow = new Map<number, Candidate>();
   for (const c of [...dense.candidates, ...lexical.candidates]) {
     byRow.set(c.row, { ...c, scores: { ...byRow.get(c.row)?.scores, ...c.scores } });

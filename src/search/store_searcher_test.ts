@@ -1,19 +1,14 @@
 import assert from "node:assert/strict";
 import type { Chunk } from "../types.ts";
 import { LEXICAL_RANKING } from "./code_ranking.ts";
+import { chunk as testChunk } from "./testdata/index.ts";
 import { type Candidate, type CandidateSource, storeSearcher } from "./store_searcher.ts";
 
+/** A test chunk with its own text (the shared helper's text is its id). */
 const chunk = (id: string, sourcePath: string, content: string): Chunk => ({
-  id,
-  sourcePath,
-  lineStart: 1,
-  lineEnd: 1,
-  startOffset: 0,
+  ...testChunk(id, sourcePath),
   endOffset: content.length,
-  type: "function",
-  language: "typescript",
   content,
-  metadata: {},
 });
 
 const TOKEN = chunk("token", "src/token.ts", "export function refreshToken() {}");
