@@ -33,6 +33,8 @@ export class StaticEmbedder implements Embedder {
   readonly #tokenizer: WordPieceTokenizer;
   readonly #recent = new Map<string, number[]>();
   #closed = false;
+  /** The vocabulary's mean direction, made on first need. */
+  #mean: Float32Array | null = null;
 
   private constructor(model: StaticModel, identity: ModelIdentity) {
     this.#model = model;
@@ -111,7 +113,11 @@ export class StaticEmbedder implements Embedder {
     return ids;
   }
 
-  /** The mean of the pieces' vectors, unknown pieces left out (all unknown: the unknown vector). */
+  /**
+   * The mean of the pieces' vectors, unknown pieces left out. A text with no
+   * known piece gets the vocabulary's mean direction: a unit vector like every
+   * other, close to nothing in particular (`[UNK]`'s own row is empty).
+   */
   #embed(ids: number[]): Float32Array {
     const { vectors, header } = this.#model;
     const d = header.dimensions;
@@ -124,10 +130,18 @@ export class StaticEmbedder implements Embedder {
       for (let k = 0; k < d; k++) sum[k] += vectors[base + k];
       count++;
     }
-    if (count === 0 || !normalizeVector(sum)) {
-      sum.set(vectors.subarray(unk * d, unk * d + d));
-      normalizeVector(sum);
-    }
+    if (count === 0 || !normalizeVector(sum)) return this.#vocabularyMean().slice();
     return sum;
+  }
+
+  #vocabularyMean(): Float32Array {
+    if (this.#mean) return this.#mean;
+    const { vectors, header } = this.#model;
+    const d = header.dimensions;
+    const mean = new Float32Array(d);
+    for (let at = 0; at < vectors.length; at++) mean[at % d] += vectors[at];
+    // A model of zero rows has no direction: any fixed unit vector will do.
+    if (!normalizeVector(mean)) mean[0] = 1;
+    return (this.#mean = mean);
   }
 }

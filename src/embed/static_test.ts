@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { WayfinderError } from "../error.ts";
 import {
   distillStaticModel,
+  encodeStaticModel,
   manifestPathFor,
   readStaticModel,
   writeTinyModel,
@@ -96,6 +97,37 @@ Deno.test("the static embedder embeds without a context window: unit vectors, a 
   );
   await embedder.close();
   await assert.rejects(() => embedder.embedQuery("x"), WayfinderError);
+});
+
+Deno.test("a static model's vectors read back row by row as they were written", async () => {
+  await using t = await tinyStatic();
+  const { model } = await readStaticModel(t.to);
+  const { vocabSize, dimensions } = model.header;
+  // A ramp every float16 holds exactly: a read that starts anywhere but at the first row shows.
+  const ramp = Float32Array.from({ length: vocabSize * dimensions }, (_, i) => (i % 2048) / 4);
+  const bytes = encodeStaticModel(model.header, ramp);
+  await Deno.writeFile(t.to, bytes);
+  const manifestPath = manifestPathFor(t.to);
+  const manifest = JSON.parse(await Deno.readTextFile(manifestPath));
+  const digest = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>),
+  );
+  manifest.sha256 = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  manifest.bytes = bytes.length;
+  await Deno.writeTextFile(manifestPath, JSON.stringify(manifest));
+  assert.deepEqual((await readStaticModel(t.to)).model.vectors, ramp);
+  // The embedder averages exactly those rows: one known piece is its own row, normalised.
+  const embedder = await StaticEmbedder.open({ modelPath: t.to });
+  const tokenizer = new WordPieceTokenizer(
+    model.header.tokenizer.tokens,
+    model.header.tokenizer.unk,
+  );
+  const [id] = tokenizer.tokenize("index");
+  const row = ramp.slice(id! * dimensions, (id! + 1) * dimensions);
+  const norm = Math.hypot(...row);
+  const [vector] = await embedder.embedDocuments(["index"]);
+  for (let k = 0; k < dimensions; k++) assert.ok(Math.abs(vector![k]! - row[k]! / norm) < 1e-6);
+  await embedder.close();
 });
 
 Deno.test("a static model that is truncated or does not match its manifest is refused", async () => {

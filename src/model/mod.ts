@@ -24,6 +24,7 @@ export {
 } from "./distill_static.ts";
 export {
   decodeStaticModel,
+  encodeStaticModel,
   readStaticManifest,
   readStaticModel,
   STATIC_FORMAT_VERSION,

@@ -150,7 +150,8 @@ export function decodeStaticModel(bytes: Uint8Array, path: string): StaticModel 
   if (header.tokenizer?.tokens?.length !== header.vocabSize) {
     throw bad(path, "its vocabulary does not match its vector count");
   }
-  const halves = new Float16Array(bytes.slice(start).buffer, 0, values);
+  // Copied out: `bytes` may be a view (node's readFile gives a Buffer, whose `slice` is one).
+  const halves = new Float16Array(Uint8Array.prototype.slice.call(bytes, start).buffer, 0, values);
   return { header, vectors: Float32Array.from(halves) };
 }
 

@@ -138,7 +138,8 @@ export function _float32FromLE(bytes: Uint8Array): Float32Array {
   const n = bytes.byteLength / 4;
   if (LITTLE_ENDIAN) {
     if (bytes.byteOffset % 4 === 0) return new Float32Array(bytes.buffer, bytes.byteOffset, n);
-    return new Float32Array(bytes.slice().buffer, 0, n);
+    // A copy, not `bytes.slice()`: on a node Buffer that is a view of the same memory.
+    return new Float32Array(Uint8Array.prototype.slice.call(bytes).buffer, 0, n);
   }
   const out = new Float32Array(n);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
