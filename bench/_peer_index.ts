@@ -5,6 +5,7 @@
  */
 import { dirname, join } from "node:path";
 import { mkdir, writeFile } from "node:fs/promises";
+import { BUILD_DEFAULTS } from "../src/build_defaults.ts";
 import { createCodeChunker, makeChunk } from "../src/chunk/mod.ts";
 import { type Embedder, identityFingerprint } from "../src/embed/mod.ts";
 import {
@@ -43,7 +44,7 @@ export async function indexDirectory(
     embedder,
     chunker: await createCodeChunker(),
     exclude,
-    maxChunkChars: 1500,
+    maxChunkChars: BUILD_DEFAULTS.maxChunkChars,
     longInput: "reject",
     rebuild: true,
   });

@@ -6,7 +6,7 @@
  *
  *   deno run -A bench/code_search_bench.ts [FOLDER] [--modes lexical,dense,hybrid]
  *     [--split dev|held|all] [--repos a,b] [--model GGUF|STATIC] [--data DIR] [--json FILE]
- *     [--ranking "off;all;-fileSaturation"] [--chunk-cache DIR]
+ *     [--ranking "off;all;-fileSaturation"] [--chunk-cache DIR] [--max-chunk-chars N]
  *
  * FOLDER (default $WAYFINDER_CODE_SEARCH_BENCH) holds repos.json,
  * annotations/, results/ and repos/<name>/ (see `_code_search.ts`); without
@@ -21,6 +21,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
+import { BUILD_DEFAULTS } from "../src/build_defaults.ts";
 import { createCodeChunker } from "../src/chunk/mod.ts";
 import { liveIndex, openCorpus } from "../src/corpus/mod.ts";
 import { type Embedder, LlamaEmbedder, StaticEmbedder } from "../src/embed/mod.ts";
@@ -62,6 +63,7 @@ const { values, positionals } = parseArgs({
     compare: { type: "string", default: "semble-hybrid,semble-ablations:semble-bm25" },
     ranking: { type: "string", default: "off" },
     "chunk-cache": { type: "string" },
+    "max-chunk-chars": { type: "string", default: String(BUILD_DEFAULTS.maxChunkChars) },
   },
 });
 
@@ -94,6 +96,8 @@ const embedder: Embedder = values.model.endsWith(".static")
   ? await StaticEmbedder.open({ modelPath: values.model })
   : await LlamaEmbedder.create({ modelPath: values.model, threads, inputFormat: INPUT_FORMAT });
 const chunker = await createCodeChunker();
+/** The chunk budget every run indexes with: the build default unless measuring another. */
+const maxChunkChars = Number(values["max-chunk-chars"]);
 
 /**
  * The chunks `index` would store for `repo`: walked, chunked and fitted alike.
@@ -106,7 +110,9 @@ async function chunksOf(repo: BenchRepo, model: Embedder): Promise<Chunk[]> {
   const file = cache &&
     join(
       cache,
-      `${repo.spec.name}-${repo.spec.revision.slice(0, 12)}-${basename(values.model)}.json`,
+      `${repo.spec.name}-${repo.spec.revision.slice(0, 12)}-${
+        basename(values.model)
+      }-${maxChunkChars}.json`,
     );
   if (file && existsSync(file)) return JSON.parse(readFileSync(file, "utf8"));
   const chunks = await chunkTree(repo.root, model);
@@ -121,7 +127,7 @@ async function chunkTree(root: string, model: Embedder): Promise<Chunk[]> {
   const { files } = await walkSources({ root });
   const chunks: Chunk[] = [];
   for (const file of files) {
-    for (const fitted of await chunkSource(file, { chunker, embedder: model })) {
+    for (const fitted of await chunkSource(file, { chunker, embedder: model, maxChunkChars })) {
       chunks.push(...fitted.fragments);
     }
   }
@@ -169,7 +175,7 @@ async function indexRepo(repo: BenchRepo, embeds: boolean): Promise<Indexed> {
       close: () => Promise.resolve(),
     };
   }
-  const corpus = await openCorpus(repo.root, { dataDir, embedder });
+  const corpus = await openCorpus(repo.root, { dataDir, embedder, maxChunkChars });
   await corpus.index();
   const indexMs = performance.now() - started;
   const index = await liveIndex(corpus);

@@ -6,7 +6,7 @@
  * `tests/compare_embeddings_test.ts` will judge it.
  *
  *   deno run -A bench/peer_ranking.ts [--runs "lexical=-fileSaturation;hybrid=definitions"]
- *     [--model GGUF|STATIC] [--data DIR] [--detail]
+ *     [--model GGUF|STATIC] [--data DIR] [--detail] [--max-chunk-chars N]
  *
  * A run is `mode=ranking` (`mode` alone: the default the corpus searcher
  * uses); mode is dense, lexical or hybrid (`hybrid:blend` blends,
@@ -18,6 +18,7 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { BUILD_DEFAULTS } from "../src/build_defaults.ts";
 import { liveIndex, openCorpus } from "../src/corpus/mod.ts";
 import { type Embedder, LlamaEmbedder, StaticEmbedder } from "../src/embed/mod.ts";
 import { loadGroups, loadJudgments, loadQueries, runEvaluation } from "../src/eval/mod.ts";
@@ -42,6 +43,7 @@ const { values } = parseArgs({
     model: { type: "string", default: join(REPO, ".cache/models/minilm-f16.gguf") },
     data: { type: "string", default: join(tmpdir(), "wayfinder-peer-ranking") },
     detail: { type: "boolean", default: false },
+    "max-chunk-chars": { type: "string", default: String(BUILD_DEFAULTS.maxChunkChars) },
   },
 });
 
@@ -72,6 +74,7 @@ const embedder: Embedder = values.model.endsWith(".static")
 const corpus = await openCorpus(join(REPO, "fixtures", "corpus"), {
   dataDir: values.data,
   embedder,
+  maxChunkChars: Number(values["max-chunk-chars"]),
 });
 try {
   await corpus.index();

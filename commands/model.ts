@@ -116,7 +116,7 @@ async function fallBack(to: string, config: Config, context: CommandContext) {
 
 /**
  * `--static`: the static model distilled from the staged one, kept when the
- * one beside it was distilled from these very weights.
+ * one beside it was distilled from these very weights by the current method.
  */
 async function prepareStatic(
   gguf: string,
@@ -126,8 +126,10 @@ async function prepareStatic(
 ): Promise<{ path: string; name: string; source: string }> {
   const path = staticModelPathFor(gguf);
   const current = await readStaticModel(path).catch(() => null);
-  if (current?.model.header.source.sha256 === sha256) {
-    return { path, name: current.model.header.name, source: "existing" };
+  const header = current?.model.header;
+  // Files from before the top components were dropped record no `droppedComponents`.
+  if (header?.source.sha256 === sha256 && header.method.droppedComponents !== undefined) {
+    return { path, name: header.name, source: "existing" };
   }
   context.stderr(`Distilling a static model from ${gguf}\n`);
   const interrupt = listenForInterrupt();

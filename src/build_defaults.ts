@@ -16,7 +16,10 @@ export const BUILD_DEFAULTS: Readonly<{
   exclude: readonly string[];
   /** Larger files are skipped (1 MiB). */
   maxFileBytes: number;
-  /** Chunk budget in non-whitespace characters, for every chunker. */
+  /**
+   * Chunk budget in non-whitespace characters, for every chunker (chosen by measurement:
+   * docs/code-search-benchmark.md, round four).
+   */
   maxChunkChars: number;
   /** Vector codes kept besides the float vectors. */
   quantization: Quantization;
@@ -26,6 +29,6 @@ export const BUILD_DEFAULTS: Readonly<{
   include: [],
   exclude: [],
   maxFileBytes: 1_048_576,
-  maxChunkChars: 1500,
+  maxChunkChars: 1000,
   quantization: "none",
 };

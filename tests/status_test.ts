@@ -100,7 +100,7 @@ Deno.test("status names another model from its manifest without loading it", asy
   assert.equal(other.hint, `run 'wayfinder index ${root} --model ${model} --rebuild'`);
   const policy = await status("--long-input", "truncate", "--max-chunk-chars", "700");
   assert.deepEqual(policy.stale.reasons, [
-    "maxChunkChars 1500 → 700",
+    "maxChunkChars 1000 → 700",
     "longInput reject → truncate",
   ]);
   assert.equal(

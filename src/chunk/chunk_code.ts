@@ -29,7 +29,7 @@ export interface CodeChunkerOptions {
 
 /** Options of {@link CodeChunker.chunk}. */
 export interface CodeChunkOptions {
-  /** Non-whitespace characters per chunk; larger declarations split. @default 1500 */
+  /** Non-whitespace characters per chunk; larger declarations split. @default 1000 */
   maxChars?: number;
   /** Containers this small stay whole, and small neighbours merge below it. @default 200 */
   minChars?: number;

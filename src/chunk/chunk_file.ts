@@ -5,7 +5,7 @@ import { chunkText } from "./chunk_text.ts";
 
 /** Options of {@link chunkFile}. */
 export interface ChunkFileOptions {
-  /** Non-whitespace characters per chunk, for every chunker. @default 1500 */
+  /** Non-whitespace characters per chunk, for every chunker. @default 1000 */
   maxChars?: number;
   /** Code: containers this small stay whole, smaller neighbours merge. @default 200 */
   minChars?: number;

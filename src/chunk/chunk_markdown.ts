@@ -10,7 +10,7 @@ export interface MarkdownOptions {
   /**
    * Budget per chunk, in non-whitespace characters. Bigger blocks are split
    * at line boundaries (lists at item boundaries, tables at row boundaries).
-   * @default 1500
+   * @default 1000
    */
   maxChars?: number;
 }

@@ -5,7 +5,7 @@ import { countNonWhitespace, makeChunk } from "./make_chunk.ts";
 
 /** How `chunkText` cuts a file. */
 export interface TextOptions {
-  /** Budget per chunk, in non-whitespace characters. @default 1500 */
+  /** Budget per chunk, in non-whitespace characters. @default 1000 */
   maxChars?: number;
   /** The chunks' `language`. @default "text" */
   language?: string;
@@ -175,7 +175,7 @@ function positiveInt(value: number, name: string): number {
   return value;
 }
 
-/** Checks a `maxChars` option and returns it, 1500 when not given: the budget every chunker cuts to. */
+/** Checks a `maxChars` option; without one, the build default: the budget every chunker cuts to. */
 export function chunkBudget(maxChars: number | undefined): number {
   return positiveInt(maxChars ?? BUILD_DEFAULTS.maxChunkChars, "maxChars");
 }

@@ -48,7 +48,7 @@ export interface CorpusOptions {
   exclude?: string[];
   /** Skip larger files. @default 1048576 */
   maxFileBytes?: number;
-  /** Chunk budget in non-whitespace characters. @default 1500 */
+  /** Chunk budget in non-whitespace characters. @default 1000 */
   maxChunkChars?: number;
   /** Vector codes kept for a fast first pass of dense search. @default "none" */
   quantization?: "none" | "int8" | "binary";

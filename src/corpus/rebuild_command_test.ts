@@ -1,4 +1,5 @@
 import { equal } from "node:assert/strict";
+import { BUILD_DEFAULTS } from "../build_defaults.ts";
 import type { RecordedSettings } from "../store/mod.ts";
 import { rebuildFix, type RebuildInput } from "./rebuild_command.ts";
 
@@ -8,7 +9,7 @@ const DEFAULTS: RecordedSettings = {
   include: [],
   exclude: [],
   maxFileBytes: 1_048_576,
-  maxChunkChars: 1500,
+  maxChunkChars: BUILD_DEFAULTS.maxChunkChars,
   quantization: "none",
 };
 

@@ -47,6 +47,19 @@ Deno.test("distilling the tiny model twice gives the same bytes", async () => {
   assert.equal(manifest.dimensions, 16);
 });
 
+Deno.test("distillation leaves out the strongest components where the source has dimensions to spare", async () => {
+  await using spare = await tinyStatic(16);
+  await using none = await tinyStatic(32);
+  const dropped = (await readStaticModel(spare.to)).model.header.method;
+  const kept = (await readStaticModel(none.to)).model.header.method;
+  // The tiny model has 32 dimensions: 16 kept leaves room to drop 16, 32 kept leaves none.
+  assert.equal(dropped.droppedComponents, 16);
+  assert.equal(kept.droppedComponents, 0);
+  assert.ok(kept.explainedVariance > 0.999, `${kept.explainedVariance}`);
+  // The weaker half of 32 components never explains more than half the variance.
+  assert.ok(dropped.explainedVariance <= 0.5, `${dropped.explainedVariance}`);
+});
+
 Deno.test("the static tokenizer splits text as llama.cpp's WordPiece does", async () => {
   await using t = await tinyStatic();
   const { model } = await readStaticModel(t.to);

@@ -19,6 +19,13 @@ import {
 
 /** model2vec's default: frequent tokens (high Zipf probability) weigh much less. */
 const SIF_COEFFICIENT = 1e-4;
+/**
+ * The strongest principal components left out ("all-but-the-top", Mu &
+ * Viswanath 2018): every token's output shares them, so an average of
+ * tokens is dominated by them and says little about which tokens it holds.
+ * 16 measured best (docs/static-embedder.md).
+ */
+export const DROPPED_COMPONENTS = 16;
 /** BERT's placeholder tokens: never produced by the tokenizer, not worth a forward pass. */
 const UNUSED = /^\[unused\d+\]$/;
 
@@ -88,7 +95,11 @@ export async function distillStaticModel(
     outputs.set(await source.outputFor(id), row * d);
     if (row % 256 === 0 || row === kept.length - 1) options.onProgress?.(row + 1, kept.length);
   }
-  const pca = principalComponents(outputs, kept.length, d, dims);
+  // As many top components as the source has beyond `dims`, at most DROPPED_COMPONENTS.
+  const dropped = Math.min(DROPPED_COMPONENTS, d - dims);
+  const computed = dims + dropped;
+  const pca = principalComponents(outputs, kept.length, d, computed);
+  const explainedVariance = pca.componentShares.slice(dropped).reduce((sum, v) => sum + v, 0);
   // SIF: token i (in vocabulary order) has Zipf probability ∝ 1/(i+2).
   let norm = 0;
   for (let rank = 0; rank < kept.length; rank++) norm += 1 / (rank + 2);
@@ -96,7 +107,7 @@ export async function distillStaticModel(
   for (const [row, id] of kept.entries()) {
     const weight = SIF_COEFFICIENT / (SIF_COEFFICIENT + 1 / (row + 2) / norm);
     for (let k = 0; k < dims; k++) {
-      vectors[id * dims + k] = pca.projected[row * dims + k] * weight;
+      vectors[id * dims + k] = pca.projected[row * computed + dropped + k] * weight;
     }
   }
   const header: StaticModelHeader = {
@@ -107,7 +118,8 @@ export async function distillStaticModel(
     method: {
       pooling: source.pooling,
       pcaDims: dims,
-      explainedVariance: Number(pca.explainedVariance.toFixed(6)),
+      droppedComponents: dropped,
+      explainedVariance: Number(explainedVariance.toFixed(6)),
       sifCoefficient: SIF_COEFFICIENT,
     },
     queryPrefix: source.queryPrefix,
@@ -133,7 +145,7 @@ export async function distillStaticModel(
     path: options.to,
     manifest,
     tokens: kept.length,
-    explainedVariance: pca.explainedVariance,
+    explainedVariance,
   };
 }
 

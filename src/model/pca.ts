@@ -12,6 +12,8 @@ export interface Pca {
   projected: Float64Array;
   /** Kept eigenvalues over all eigenvalues, 0..1. */
   explainedVariance: number;
+  /** Each kept component's share of all the variance, strongest first. */
+  componentShares: number[];
 }
 
 /**
@@ -73,13 +75,13 @@ export function principalComponents(
     }
   }
   let total = 0;
-  let kept = 0;
-  for (let k = 0; k < dims; k++) {
-    const value = Math.max(0, values[order[k]]);
-    total += value;
-    if (k < components) kept += value;
-  }
-  return { projected, explainedVariance: total > 0 ? kept / total : 1 };
+  for (let k = 0; k < dims; k++) total += Math.max(0, values[order[k]]);
+  const componentShares = Array.from(
+    { length: components },
+    (_, k) => total > 0 ? Math.max(0, values[order[k]]) / total : 1 / components,
+  );
+  const kept = componentShares.reduce((sum, share) => sum + share, 0);
+  return { projected, explainedVariance: Math.min(1, kept), componentShares };
 }
 
 /**

@@ -43,6 +43,8 @@ export interface StaticModelHeader {
   method: {
     pooling: string;
     pcaDims: number;
+    /** The strongest components left out before the kept ones (absent in older files: none). */
+    droppedComponents?: number;
     /** Share of the source outputs' variance the kept components explain. */
     explainedVariance: number;
     sifCoefficient: number;
