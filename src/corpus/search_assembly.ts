@@ -95,7 +95,8 @@ export async function stackSearcher(
     ...codeRanking(mode, index.manifest.settings?.knowledge === true),
   });
   if (parts.tier && mode === "dense") {
-    searcher = tieredSearcher(searcher, parts.tier.searcher, parts.tier.waiting);
+    const embedded = 1 - rowsIn(index.pending) / Math.max(1, index.chunks.length);
+    searcher = tieredSearcher(searcher, parts.tier.searcher, parts.tier.waiting, embedded);
   }
   // Below reranking: expansion widens by searching again, which must not score passages twice.
   if (options.expand) searcher = expandingSearcher(searcher, index, sourceReader(parts.root));

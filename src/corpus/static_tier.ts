@@ -57,16 +57,26 @@ export function waitingFiles(index: StoredIndex): Set<string> {
 const DEPTH = 50;
 
 /**
- * Merges the main searcher's hits with the tier's hits in files the main
- * index has not embedded yet. The two models' scores are on different
- * scales, and their lists cover different shares of the tree, so neither
- * ranks nor raw cosines compare: each list's scores are min-max normalised
- * over its own top candidates (the tier's over the whole tree, so a file
- * not embedded yet takes the place the static model gives it among all the
- * files), then the hits are merged by that score. The tier's cosines are on
- * another model's scale, so `minScore` cuts only the main ranking.
+ * Merges the main searcher's hits with the tier's while the main index is
+ * still embedding. The two models' scores are on different scales and their
+ * lists cover different shares of the tree, so each list's scores are first
+ * min-max normalised over its own top candidates (the tier's over the whole
+ * tree). A passage then scores `embedded × main + (1 − embedded) × tier`,
+ * `embedded` being the share of rows with their transformer vector: the
+ * static ranking leads while the transformer has seen little of the tree, and
+ * gives way as it fills in. A passage of a file not embedded yet has the
+ * tier's score alone, standing for both. The tier's hits in embedded files
+ * count through the main hits whose lines they overlap (the tier keeps chunks
+ * whole, the transformer's index may hold them as fragments). The tier's
+ * cosines are on another model's scale, so `minScore` cuts only the main
+ * ranking.
  */
-export function tieredSearcher(main: Searcher, tier: Searcher, waiting: Set<string>): Searcher {
+export function tieredSearcher(
+  main: Searcher,
+  tier: Searcher,
+  waiting: Set<string>,
+  embedded: number,
+): Searcher {
   return {
     async search(request) {
       const limit = Math.max(request.limit, DEPTH);
@@ -74,10 +84,12 @@ export function tieredSearcher(main: Searcher, tier: Searcher, waiting: Set<stri
         main.search({ ...request, limit }),
         tier.search({ ...request, limit, minScore: undefined }),
       ]);
-      const merged = [
-        ...normalised(ours.matches),
-        ...normalised(theirs.matches).filter(({ hit }) => waiting.has(hit.chunk.sourcePath)),
-      ];
+      const tierHits = normalised(theirs.matches);
+      const merged = normalised(ours.matches).map(({ hit, score }) => {
+        const also = tierHits.find(({ hit: other }) => sameLines(other, hit));
+        return { hit, score: embedded * score + (1 - embedded) * (also?.score ?? 0) };
+      });
+      merged.push(...tierHits.filter(({ hit }) => waiting.has(hit.chunk.sourcePath)));
       // Stable: at equal scores the main model's hit comes first.
       const matches = merged
         .sort((a, b) => b.score - a.score)
@@ -98,6 +110,12 @@ export function tieredSearcher(main: Searcher, tier: Searcher, waiting: Set<stri
       };
     },
   };
+}
+
+/** Whether two hits are of the same file and share a line. */
+function sameLines(a: SearchHit, b: SearchHit): boolean {
+  return a.chunk.sourcePath === b.chunk.sourcePath && a.chunk.lineStart <= b.chunk.lineEnd &&
+    b.chunk.lineStart <= a.chunk.lineEnd;
 }
 
 /** Each hit with its score min-max normalised over the list (the best is 1). */
