@@ -106,7 +106,7 @@ export async function leasedGenerations(indexDir: string): Promise<Set<string>> 
         record && typeof record.generation === "string" && processAlive(record.pid, record.since)
       ) {
         leased.add(record.generation);
-      } else if (record || !entry.name.endsWith(".json") || await olderThan(path, 60_000)) {
+      } else if (record || !entry.name.endsWith(".json") || await abandoned(path, entry.name)) {
         await Deno.remove(path).catch(() => {});
       }
     }
@@ -116,10 +116,19 @@ export async function leasedGenerations(indexDir: string): Promise<Set<string>> 
   return leased;
 }
 
-/** Whether a file was last written more than `ms` ago (a torn lease, not one being written). */
-async function olderThan(path: string, ms: number): Promise<boolean> {
+/**
+ * Whether a lease with no readable record is abandoned rather than being
+ * written: its writer (the pid its name starts with) is gone, or it has been
+ * torn for a minute. A writer killed between creating and filling it leaves
+ * one; this process's own may be mid-write.
+ */
+async function abandoned(path: string, name: string): Promise<boolean> {
   const info = await Deno.stat(path).catch(() => null);
-  return info !== null && Date.now() - (info.mtime?.getTime() ?? 0) > ms;
+  if (info === null) return false;
+  const written = info.mtime?.getTime() ?? 0;
+  const pid = Number(/^(\d+)-/.exec(name)?.[1]);
+  if (pid !== process.pid && !processAlive(pid, new Date(written).toISOString())) return true;
+  return Date.now() - written > 60_000;
 }
 
 /** Leftovers of writes through a rename that a crash interrupted. */

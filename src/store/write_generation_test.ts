@@ -114,6 +114,27 @@ Deno.test("writeGeneration() ignores and removes the lease of a reader that died
   }
 });
 
+Deno.test("writeGeneration() removes at once a torn lease whose writer died, and keeps one being written", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await writeGeneration(dir, syntheticGeneration(5, 4, 1));
+    const dead = new Deno.Command(Deno.execPath(), { args: ["eval", "0"] }).spawn();
+    await dead.status;
+    await Deno.mkdir(join(dir, "readers"));
+    // Killed between creating its lease and writing it: an empty file.
+    const torn = join(dir, "readers", `${dead.pid}-0badc0de.json`);
+    const ours = join(dir, "readers", `${Deno.pid}-0badc0de.json`);
+    await Deno.writeTextFile(torn, "");
+    await Deno.writeTextFile(ours, "");
+    await writeGeneration(dir, syntheticGeneration(5, 4, 2));
+    await rejects(Deno.stat(torn), Deno.errors.NotFound);
+    // This process may still be writing its own: it stays until it is a minute old.
+    ok((await Deno.stat(ours)).isFile);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("writeGeneration() keeps a pinned generation only while its writer pins it", async () => {
   const dir = await Deno.makeTempDir();
   try {
