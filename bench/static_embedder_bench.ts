@@ -25,6 +25,7 @@ import { stat } from "node:fs/promises";
 import { cpuUsage } from "node:process";
 import { join } from "node:path";
 import { LlamaEmbedder, StaticEmbedder } from "../src/embed/mod.ts";
+import { readStaticModel } from "../src/model/mod.ts";
 import { embeddingInput } from "../src/pipeline/mod.ts";
 import { openIndex } from "../src/store/mod.ts";
 import { median, report, skipSuite } from "./_report.ts";
@@ -82,7 +83,9 @@ async function staticModel(): Promise<{ path: string; distillSeconds: number | n
   if (given) return { path: given, distillSeconds: null };
   const path = gguf.replace(/\.gguf$/i, "") + ".static";
   const timing = `${path}.timing.json`;
-  if (existsSync(path) && existsSync(timing)) {
+  // A model from before all-but-the-top records no `droppedComponents`: distil it again.
+  const current = await readStaticModel(path).catch(() => null);
+  if (current?.model.header.method.droppedComponents !== undefined && existsSync(timing)) {
     return { path, distillSeconds: JSON.parse(readFileSync(timing, "utf8")).seconds };
   }
   const run = await wayfinder(["model", "distill", "--from", gguf, "--to", path]);
