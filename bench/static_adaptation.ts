@@ -22,6 +22,7 @@ import { liveIndex, openCorpus } from "../src/corpus/mod.ts";
 import { LlamaEmbedder, StaticEmbedder } from "../src/embed/mod.ts";
 import { WordPieceTokenizer } from "../src/embed/wordpiece.ts";
 import { writeManifest } from "../src/model/_write_manifest.ts";
+import { sha256File } from "../src/model/mod.ts";
 import { encodeStaticModel, readStaticModel } from "../src/model/static_model_file.ts";
 import { embeddingInput, INPUT_FORMAT } from "../src/pipeline/mod.ts";
 
@@ -54,15 +55,12 @@ else vectors = await fitToTransformer(Number(values.variant === "refine" ? value
 header.name = `${header.name}, adapted (${values.variant})`;
 const bytes = encodeStaticModel(header, vectors);
 await Deno.writeFile(values.out, bytes);
-const digest = new Uint8Array(
-  await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>),
-);
 await writeManifest(values.out, {
   ...manifest,
   name: header.name,
   dimensions: header.dimensions,
   bytes: bytes.length,
-  sha256: Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join(""),
+  sha256: await sha256File(values.out),
 });
 console.error(`wrote ${values.out}`);
 

@@ -11,6 +11,7 @@ import { rowsIn } from "../row_ranges.ts";
 import {
   buildContext,
   diversifyingSearcher,
+  embeddedShare,
   EMBEDDING_RANKING,
   expandingSearcher,
   type Fusion,
@@ -95,8 +96,12 @@ export async function stackSearcher(
     ...codeRanking(mode, index.manifest.settings?.knowledge === true),
   });
   if (parts.tier && mode === "dense") {
-    const embedded = 1 - rowsIn(index.pending) / Math.max(1, index.chunks.length);
-    searcher = tieredSearcher(searcher, parts.tier.searcher, parts.tier.waiting, embedded);
+    searcher = tieredSearcher(
+      searcher,
+      parts.tier.searcher,
+      parts.tier.waiting,
+      embeddedShare(index),
+    );
   }
   // Below reranking: expansion widens by searching again, which must not score passages twice.
   if (options.expand) searcher = expandingSearcher(searcher, index, sourceReader(parts.root));

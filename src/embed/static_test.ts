@@ -6,6 +6,7 @@ import {
   encodeStaticModel,
   manifestPathFor,
   readStaticModel,
+  sha256File,
   writeTinyModel,
 } from "../model/mod.ts";
 import { LlamaEmbedder } from "./llama.ts";
@@ -122,10 +123,7 @@ Deno.test("a static model's vectors read back row by row as they were written", 
   await Deno.writeFile(t.to, bytes);
   const manifestPath = manifestPathFor(t.to);
   const manifest = JSON.parse(await Deno.readTextFile(manifestPath));
-  const digest = new Uint8Array(
-    await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>),
-  );
-  manifest.sha256 = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  manifest.sha256 = await sha256File(t.to);
   manifest.bytes = bytes.length;
   await Deno.writeTextFile(manifestPath, JSON.stringify(manifest));
   assert.deepEqual((await readStaticModel(t.to)).model.vectors, ramp);

@@ -7,6 +7,7 @@
  * @module
  */
 export {
+  embeddedShare,
   type Fusion,
   type SearchableIndex,
   type SearchHit,

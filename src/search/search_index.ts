@@ -242,7 +242,7 @@ function needVector(queryVector: Float32Array | null, mode: string): Float32Arra
 }
 
 /** The share of rows with a vector: less than 1 while a generation is still embedding. */
-function embeddedShare(index: SearchableIndex): number {
+export function embeddedShare(index: SearchableIndex): number {
   return 1 - rowsIn(index.pending) / Math.max(1, index.chunks.length);
 }
 
