@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { STATIC_POOLING } from "../src/embed/mod.ts";
+import { identityFingerprint } from "../src/embed/identity_fingerprint.ts";
 import { copyTree, REPO, tinyModelsWithStatic, wayfinder } from "./_run.ts";
 
 const CORPUS = join(REPO, "fixtures", "corpus");
@@ -50,6 +52,42 @@ Deno.test("a static index searches, and an index refuses queries from the other 
   assert.equal(refused.code, 2);
   assert.match(refused.stderr, /^wayfinder: .*provider "llama" → "static".*--rebuild/);
 });
+
+Deno.test("a static index from before identifiers were split is refused, naming the rebuild", async () => {
+  const { root, data, staticPath } = await setup();
+  const env = { WAYFINDER_DATA_DIR: data };
+  const asStatic = ["--embedder", "static", "--model", staticPath];
+  const indexed = await wayfinder(["index", root, ...asStatic], env);
+  assert.equal(indexed.code, 0, indexed.stderr);
+  // Rewrite the published manifest as an older wayfinder wrote it: plain mean pooling.
+  const manifestPath = findManifest(data);
+  const manifest = JSON.parse(await Deno.readTextFile(manifestPath));
+  assert.equal(manifest.identity.pooling, STATIC_POOLING);
+  manifest.identity.pooling = "mean";
+  manifest.fingerprint = identityFingerprint(manifest.identity);
+  await Deno.writeTextFile(manifestPath, JSON.stringify(manifest));
+
+  const refused = await wayfinder(["search", root, "encrypt data"], env);
+  assert.equal(refused.code, 2);
+  assert.match(
+    refused.stderr,
+    /^wayfinder: .*pooling "mean" → "mean of identifier parts".*--rebuild/,
+  );
+  const rebuilt = await wayfinder(["index", root, ...asStatic, "--rebuild"], env);
+  assert.equal(rebuilt.code, 0, rebuilt.stderr);
+  const found = await wayfinder(["search", root, "encrypt data", "--output", "json"], env);
+  assert.equal(found.code, 0, found.stderr);
+});
+
+/** The manifest of the one generation under a data root. */
+function findManifest(dir: string): string {
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.name === "manifest.json" && /gen-/.test(entry.parentPath)) {
+      return join(entry.parentPath, entry.name);
+    }
+  }
+  throw new Error(`no manifest under ${dir}`);
+}
 
 Deno.test("fit-inputs with a static model: no token limit, nothing split", async () => {
   const { root, data, staticPath } = await setup();

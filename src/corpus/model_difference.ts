@@ -7,7 +7,7 @@
  * would load with, from that manifest, else from the GGUF's header.
  */
 import { basename } from "node:path";
-import { llamaSetup, type ModelIdentity, readLlamaSetup } from "../embed/mod.ts";
+import { llamaSetup, type ModelIdentity, readLlamaSetup, STATIC_POOLING } from "../embed/mod.ts";
 import { WayfinderError } from "../error.ts";
 import { type ModelManifest, readManifest, resolveModelPath, sha256File } from "../model/mod.ts";
 import {
@@ -42,10 +42,13 @@ export async function modelDifference(
   if (provider === "static") {
     const weights = await staticWeights(embedder, locations);
     if (typeof weights === "string") return { reasons: [weights], rebuildMends: false };
+    if (weights.sha256 !== built.sha256) {
+      return mended([`model ${built.name} → ${weights.name} (other weights)`]);
+    }
     return mended(
-      weights.sha256 === built.sha256
+      built.pooling === STATIC_POOLING
         ? []
-        : [`model ${built.name} → ${weights.name} (other weights)`],
+        : [`pooling ${JSON.stringify(built.pooling)} → ${JSON.stringify(STATIC_POOLING)}`],
     );
   }
   if (provider !== "llama") {

@@ -150,4 +150,9 @@ export { type LlamaTokenOutputs, openLlamaTokenOutputs } from "./llama_token_out
  * const [vector] = await embedder.embedDocuments(["parse the config file"]);
  * ```
  */
-export { NO_TOKEN_LIMIT, StaticEmbedder, type StaticEmbedderOptions } from "./static.ts";
+export {
+  NO_TOKEN_LIMIT,
+  STATIC_POOLING,
+  StaticEmbedder,
+  type StaticEmbedderOptions,
+} from "./static.ts";

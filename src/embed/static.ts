@@ -19,12 +19,20 @@ export interface StaticEmbedderOptions {
  */
 export const NO_TOKEN_LIMIT = Number.MAX_SAFE_INTEGER;
 
+/**
+ * How a static embedder pools, recorded in its identity: the mean of the
+ * pieces of each word's identifier parts (see `splitIdentifiers`). Indexes
+ * from before the split say "mean", so the guard asks for a rebuild.
+ */
+export const STATIC_POOLING = "mean of identifier parts";
+
 /** Token ids of recent inputs: `index` counts a passage's tokens, then embeds it. */
 const RECENT_LIMIT = 1024;
 
 /**
- * Embeds with a static model: tokenize (the source model's WordPiece), look
- * up each piece's vector, average, normalise. No llama.cpp, no context
+ * Embeds with a static model: tokenize (the source model's WordPiece, with
+ * identifiers cut into their parts), look up each piece's vector, average,
+ * normalise. No llama.cpp, no context
  * window; a passage costs a few microseconds.
  */
 export class StaticEmbedder implements Embedder {
@@ -40,7 +48,7 @@ export class StaticEmbedder implements Embedder {
     this.#model = model;
     this.identity = identity;
     const { tokens, unk } = model.header.tokenizer;
-    this.#tokenizer = new WordPieceTokenizer(tokens, unk);
+    this.#tokenizer = new WordPieceTokenizer(tokens, unk, { splitIdentifiers: true });
   }
 
   /**
@@ -57,7 +65,7 @@ export class StaticEmbedder implements Embedder {
       provider: "static",
       sha256,
       dimensions: header.dimensions,
-      pooling: "mean",
+      pooling: STATIC_POOLING,
     }, {
       queryPrefix: header.queryPrefix,
       maxTokens: NO_TOKEN_LIMIT,

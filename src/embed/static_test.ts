@@ -12,7 +12,7 @@ import {
 import { LlamaEmbedder } from "./llama.ts";
 import { openLlamaTokenOutputs } from "./llama_token_outputs.ts";
 import { NO_TOKEN_LIMIT, StaticEmbedder } from "./static.ts";
-import { WordPieceTokenizer } from "./wordpiece.ts";
+import { WordPieceTokenizer, words } from "./wordpiece.ts";
 
 /** The tiny generated GGUF, and a static model distilled from it, in a temp dir. */
 async function tinyStatic(dims = 16) {
@@ -85,6 +85,33 @@ Deno.test("the static tokenizer splits text as llama.cpp's WordPiece does", asyn
   } finally {
     await llama.close();
   }
+});
+
+Deno.test("the static tokenizer cuts identifiers into their parts, on both of its paths", async () => {
+  await using t = await tinyStatic();
+  const { tokens, unk } = (await readStaticModel(t.to)).model.header.tokenizer;
+  const plain = new WordPieceTokenizer(tokens, unk);
+  const split = new WordPieceTokenizer(tokens, unk, { splitIdentifiers: true });
+  const cases: [string, string][] = [
+    ["parseConfigFile(path)", "parse Config File(path)"],
+    ["HTTPServer.listen", "HTTP Server.listen"],
+    ["utf8Decode base64Encoder", "utf8 Decode base64 Encoder"],
+    ["snake_case_name MAX_SIZE", "snake_case_name MAX_SIZE"],
+    ["XMLHttpRequest getURL", "XML Http Request get URL"],
+  ];
+  for (const [identifier, spaced] of cases) {
+    assert.deepEqual(split.tokenize(identifier), plain.tokenize(spaced), identifier);
+    // A non-ASCII space sends the text down the Unicode path; it must cut the same way.
+    assert.deepEqual(split.tokenize(`${identifier}\u00a0`), plain.tokenize(spaced), identifier);
+  }
+  assert.deepEqual([...words("ÜberSchallGeschwindigkeit", true)], [
+    "uber",
+    "schall",
+    "geschwindigkeit",
+  ]);
+  assert.notDeepEqual(split.tokenize("parseConfigFile"), plain.tokenize("parseConfigFile"));
+  // Off by default: the tokenizer then cuts exactly as llama.cpp does (the test above).
+  assert.deepEqual(plain.tokenize("parseConfig"), plain.tokenize("parseconfig"));
 });
 
 Deno.test("the static embedder embeds without a context window: unit vectors, a bag of pieces", async () => {

@@ -11,14 +11,27 @@ const WORD_START = "\u2581";
 /** Words remembered with their pieces; code repeats its identifiers a great deal. */
 const CACHE_LIMIT = 200_000;
 
+/** Options for {@linkcode WordPieceTokenizer}. */
+export interface WordPieceOptions {
+  /**
+   * Cut words at identifier boundaries too (`parseConfigFile` → parse, config,
+   * file; `HTTPServer` → http, server) before looking up pieces. A transformer
+   * reads a joined identifier's pieces in context; an average of them does
+   * not, so the static embedder splits. @default {false}
+   */
+  splitIdentifiers?: boolean;
+}
+
 /** Splits text into vocabulary ids. */
 export class WordPieceTokenizer {
   readonly #ids = new Map<string, number>();
   readonly #longest: number;
   readonly #unk: number;
+  readonly #split: boolean;
   readonly #cache = new Map<string, readonly number[]>();
 
-  constructor(tokens: readonly string[], unk: number) {
+  constructor(tokens: readonly string[], unk: number, options: WordPieceOptions = {}) {
+    this.#split = options.splitIdentifiers ?? false;
     let longest = 1;
     for (const [id, text] of tokens.entries()) {
       // The first id of a text wins, as in llama.cpp's map.
@@ -32,7 +45,7 @@ export class WordPieceTokenizer {
   /** The ids of a text's pieces, no special tokens added; appended to `out` when given. */
   tokenize(text: string, out: number[] = []): number[] {
     if (isPlainAscii(text)) this.#asciiWords(text, out);
-    else for (const word of words(text)) this.#push(word, word, out);
+    else for (const word of words(text, this.#split)) this.#push(word, word, out);
     return out;
   }
 
@@ -59,7 +72,9 @@ export class WordPieceTokenizer {
   #push(raw: string, lowered: string | null, out: number[]): void {
     let pieces = this.#cache.get(raw);
     if (pieces === undefined) {
-      pieces = this.#pieces(lowered ?? raw.toLowerCase());
+      pieces = lowered === null && this.#split
+        ? identifierParts(raw).flatMap((part) => this.#pieces(part.toLowerCase()))
+        : this.#pieces(lowered ?? raw.toLowerCase());
       if (this.#cache.size >= CACHE_LIMIT) this.#cache.clear();
       this.#cache.set(raw, pieces);
     }
@@ -94,17 +109,52 @@ const PUNCTUATION = /\p{P}/u;
 const SYMBOL = /\p{S}/u;
 const ACCENT = /\p{Mn}/u;
 
-/** Words as llama.cpp's WordPiece pre-tokenizer cuts them, lowercased. */
-export function* words(text: string): Generator<string> {
+/** An ASCII word's identifier parts: cut before an upper-case letter that follows a lower-case one or a digit, and before the last capital of a run followed by a lower-case letter. */
+function identifierParts(word: string): string[] {
+  return word.split(/(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/);
+}
+
+/**
+ * Words as llama.cpp's WordPiece pre-tokenizer cuts them, lowercased; with
+ * `splitIdentifiers`, also cut where an identifier's case changes (as
+ * `identifierParts` cuts ASCII words).
+ */
+export function* words(text: string, splitIdentifiers = false): Generator<string> {
   // Fast path: most code is ASCII; each character class is one table lookup.
   const normalized = isAscii(text) ? text : text.normalize("NFD");
   let word = "";
+  // The case of the word's last two letters and the lowered length of the last, for identifier cuts.
+  let last = OTHER;
+  let beforeLast = OTHER;
+  let lastLength = 0;
+  const append = (lowered: string, kind: number): string | null => {
+    let done: string | null = null;
+    if (splitIdentifiers && word) {
+      if (kind === UPPER && (last === LOWER || last === DIGIT)) {
+        done = word;
+        word = "";
+      } else if (kind === LOWER && last === UPPER && beforeLast === UPPER) {
+        done = word.slice(0, word.length - lastLength);
+        word = word.slice(word.length - lastLength);
+      }
+    }
+    word += lowered;
+    beforeLast = word.length === lowered.length ? OTHER : last;
+    last = kind;
+    lastLength = lowered.length;
+    return done;
+  };
   for (let i = 0; i < normalized.length; i++) {
     const unit = normalized.charCodeAt(i);
     if (unit < 128) {
       const kind = ASCII_KIND[unit];
       if (kind === LETTER) {
-        word += unit >= 65 && unit <= 90 ? String.fromCharCode(unit + 32) : normalized[i];
+        const upper = unit >= 65 && unit <= 90;
+        const done = append(
+          upper ? String.fromCharCode(unit + 32) : normalized[i],
+          upper ? UPPER : unit >= 48 && unit <= 57 ? DIGIT : LOWER,
+        );
+        if (done) yield done;
       } else if (kind === SPACE) {
         if (word) yield word;
         word = "";
@@ -129,10 +179,19 @@ export function* words(text: string): Generator<string> {
       if (word) yield word;
       word = "";
       yield lower;
-    } else word += lower;
+    } else {
+      const done = append(lower, lower !== ch ? UPPER : ch !== ch.toUpperCase() ? LOWER : OTHER);
+      if (done) yield done;
+    }
   }
   if (word) yield word;
 }
+
+/** Letter cases, for identifier cuts. */
+const OTHER = 0;
+const LOWER = 1;
+const UPPER = 2;
+const DIGIT = 3;
 
 const LETTER = 0;
 const SPACE = 1;
