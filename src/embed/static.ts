@@ -32,8 +32,8 @@ const RECENT_LIMIT = 1024;
 /**
  * Embeds with a static model: tokenize (the source model's WordPiece, with
  * identifiers cut into their parts), look up each piece's vector, average,
- * normalise. No llama.cpp, no context
- * window; a passage costs a few microseconds.
+ * normalise. No llama.cpp, no context window; a passage costs a few
+ * microseconds.
  */
 export class StaticEmbedder implements Embedder {
   readonly identity: ModelIdentity;

@@ -4,7 +4,8 @@
  * static model splits text exactly as the GGUF model it came from: split on
  * whitespace, punctuation, ASCII symbols and CJK ideographs, lowercase,
  * then take the longest vocabulary piece at each position; a word with a
- * part no piece covers becomes the unknown token.
+ * part no piece covers becomes the unknown token. The static embedder also
+ * cuts identifiers into their parts first (`splitIdentifiers`).
  */
 
 const WORD_START = "\u2581";
@@ -109,7 +110,11 @@ const PUNCTUATION = /\p{P}/u;
 const SYMBOL = /\p{S}/u;
 const ACCENT = /\p{Mn}/u;
 
-/** An ASCII word's identifier parts: cut before an upper-case letter that follows a lower-case one or a digit, and before the last capital of a run followed by a lower-case letter. */
+/**
+ * An ASCII word's identifier parts: cut before a capital that follows a
+ * lower-case letter or a digit, and before the last capital of a run that a
+ * lower-case letter follows (`XMLHttpRequest` → XML, Http, Request).
+ */
 function identifierParts(word: string): string[] {
   return word.split(/(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/);
 }
