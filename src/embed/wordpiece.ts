@@ -111,42 +111,27 @@ const SYMBOL = /\p{S}/u;
 const ACCENT = /\p{Mn}/u;
 
 /**
- * An ASCII word's identifier parts: cut before a capital that follows a
- * lower-case letter or a digit, and before the last capital of a run that a
- * lower-case letter follows (`XMLHttpRequest` → XML, Http, Request).
+ * A word's identifier parts: cut before a capital that follows a lower-case
+ * letter or a digit, and before the last capital of a run that a lower-case
+ * letter follows (`XMLHttpRequest` → XML, Http, Request).
  */
 function identifierParts(word: string): string[] {
-  return word.split(/(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/);
+  return word.split(/(?<=[\p{Ll}\p{Nd}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u);
 }
 
 /**
  * Words as llama.cpp's WordPiece pre-tokenizer cuts them, lowercased; with
- * `splitIdentifiers`, also cut where an identifier's case changes (as
- * `identifierParts` cuts ASCII words).
+ * `splitIdentifiers`, each further cut into its identifier parts.
  */
 export function* words(text: string, splitIdentifiers = false): Generator<string> {
   // Fast path: most code is ASCII; each character class is one table lookup.
   const normalized = isAscii(text) ? text : text.normalize("NFD");
   let word = "";
-  // The case of the word's last two letters and the lowered length of the last, for identifier cuts.
-  let last = OTHER;
-  let beforeLast = OTHER;
-  let lastLength = 0;
-  const append = (lowered: string, kind: number): string | null => {
-    let done: string | null = null;
-    if (splitIdentifiers && word) {
-      if (kind === UPPER && (last === LOWER || last === DIGIT)) {
-        done = word;
-        word = "";
-      } else if (kind === LOWER && last === UPPER && beforeLast === UPPER) {
-        done = word.slice(0, word.length - lastLength);
-        word = word.slice(word.length - lastLength);
-      }
-    }
-    word += lowered;
-    beforeLast = word.length === lowered.length ? OTHER : last;
-    last = kind;
-    lastLength = lowered.length;
+  // The word as written, before lowercasing, where its case changes show.
+  let raw = "";
+  const finish = (): string[] => {
+    const done = !word ? [] : splitIdentifiers ? identifierParts(raw).map(lowerEach) : [word];
+    word = raw = "";
     return done;
   };
   for (let i = 0; i < normalized.length; i++) {
@@ -154,18 +139,12 @@ export function* words(text: string, splitIdentifiers = false): Generator<string
     if (unit < 128) {
       const kind = ASCII_KIND[unit];
       if (kind === LETTER) {
-        const upper = unit >= 65 && unit <= 90;
-        const done = append(
-          upper ? String.fromCharCode(unit + 32) : normalized[i],
-          upper ? UPPER : unit >= 48 && unit <= 57 ? DIGIT : LOWER,
-        );
-        if (done) yield done;
+        word += unit >= 65 && unit <= 90 ? String.fromCharCode(unit + 32) : normalized[i];
+        if (splitIdentifiers) raw += normalized[i];
       } else if (kind === SPACE) {
-        if (word) yield word;
-        word = "";
+        yield* finish();
       } else if (kind === ALONE) {
-        if (word) yield word;
-        word = "";
+        yield* finish();
         yield normalized[i];
       }
       continue;
@@ -174,29 +153,26 @@ export function* words(text: string, splitIdentifiers = false): Generator<string
     const ch = String.fromCodePoint(cp);
     if (cp > 0xffff) i++;
     if (WHITESPACE.test(ch)) {
-      if (word) yield word;
-      word = "";
+      yield* finish();
       continue;
     }
     if (cp === 0xfffd || CONTROL.test(ch) || ACCENT.test(ch)) continue;
     const lower = ch.toLowerCase();
     if (PUNCTUATION.test(ch) || isCjk(cp)) {
-      if (word) yield word;
-      word = "";
+      yield* finish();
       yield lower;
     } else {
-      const done = append(lower, lower !== ch ? UPPER : ch !== ch.toUpperCase() ? LOWER : OTHER);
-      if (done) yield done;
+      word += lower;
+      if (splitIdentifiers) raw += ch;
     }
   }
-  if (word) yield word;
+  yield* finish();
 }
 
-/** Letter cases, for identifier cuts. */
-const OTHER = 0;
-const LOWER = 1;
-const UPPER = 2;
-const DIGIT = 3;
+/** Lowercased a character at a time, as the words above are. */
+function lowerEach(text: string): string {
+  return Array.from(text, (ch) => ch.toLowerCase()).join("");
+}
 
 const LETTER = 0;
 const SPACE = 1;
