@@ -81,7 +81,10 @@ const rankings = values.ranking.split(";").map((label) => ({
   label,
   ranking: rankingOption(label),
 }));
-/** Modes as `dense`, `lexical`, `hybrid`, `hybrid:blend` (score blending instead of RRF) or `hybrid:k20` (RRF's k). */
+/**
+ * Modes as `dense`, `lexical`, `hybrid`, `hybrid:blend` (score blending instead of RRF),
+ * `hybrid:ranked` and `hybrid:early` (see `Fusion`) or `hybrid:k20` (RRF's k).
+ */
 const modes = values.modes.split(",").map((m) => m.trim()).filter(Boolean);
 const { repos, missing } = await benchRepos(
   folder,
@@ -134,13 +137,16 @@ async function chunkTree(root: string, model: Embedder): Promise<Chunk[]> {
   return chunks;
 }
 
-/** The search options a mode name stands for: `hybrid`, `hybrid:blend`, `hybrid:k20` (RRF's k). */
+/**
+ * The search options a mode name stands for: `hybrid`, `hybrid:blend`, `hybrid:ranked`,
+ * `hybrid:early`, `hybrid:k20` (RRF's k).
+ */
 function modeOptions(name: string): { mode: SearchMode; fusion?: Fusion; rrfK?: number } {
   const [mode, option] = name.split(":");
   const k = /^k(\d+)$/.exec(option ?? "")?.[1];
   return {
     mode: mode as SearchMode,
-    fusion: option === "blend" || option === "ranked" ? option : undefined,
+    fusion: option === "blend" || option === "ranked" || option === "early" ? option : undefined,
     rrfK: k === undefined ? undefined : Number(k),
   };
 }

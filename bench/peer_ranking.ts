@@ -10,6 +10,7 @@
  *
  * A run is `mode=ranking` (`mode` alone: the default the corpus searcher
  * uses); mode is dense, lexical or hybrid (`hybrid:blend` blends,
+ * `hybrid:ranked` and `hybrid:early` fuse as `Fusion` says,
  * `hybrid:k20` fuses with RRF's k = 20);
  * ranking is as `code_search_bench.ts` takes it. `--detail` lists the
  * queries whose nDCG differs between the first run and each later one. The index is kept in
@@ -57,7 +58,9 @@ const runs = values.runs.split(";").map((spec) => {
   return {
     label: spec,
     mode: mode as SearchMode,
-    fusion: option === "blend" || option === "ranked" ? option as Fusion : undefined,
+    fusion: option === "blend" || option === "ranked" || option === "early"
+      ? option as Fusion
+      : undefined,
     rrfK: k === undefined ? undefined : Number(k),
     ranking,
   };

@@ -14,6 +14,12 @@ import type { RankedRow } from "./code_ranking.ts";
 
 /** The dense ranking's weight beside the lexical one (0.1–0.3 measured alike; 0.5 lost). */
 export const DENSE_SHARE = 0.2;
+/**
+ * The dense share of "early" fusion, where the raw rankings are fused before
+ * the ranking stage: 0.5 ranked files best (0.2 and 1.0 a little lower), and
+ * every share cost the peer corpus's chunk-level judgments about .03.
+ */
+export const EARLY_DENSE_SHARE = 0.5;
 /** Dense candidates that take part, at least: further down, cosines are noise. */
 export const DENSE_DEPTH = 50;
 

@@ -8,10 +8,11 @@ import {
   EMBEDDING_RANKING,
   queriedIdentifiers,
   rankCode,
+  type RankedRow,
   rankingActs,
   type RankingOptions,
 } from "./code_ranking.ts";
-import { DENSE_SHARE, denseDepth, fuseRanked } from "./ranked_fusion.ts";
+import { DENSE_SHARE, denseDepth, EARLY_DENSE_SHARE, fuseRanked } from "./ranked_fusion.ts";
 
 /**
  * What search needs from an index. The store's `StoredIndex` satisfies it;
@@ -42,7 +43,7 @@ export interface SearchableIndex {
 }
 
 /** How "hybrid" fuses its dense and lexical rankings (see `SearchOptions.fusion`). */
-export type Fusion = "rrf" | "blend" | "ranked";
+export type Fusion = "rrf" | "blend" | "ranked" | "early";
 
 /** How to rank and which chunks to return. */
 export interface SearchOptions {
@@ -65,7 +66,10 @@ export interface SearchOptions {
    * or "ranked", each ranking first ordered by its own ranking stage (BM25's
    * by `ranking`, the dense one's by the definition boost) and the lexical
    * order leading (see `fuseRanked`), what a corpus searches a source tree
-   * with. @default "rrf"
+   * with; or "early", both raw rankings fused by score first (dense share
+   * `EARLY_DENSE_SHARE`) and the ranking stage run once over the union: it
+   * ranks files better and the best passage within a file worse
+   * (docs/code-search-benchmark.md, round six). @default "rrf"
    */
   fusion?: Fusion;
   /**
@@ -412,8 +416,9 @@ function widen(
 /**
  * Hybrid candidates by "ranked" fusion: BM25's ordered by `steps` (when
  * they act), the dense ones by the definition boost (when it acts), then
- * fused with the lexical order leading. The dense share shrinks with the
- * share of rows embedded, as in `fuse`.
+ * fused with the lexical order leading; or by "early" fusion: the raw
+ * rankings fused first, then `steps` over the union. The dense share
+ * shrinks with the share of rows embedded, as in `fuse`.
  */
 function rankedHybrid(
   index: SearchableIndex,
@@ -421,29 +426,38 @@ function rankedHybrid(
   query: string,
   limit: number,
   steps: RankingOptions | undefined,
+  fusion: "ranked" | "early",
   only?: Uint8Array,
 ): { candidates: Candidate[]; complete: boolean } {
   const depth = limit * MAX_WIDEN;
   const lexical = rank(index, queryVector, query, "lexical", depth, 0, only);
   const dense = rank(index, queryVector, query, "dense", depth, 0, only);
-  const lexicalOrder = steps
-    ? reorder(index, query, lexical.candidates, steps)
-    : lexical.candidates;
-  const denseOrder = rankingActs(query, EMBEDDING_RANKING)
-    ? reorder(index, query, dense.candidates, EMBEDDING_RANKING)
-    : dense.candidates;
   const seen = embeddedShare(index);
   const byRow = new Map<number, Candidate>();
   for (const c of [...dense.candidates, ...lexical.candidates]) {
     byRow.set(c.row, { ...c, scores: { ...byRow.get(c.row)?.scores, ...c.scores } });
   }
   const denseTop = denseDepth(limit);
-  const fused = fuseRanked(
-    lexicalOrder.map((c) => ({ row: c.row, score: c.similarity })),
-    denseOrder.map((c) => ({ row: c.row, score: c.similarity })),
-    DENSE_SHARE * seen,
-    denseTop,
-  );
+  const rows = (candidates: Candidate[]) =>
+    candidates.map((c) => ({ row: c.row, score: c.similarity }));
+  let fused: RankedRow[];
+  if (fusion === "early") {
+    const raw = fuseRanked(
+      rows(lexical.candidates),
+      rows(dense.candidates),
+      EARLY_DENSE_SHARE * seen,
+      denseTop,
+    );
+    fused = steps ? rankCode(raw, (row) => index.chunks[row]!, query, steps) : raw;
+  } else {
+    const lexicalOrder = steps
+      ? reorder(index, query, lexical.candidates, steps)
+      : lexical.candidates;
+    const denseOrder = rankingActs(query, EMBEDDING_RANKING)
+      ? reorder(index, query, dense.candidates, EMBEDDING_RANKING)
+      : dense.candidates;
+    fused = fuseRanked(rows(lexicalOrder), rows(denseOrder), DENSE_SHARE * seen, denseTop);
+  }
   return {
     candidates: fused.slice(0, depth).map(({ row, score }) => {
       const { scores } = byRow.get(row)!;
@@ -555,8 +569,8 @@ export function searchIndex(
   // Reordered candidates are no longer sorted by the similarity minScore cuts on.
   const denseCut = mode === "dense" && useMinScore && !steps ? minScore : undefined;
   const settle = (only?: Uint8Array) => {
-    if (mode === "hybrid" && options.fusion === "ranked") {
-      const fused = rankedHybrid(index, queryVector, query, limit, steps, only);
+    if (mode === "hybrid" && (options.fusion === "ranked" || options.fusion === "early")) {
+      const fused = rankedHybrid(index, queryVector, query, limit, steps, options.fusion, only);
       return widen(fused.candidates, fused.complete, keep, limit, undefined);
     }
     const ranking = rank(

@@ -105,6 +105,33 @@ Deno.test("searchIndex() ranked hybrid: lexical leads, and a starving filter fin
   assert.deepEqual(kept.matches.map((m) => m.chunk.id), ["c80"]);
 });
 
+Deno.test("searchIndex() early hybrid: the raw rankings fuse first, so a file dense ranks high can lead", () => {
+  // BM25: a0 (10) above b0 (6). Dense: b0, b1, b2 (one file) nearest, a0 farthest.
+  const lexical = () => [{ index: 0, score: 10 }, { index: 1, score: 6 }];
+  const index = makeIndex(
+    [
+      chunk("a0", "a.ts"),
+      chunk("b0", "b.ts"),
+      chunk("b1", "b.ts"),
+      chunk("b2", "b.ts"),
+      chunk("c0", "c.ts"),
+    ],
+    [[0, 1], [1, 0], [1, 0.2], [1, 0.4], [1, 1]],
+    lexical,
+  );
+  const search = (fusion: "ranked" | "early") =>
+    searchIndex(index, EAST, "q", { mode: "hybrid", fusion, ranking: true, limit: 3 }).matches;
+  // Ranked: BM25's order, staged, leads; dense only reorders behind it.
+  assert.equal(search("ranked")[0]!.chunk.id, "a0");
+  // Early: b0 has half a0's BM25 and the best cosine, and its file's other chunks, found by
+  // dense alone, lift it through file coherence before the stage picks the order.
+  const early = search("early");
+  assert.equal(early[0]!.chunk.id, "b0");
+  assert.equal(early[0]!.scores.lexical, 6);
+  assert.equal(early[0]!.score, early[0]!.scores.fused);
+  assert.ok(early.some((m) => m.chunk.id === "a0"), "BM25's winner still ranks");
+});
+
 Deno.test("searchIndex() gives no notice when the window already covers the whole index", () => {
   const index = fanIndex(50, (i) => (i === 7 ? "lib/x.ts" : `src/${i}.ts`));
   const result = searchIndex(index, EAST, "", { limit: 10, filter: { paths: ["lib/**"] } });

@@ -9,7 +9,7 @@ import { languageId } from "../walk/mod.ts";
 import { EMBEDDING_RANKING, rankCode, rankingActs, type RankingOptions } from "./code_ranking.ts";
 import { GLOB_CHARS, matchFilter, type SearchFilter } from "./match_filter.ts";
 import type { SearchHit, SearchResult, SearchScores } from "./search_index.ts";
-import { DENSE_SHARE, denseDepth, fuseRanked } from "./ranked_fusion.ts";
+import { DENSE_SHARE, denseDepth, EARLY_DENSE_SHARE, fuseRanked } from "./ranked_fusion.ts";
 import type { IndexSearcherOptions, Searcher, SearchRequest } from "./searcher.ts";
 
 /** Which chunks a store may return: the categories it can test itself. */
@@ -76,12 +76,14 @@ export function storeSearcher(source: CandidateSource, options: IndexSearcherOpt
       const vector = options.mode === "lexical" ? null : await options.embedQuery!(query);
       const asked = options.ranking === true ? {} : options.ranking || undefined;
       const steps = asked && rankingActs(query, asked) ? asked : undefined;
-      if (options.mode === "hybrid" && options.fusion === "ranked") {
+      if (
+        options.mode === "hybrid" && (options.fusion === "ranked" || options.fusion === "early")
+      ) {
         const [lexical, dense] = await Promise.all([
           source.lexical(query, { limit: depth, filter }),
           source.dense(vector!, { limit: depth, filter }),
         ]);
-        const fused = rankedFusion(query, lexical, dense, steps, limit);
+        const fused = rankedFusion(query, lexical, dense, steps, limit, options.fusion);
         return settle(request, fused, lexical.length + dense.length);
       }
       const candidates = options.mode === "lexical"
@@ -127,18 +129,20 @@ function ranked(query: string, hits: SearchHit[], steps: RankingOptions): Search
   );
 }
 
-/** "ranked" fusion of a store's two rankings, as `searchIndex` fuses a local index's. */
+/** "ranked" or "early" fusion of a store's two rankings, as `searchIndex` fuses a local index's. */
 function rankedFusion(
   query: string,
   lexical: Candidate[],
   dense: Candidate[],
   steps: RankingOptions | undefined,
   limit: number,
+  fusion: "ranked" | "early",
 ): SearchHit[] {
   const lexicalHits = lexical.map((c) => hitOf(c.chunk, c.score, c.scores));
   const denseHits = dense.map((c) => hitOf(c.chunk, c.score, c.scores));
-  const lexicalOrder = steps ? ranked(query, lexicalHits, steps) : lexicalHits;
-  const denseOrder = rankingActs(query, EMBEDDING_RANKING)
+  const early = fusion === "early";
+  const lexicalOrder = steps && !early ? ranked(query, lexicalHits, steps) : lexicalHits;
+  const denseOrder = !early && rankingActs(query, EMBEDDING_RANKING)
     ? ranked(query, denseHits, EMBEDDING_RANKING)
     : denseHits;
   // One row per chunk, both rankings' scores on it.
@@ -152,13 +156,15 @@ function rankedFusion(
     rows.set(hit.chunk.id, { row: rows.size, chunk: hit.chunk, scores: hit.scores });
     return rows.size - 1;
   };
-  const fused = fuseRanked(
+  const raw = fuseRanked(
     lexicalOrder.map((hit) => ({ row: rowOf(hit), score: hit.score })),
     denseOrder.map((hit) => ({ row: rowOf(hit), score: hit.score })),
-    DENSE_SHARE,
+    early ? EARLY_DENSE_SHARE : DENSE_SHARE,
     denseDepth(limit),
   );
   const byRow = [...rows.values()];
+  // Early: the stage runs once, over the union the raw scores ordered.
+  const fused = early && steps ? rankCode(raw, (row) => byRow[row]!.chunk, query, steps) : raw;
   return fused.map(({ row, score }) => {
     const { chunk, scores } = byRow[row]!;
     return hitOf(chunk, score, {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { Chunk } from "../types.ts";
 import { LEXICAL_RANKING } from "./code_ranking.ts";
-import { chunk as testChunk } from "./testdata/index.ts";
+import { searchIndex } from "./search_index.ts";
+import { chunk as testChunk, makeIndex } from "./testdata/index.ts";
 import { type Candidate, type CandidateSource, storeSearcher } from "./store_searcher.ts";
 
 /** A test chunk with its own text (the shared helper's text is its id). */
@@ -50,4 +51,42 @@ Deno.test("storeSearcher fuses a store's two rankings after the ranking stage, l
   // The dense floor still cuts on cosine, not on the fused score.
   const floored = await searcher.search({ query: "refresh token", limit: 5, minScore: 0.5 });
   assert.deepEqual(floored.matches.map((m) => m.chunk.id), ["session", "cache"]);
+});
+
+Deno.test("storeSearcher fuses early as a local index does: raw rankings first, then the stage", async () => {
+  const early = storeSearcher(source, {
+    mode: "hybrid",
+    fusion: "early",
+    ranking: LEXICAL_RANKING,
+    embedQuery: () => Promise.resolve(new Float32Array([1, 0])),
+  });
+  const { matches } = await early.search({ query: "refresh token", limit: 5 });
+  // The same three chunks in a local index: cosines 0.8, 0.7, 0.2 and the same BM25 scores.
+  const cosine = (c: number) => [c, Math.sqrt(1 - c * c)];
+  const local = makeIndex(
+    [TOKEN, SESSION, CACHE],
+    [cosine(0.2), cosine(0.7), cosine(0.8)],
+    () => [{ index: 0, score: 9 }, { index: 1, score: 3 }],
+  );
+  const expected = searchIndex(local, new Float32Array([1, 0]), "refresh token", {
+    mode: "hybrid",
+    fusion: "early",
+    ranking: LEXICAL_RANKING,
+    limit: 5,
+  });
+  assert.deepEqual(
+    matches.map((m) => [m.chunk.id, m.score.toFixed(5)]),
+    expected.matches.map((m) => [m.chunk.id, m.score.toFixed(5)]),
+  );
+  // Dense weighs more before the stage than after it: the session chunk, second by both
+  // rankings, closes on BM25's winner more than ranked fusion lets it.
+  const ranked = await storeSearcher(source, {
+    mode: "hybrid",
+    fusion: "ranked",
+    ranking: LEXICAL_RANKING,
+    embedQuery: () => Promise.resolve(new Float32Array([1, 0])),
+  }).search({ query: "refresh token", limit: 5 });
+  const gap = (hits: typeof matches) => hits[1]!.score / hits[0]!.score;
+  assert.deepEqual(matches.map((m) => m.chunk.id), ["token", "session", "cache"]);
+  assert.ok(gap(matches) > gap(ranked.matches), `${gap(matches)} ≤ ${gap(ranked.matches)}`);
 });
