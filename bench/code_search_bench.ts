@@ -30,6 +30,7 @@ import { chunkSource, walkSources } from "../src/pipeline/chunk_source.ts";
 import {
   type Fusion,
   indexSearcher,
+  isRankedFusion,
   type RankingOptions,
   type SearchableIndex,
   type Searcher,
@@ -146,7 +147,7 @@ function modeOptions(name: string): { mode: SearchMode; fusion?: Fusion; rrfK?: 
   const k = /^k(\d+)$/.exec(option ?? "")?.[1];
   return {
     mode: mode as SearchMode,
-    fusion: option === "blend" || option === "ranked" || option === "early" ? option : undefined,
+    fusion: option === "blend" || isRankedFusion(option) ? option : undefined,
     rrfK: k === undefined ? undefined : Number(k),
   };
 }

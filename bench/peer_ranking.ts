@@ -28,6 +28,7 @@ import {
   EMBEDDING_RANKING,
   type Fusion,
   indexSearcher,
+  isRankedFusion,
   LEXICAL_RANKING,
   type RankingOptions,
   type SearchMode,
@@ -58,9 +59,7 @@ const runs = values.runs.split(";").map((spec) => {
   return {
     label: spec,
     mode: mode as SearchMode,
-    fusion: option === "blend" || option === "ranked" || option === "early"
-      ? option as Fusion
-      : undefined,
+    fusion: option === "blend" || isRankedFusion(option) ? option as Fusion : undefined,
     rrfK: k === undefined ? undefined : Number(k),
     ranking,
   };

@@ -67,9 +67,10 @@ export function defaultMode(knowledge: boolean): SearchMode {
 /**
  * The ranking steps `mode` runs by default, and how hybrid fuses: none and
  * reciprocal rank fusion on a knowledge bundle; on a source tree lexical
- * runs every step, dense the definition boost, and hybrid fuses BM25 with
- * every step and dense with the definition boost, lexical leading
- * (docs/code-search-benchmark.md).
+ * runs every step, dense the definition boost, and hybrid fuses adaptively:
+ * BM25 with every step leading dense with the definition boost when BM25's
+ * best passage holds every query word, else both raw rankings fused before
+ * every step (src/search/ranked_fusion.ts, docs/code-search-benchmark.md).
  */
 export function codeRanking(
   mode: SearchMode,
@@ -77,7 +78,7 @@ export function codeRanking(
 ): { ranking: RankingOptions | false; fusion?: Fusion } {
   if (knowledge) return { ranking: false };
   if (mode === "lexical") return { ranking: LEXICAL_RANKING };
-  if (mode === "hybrid") return { ranking: LEXICAL_RANKING, fusion: "ranked" };
+  if (mode === "hybrid") return { ranking: LEXICAL_RANKING, fusion: "adaptive" };
   return { ranking: EMBEDDING_RANKING };
 }
 

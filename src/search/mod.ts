@@ -9,6 +9,8 @@
 export {
   embeddedShare,
   type Fusion,
+  isRankedFusion,
+  type RankedFusion,
   type SearchableIndex,
   type SearchHit,
   searchIndex,

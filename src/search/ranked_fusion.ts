@@ -1,15 +1,25 @@
 /**
- * Hybrid search's default fusion on a source tree ("ranked"): each ranking
- * first goes through its own ranking stage (BM25's candidates through the
- * whole code ranking stage, the dense ones through the definition boost),
- * then the two orders are combined by score, the lexical one leading.
+ * Hybrid search's fusions on a source tree. Both rank with the code ranking
+ * stage; they differ in when the two rankings meet.
  *
- * Why lexical leads: on real repositories BM25 with the ranking stage finds
- * the right file more often than a small embedding model does, and reciprocal
- * rank fusion levels its confident first place with the dense list's near
- * misses. A small dense share still reorders near ties and brings in passages
- * no query word names (docs/code-search-benchmark.md, "Round three").
+ * - "ranked": each ranking first goes through its own stage (BM25's
+ *   candidates through every step, the dense ones through the definition
+ *   boost), then the two orders are combined by score, the lexical one
+ *   leading. BM25 with the stage finds the right file more often than a
+ *   small embedding model does, and a small dense share still reorders near
+ *   ties and brings in passages no query word names ("Round three").
+ * - "early": the raw rankings are combined first and the stage runs once over
+ *   the union, so the cosine takes part in the stage's file decisions (which
+ *   file is coherent, which passage is its best). It ranks files in real
+ *   repositories better, and costs first places where BM25 was right.
+ * - "adaptive", the default: "ranked" when BM25's best passage holds every
+ *   word of the query (the query is asked in the code's own words, and BM25
+ *   is then right), else "early" ("Round six").
+ *
+ * docs/code-search-benchmark.md has the measurements behind each.
  */
+import type { Chunk } from "../types.ts";
+import { tokenizeCode } from "../store/mod.ts";
 import type { RankedRow } from "./code_ranking.ts";
 
 /** The dense ranking's weight beside the lexical one (0.1–0.3 measured alike; 0.5 lost). */
@@ -65,4 +75,31 @@ export function fuseRanked(
   return [...fused.entries()]
     .sort(([, a], [, b]) => b.score - a.score || a.order - b.order)
     .map(([row, { score }]) => ({ row, score }));
+}
+
+/**
+ * Whether `best` holds every word of `query` as the lexical index reads them
+ * (`tokenizeCode`: stopwords and one-letter words dropped, plurals folded),
+ * in its text, symbol or path: then "adaptive" fusion lets BM25 lead. A query
+ * with no such word, or no passage, is not covered.
+ *
+ * @example A passage that names every word, and one that misses a word
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { lexicalCovers } from "./ranked_fusion.ts";
+ * const passage = (content: string, sourcePath: string) => ({
+ *   id: "p", sourcePath, lineStart: 1, lineEnd: 1, startOffset: 0, endOffset: content.length,
+ *   type: "function", language: "typescript", content, metadata: {},
+ * });
+ * const parse = passage("function parsePaymentMethod(raw) {}", "orders.ts");
+ * assert.equal(lexicalCovers("parse the payment methods", parse), true);
+ * assert.equal(lexicalCovers("wait for several futures", parse), false);
+ * ```
+ */
+export function lexicalCovers(query: string, best: Chunk | undefined): boolean {
+  const words = new Set(tokenizeCode(query));
+  if (!best || words.size === 0) return false;
+  const held = new Set(tokenizeCode(`${best.content}\n${best.symbol ?? ""}\n${best.sourcePath}`));
+  for (const word of words) if (!held.has(word)) return false;
+  return true;
 }

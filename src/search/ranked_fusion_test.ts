@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { DENSE_DEPTH, DENSE_SHARE, denseDepth, fuseRanked } from "./ranked_fusion.ts";
+import {
+  DENSE_DEPTH,
+  DENSE_SHARE,
+  denseDepth,
+  fuseRanked,
+  lexicalCovers,
+} from "./ranked_fusion.ts";
+import { chunk } from "./testdata/index.ts";
 
 const rows = (list: { row: number }[]) => list.map((r) => r.row);
 
@@ -38,4 +45,23 @@ Deno.test("fuseRanked: dense candidates below the top DENSE_DEPTH take no part",
   assert.equal(denseDepth(10), DENSE_DEPTH);
   assert.equal(denseDepth(40), 200);
   assert.equal(fuseRanked([], dense, DENSE_SHARE, denseDepth(40)).length, DENSE_DEPTH + 5);
+});
+
+Deno.test("lexicalCovers: every query word, as BM25 reads it, in the passage's text, symbol or path", () => {
+  const passage = {
+    ...chunk("p", "src/payments/refund_policy.ts"),
+    content: "function parseOrders() {}",
+  };
+  // Plurals fold and stopwords drop, as the lexical index tokenizes them.
+  assert.equal(lexicalCovers("how are the orders parsed", passage), false); // "parsed" ≠ "parse"
+  assert.equal(lexicalCovers("parse an order", passage), true);
+  // The path and the symbol count: `payments` and `refund` are in the path only.
+  assert.equal(lexicalCovers("parse payment orders", passage), true);
+  assert.equal(lexicalCovers("refund policy", passage), true);
+  assert.equal(lexicalCovers("order symbol", { ...passage, symbol: "Symbol" }), true);
+  assert.equal(lexicalCovers("parse orders quickly", passage), false);
+  // No word to cover (stopwords and one-letter words only), or no passage: not covered.
+  assert.equal(lexicalCovers("how is it", passage), false);
+  assert.equal(lexicalCovers("g", passage), false);
+  assert.equal(lexicalCovers("parse", undefined), false);
 });

@@ -12,7 +12,13 @@ import {
   rankingActs,
   type RankingOptions,
 } from "./code_ranking.ts";
-import { DENSE_SHARE, denseDepth, EARLY_DENSE_SHARE, fuseRanked } from "./ranked_fusion.ts";
+import {
+  DENSE_SHARE,
+  denseDepth,
+  EARLY_DENSE_SHARE,
+  fuseRanked,
+  lexicalCovers,
+} from "./ranked_fusion.ts";
 
 /**
  * What search needs from an index. The store's `StoredIndex` satisfies it;
@@ -43,7 +49,15 @@ export interface SearchableIndex {
 }
 
 /** How "hybrid" fuses its dense and lexical rankings (see `SearchOptions.fusion`). */
-export type Fusion = "rrf" | "blend" | "ranked" | "early";
+export type Fusion = "rrf" | "blend" | "ranked" | "early" | "adaptive";
+
+/** The fusions that run the ranking stage on each side themselves (src/search/ranked_fusion.ts). */
+export type RankedFusion = "ranked" | "early" | "adaptive";
+
+/** Whether `fusion` is one of the `RankedFusion`s. */
+export function isRankedFusion(fusion: string | undefined): fusion is RankedFusion {
+  return fusion === "ranked" || fusion === "early" || fusion === "adaptive";
+}
 
 /** How to rank and which chunks to return. */
 export interface SearchOptions {
@@ -65,11 +79,11 @@ export interface SearchOptions {
    * both scores, each min-max normalised over its candidates (see `blend`);
    * or "ranked", each ranking first ordered by its own ranking stage (BM25's
    * by `ranking`, the dense one's by the definition boost) and the lexical
-   * order leading (see `fuseRanked`), what a corpus searches a source tree
-   * with; or "early", both raw rankings fused by score first (dense share
-   * `EARLY_DENSE_SHARE`) and the ranking stage run once over the union: it
-   * ranks files better and the best passage within a file worse
-   * (docs/code-search-benchmark.md, round six). @default "rrf"
+   * order leading (see `fuseRanked`); "early", both raw
+   * rankings fused by score first (dense share `EARLY_DENSE_SHARE`) and the
+   * ranking stage run once over the union; or "adaptive", "ranked" when
+   * `lexicalCovers` the query and "early" otherwise, what a corpus searches a
+   * source tree with (src/search/ranked_fusion.ts). @default "rrf"
    */
   fusion?: Fusion;
   /**
@@ -416,9 +430,10 @@ function widen(
 /**
  * Hybrid candidates by "ranked" fusion: BM25's ordered by `steps` (when
  * they act), the dense ones by the definition boost (when it acts), then
- * fused with the lexical order leading; or by "early" fusion: the raw
- * rankings fused first, then `steps` over the union. The dense share
- * shrinks with the share of rows embedded, as in `fuse`.
+ * fused with the lexical order leading; by "early" fusion: the raw rankings
+ * fused first, then `steps` over the union; or by "adaptive" fusion: ranked
+ * when BM25's best passage holds every query word, else early. The dense
+ * share shrinks with the share of rows embedded, as in `fuse`.
  */
 function rankedHybrid(
   index: SearchableIndex,
@@ -426,7 +441,7 @@ function rankedHybrid(
   query: string,
   limit: number,
   steps: RankingOptions | undefined,
-  fusion: "ranked" | "early",
+  fusion: RankedFusion,
   only?: Uint8Array,
 ): { candidates: Candidate[]; complete: boolean } {
   const depth = limit * MAX_WIDEN;
@@ -440,8 +455,10 @@ function rankedHybrid(
   const denseTop = denseDepth(limit);
   const rows = (candidates: Candidate[]) =>
     candidates.map((c) => ({ row: c.row, score: c.similarity }));
+  const best = lexical.candidates[0] && index.chunks[lexical.candidates[0].row];
+  const early = fusion === "early" || (fusion === "adaptive" && !lexicalCovers(query, best));
   let fused: RankedRow[];
-  if (fusion === "early") {
+  if (early) {
     const raw = fuseRanked(
       rows(lexical.candidates),
       rows(dense.candidates),
@@ -569,7 +586,7 @@ export function searchIndex(
   // Reordered candidates are no longer sorted by the similarity minScore cuts on.
   const denseCut = mode === "dense" && useMinScore && !steps ? minScore : undefined;
   const settle = (only?: Uint8Array) => {
-    if (mode === "hybrid" && (options.fusion === "ranked" || options.fusion === "early")) {
+    if (mode === "hybrid" && isRankedFusion(options.fusion)) {
       const fused = rankedHybrid(index, queryVector, query, limit, steps, options.fusion, only);
       return widen(fused.candidates, fused.complete, keep, limit, undefined);
     }

@@ -132,6 +132,31 @@ Deno.test("searchIndex() early hybrid: the raw rankings fuse first, so a file de
   assert.ok(early.some((m) => m.chunk.id === "a0"), "BM25's winner still ranks");
 });
 
+Deno.test("searchIndex() adaptive hybrid: ranked when BM25's best holds every query word, else early", () => {
+  // The early test's index, its BM25 winner now spelling `alphaBeta`.
+  const lexical = () => [{ index: 0, score: 10 }, { index: 1, score: 6 }];
+  const index = makeIndex(
+    [
+      chunk("alphaBeta", "a.ts"),
+      chunk("b0", "b.ts"),
+      chunk("b1", "b.ts"),
+      chunk("b2", "b.ts"),
+      chunk("c0", "c.ts"),
+    ],
+    [[0, 1], [1, 0], [1, 0.2], [1, 0.4], [1, 1]],
+    lexical,
+  );
+  const ids = (query: string, fusion: "ranked" | "early" | "adaptive") =>
+    searchIndex(index, EAST, query, { mode: "hybrid", fusion, ranking: true, limit: 5 }).matches
+      .map((m) => m.chunk.id);
+  // Both words in BM25's best passage: BM25 leads, as in ranked fusion.
+  assert.deepEqual(ids("alpha beta", "adaptive"), ids("alpha beta", "ranked"));
+  assert.equal(ids("alpha beta", "adaptive")[0], "alphaBeta");
+  // A word it lacks: the query is asked by meaning, and fuses early.
+  assert.deepEqual(ids("alpha gamma", "adaptive"), ids("alpha gamma", "early"));
+  assert.equal(ids("alpha gamma", "adaptive")[0], "b0");
+});
+
 Deno.test("searchIndex() gives no notice when the window already covers the whole index", () => {
   const index = fanIndex(50, (i) => (i === 7 ? "lib/x.ts" : `src/${i}.ts`));
   const result = searchIndex(index, EAST, "", { limit: 10, filter: { paths: ["lib/**"] } });

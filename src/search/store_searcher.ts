@@ -8,8 +8,20 @@ import type { Chunk } from "../types.ts";
 import { languageId } from "../walk/mod.ts";
 import { EMBEDDING_RANKING, rankCode, rankingActs, type RankingOptions } from "./code_ranking.ts";
 import { GLOB_CHARS, matchFilter, type SearchFilter } from "./match_filter.ts";
-import type { SearchHit, SearchResult, SearchScores } from "./search_index.ts";
-import { DENSE_SHARE, denseDepth, EARLY_DENSE_SHARE, fuseRanked } from "./ranked_fusion.ts";
+import {
+  isRankedFusion,
+  type RankedFusion,
+  type SearchHit,
+  type SearchResult,
+  type SearchScores,
+} from "./search_index.ts";
+import {
+  DENSE_SHARE,
+  denseDepth,
+  EARLY_DENSE_SHARE,
+  fuseRanked,
+  lexicalCovers,
+} from "./ranked_fusion.ts";
 import type { IndexSearcherOptions, Searcher, SearchRequest } from "./searcher.ts";
 
 /** Which chunks a store may return: the categories it can test itself. */
@@ -77,7 +89,7 @@ export function storeSearcher(source: CandidateSource, options: IndexSearcherOpt
       const asked = options.ranking === true ? {} : options.ranking || undefined;
       const steps = asked && rankingActs(query, asked) ? asked : undefined;
       if (
-        options.mode === "hybrid" && (options.fusion === "ranked" || options.fusion === "early")
+        options.mode === "hybrid" && isRankedFusion(options.fusion)
       ) {
         const [lexical, dense] = await Promise.all([
           source.lexical(query, { limit: depth, filter }),
@@ -129,18 +141,19 @@ function ranked(query: string, hits: SearchHit[], steps: RankingOptions): Search
   );
 }
 
-/** "ranked" or "early" fusion of a store's two rankings, as `searchIndex` fuses a local index's. */
+/** "ranked", "early" or "adaptive" fusion of a store's two rankings, as `searchIndex` fuses a local index's. */
 function rankedFusion(
   query: string,
   lexical: Candidate[],
   dense: Candidate[],
   steps: RankingOptions | undefined,
   limit: number,
-  fusion: "ranked" | "early",
+  fusion: RankedFusion,
 ): SearchHit[] {
   const lexicalHits = lexical.map((c) => hitOf(c.chunk, c.score, c.scores));
   const denseHits = dense.map((c) => hitOf(c.chunk, c.score, c.scores));
-  const early = fusion === "early";
+  const early = fusion === "early" ||
+    (fusion === "adaptive" && !lexicalCovers(query, lexical[0]?.chunk));
   const lexicalOrder = steps && !early ? ranked(query, lexicalHits, steps) : lexicalHits;
   const denseOrder = !early && rankingActs(query, EMBEDDING_RANKING)
     ? ranked(query, denseHits, EMBEDDING_RANKING)

@@ -90,3 +90,20 @@ Deno.test("storeSearcher fuses early as a local index does: raw rankings first, 
   assert.deepEqual(matches.map((m) => m.chunk.id), ["token", "session", "cache"]);
   assert.ok(gap(matches) > gap(ranked.matches), `${gap(matches)} ≤ ${gap(ranked.matches)}`);
 });
+
+Deno.test("storeSearcher fuses adaptively: ranked when BM25's best holds every query word, else early", async () => {
+  const order = async (fusion: "ranked" | "early" | "adaptive", query: string) =>
+    (await storeSearcher(source, {
+      mode: "hybrid",
+      fusion,
+      ranking: LEXICAL_RANKING,
+      embedQuery: () => Promise.resolve(new Float32Array([1, 0])),
+    }).search({ query, limit: 5 })).matches.map((m) => [m.chunk.id, m.score.toFixed(6)]);
+  // The token chunk, BM25's best, spells `refreshToken`, but not `keep`.
+  assert.deepEqual(
+    await order("adaptive", "refresh token"),
+    await order("ranked", "refresh token"),
+  );
+  assert.deepEqual(await order("adaptive", "keep token"), await order("early", "keep token"));
+  assert.notDeepEqual(await order("ranked", "keep token"), await order("early", "keep token"));
+});
