@@ -1,5 +1,5 @@
 /**
- * Hybrid search's fusions on a source tree. Both rank with the code ranking
+ * Hybrid search's fusions on a source tree. Each ranks with the code ranking
  * stage; they differ in when the two rankings meet.
  *
  * - "ranked": each ranking first goes through its own stage (BM25's

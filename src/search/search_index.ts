@@ -77,13 +77,14 @@ export interface SearchOptions {
   /**
    * How "hybrid" fuses its two rankings: reciprocal rank fusion; a blend of
    * both scores, each min-max normalised over its candidates (see `blend`);
-   * or "ranked", each ranking first ordered by its own ranking stage (BM25's
+   * "ranked", each ranking first ordered by its own ranking stage (BM25's
    * by `ranking`, the dense one's by the definition boost) and the lexical
-   * order leading (see `fuseRanked`); "early", both raw
-   * rankings fused by score first (dense share `EARLY_DENSE_SHARE`) and the
-   * ranking stage run once over the union; or "adaptive", "ranked" when
-   * `lexicalCovers` the query and "early" otherwise, what a corpus searches a
-   * source tree with (src/search/ranked_fusion.ts). @default "rrf"
+   * order leading (see `fuseRanked`); "early", both raw rankings fused by
+   * score first (dense share `EARLY_DENSE_SHARE`) and the ranking stage run
+   * once over the union; or "adaptive", "ranked" when BM25's best passage
+   * holds every query word (`lexicalCovers`) and "early" otherwise, what a
+   * corpus searches a source tree with (src/search/ranked_fusion.ts).
+   * @default "rrf"
    */
   fusion?: Fusion;
   /**

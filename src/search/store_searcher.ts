@@ -88,9 +88,7 @@ export function storeSearcher(source: CandidateSource, options: IndexSearcherOpt
       const vector = options.mode === "lexical" ? null : await options.embedQuery!(query);
       const asked = options.ranking === true ? {} : options.ranking || undefined;
       const steps = asked && rankingActs(query, asked) ? asked : undefined;
-      if (
-        options.mode === "hybrid" && isRankedFusion(options.fusion)
-      ) {
+      if (options.mode === "hybrid" && isRankedFusion(options.fusion)) {
         const [lexical, dense] = await Promise.all([
           source.lexical(query, { limit: depth, filter }),
           source.dense(vector!, { limit: depth, filter }),
@@ -141,7 +139,10 @@ function ranked(query: string, hits: SearchHit[], steps: RankingOptions): Search
   );
 }
 
-/** "ranked", "early" or "adaptive" fusion of a store's two rankings, as `searchIndex` fuses a local index's. */
+/**
+ * "ranked", "early" or "adaptive" fusion of a store's two rankings, as
+ * `searchIndex` fuses a local index's.
+ */
 function rankedFusion(
   query: string,
   lexical: Candidate[],
@@ -169,7 +170,7 @@ function rankedFusion(
     rows.set(hit.chunk.id, { row: rows.size, chunk: hit.chunk, scores: hit.scores });
     return rows.size - 1;
   };
-  const raw = fuseRanked(
+  const combined = fuseRanked(
     lexicalOrder.map((hit) => ({ row: rowOf(hit), score: hit.score })),
     denseOrder.map((hit) => ({ row: rowOf(hit), score: hit.score })),
     early ? EARLY_DENSE_SHARE : DENSE_SHARE,
@@ -177,7 +178,9 @@ function rankedFusion(
   );
   const byRow = [...rows.values()];
   // Early: the stage runs once, over the union the raw scores ordered.
-  const fused = early && steps ? rankCode(raw, (row) => byRow[row]!.chunk, query, steps) : raw;
+  const fused = early && steps
+    ? rankCode(combined, (row) => byRow[row]!.chunk, query, steps)
+    : combined;
   return fused.map(({ row, score }) => {
     const { chunk, scores } = byRow[row]!;
     return hitOf(chunk, score, {
