@@ -25,14 +25,13 @@ import { type Embedder, LlamaEmbedder, StaticEmbedder } from "../src/embed/mod.t
 import { loadGroups, loadJudgments, loadQueries, runEvaluation } from "../src/eval/mod.ts";
 import { INPUT_FORMAT } from "../src/pipeline/mod.ts";
 import {
-  EMBEDDING_RANKING,
   type Fusion,
   indexSearcher,
   isRankedFusion,
-  LEXICAL_RANKING,
   type RankingOptions,
   type SearchMode,
 } from "../src/search/mod.ts";
+import { codeRanking } from "../src/corpus/search_assembly.ts";
 import { rankingOption } from "./_code_search.ts";
 
 const REPO = new URL("..", import.meta.url).pathname;
@@ -53,13 +52,20 @@ const runs = values.runs.split(";").map((spec) => {
   const [name, steps] = spec.split("=");
   const [mode, option] = name!.split(":");
   const k = /^k(\d+)$/.exec(option ?? "")?.[1];
+  // A bare mode is searched as a corpus searches a source tree in it.
+  const bare = option === undefined && steps === undefined;
+  const defaults = codeRanking(mode as SearchMode, false);
   const ranking: boolean | RankingOptions = steps === undefined
-    ? (mode === "lexical" ? LEXICAL_RANKING : EMBEDDING_RANKING)
+    ? defaults.ranking
     : rankingOption(steps);
   return {
     label: spec,
     mode: mode as SearchMode,
-    fusion: option === "blend" || isRankedFusion(option) ? option as Fusion : undefined,
+    fusion: option === "blend" || isRankedFusion(option)
+      ? option as Fusion
+      : bare
+      ? defaults.fusion
+      : undefined,
     rrfK: k === undefined ? undefined : Number(k),
     ranking,
   };
