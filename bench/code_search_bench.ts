@@ -84,7 +84,7 @@ const rankings = values.ranking.split(";").map((label) => ({
 }));
 /**
  * Modes as `dense`, `lexical`, `hybrid`, `hybrid:blend` (score blending instead of RRF),
- * `hybrid:ranked` and `hybrid:early` (see `Fusion`) or `hybrid:k20` (RRF's k).
+ * `hybrid:ranked`, `hybrid:early`, `hybrid:adaptive` (see `Fusion`) or `hybrid:k20` (RRF's k).
  */
 const modes = values.modes.split(",").map((m) => m.trim()).filter(Boolean);
 const { repos, missing } = await benchRepos(
@@ -140,7 +140,7 @@ async function chunkTree(root: string, model: Embedder): Promise<Chunk[]> {
 
 /**
  * The search options a mode name stands for: `hybrid`, `hybrid:blend`, `hybrid:ranked`,
- * `hybrid:early`, `hybrid:k20` (RRF's k).
+ * `hybrid:early`, `hybrid:adaptive`, `hybrid:k20` (RRF's k).
  */
 function modeOptions(name: string): { mode: SearchMode; fusion?: Fusion; rrfK?: number } {
   const [mode, option] = name.split(":");

@@ -10,7 +10,7 @@
  *
  * A run is `mode=ranking` (`mode` alone: the default the corpus searcher
  * uses); mode is dense, lexical or hybrid (`hybrid:blend` blends,
- * `hybrid:ranked` and `hybrid:early` fuse as `Fusion` says,
+ * `hybrid:ranked`, `hybrid:early` and `hybrid:adaptive` fuse as `Fusion` says,
  * `hybrid:k20` fuses with RRF's k = 20);
  * ranking is as `code_search_bench.ts` takes it. `--detail` lists the
  * queries whose nDCG differs between the first run and each later one. The index is kept in
