@@ -9,8 +9,6 @@
 export {
   embeddedShare,
   type Fusion,
-  isRankedFusion,
-  type RankedFusion,
   type SearchableIndex,
   type SearchHit,
   searchIndex,
@@ -27,7 +25,7 @@ export {
   rankCode,
   type RankingOptions,
 } from "./code_ranking.ts";
-export { DENSE_SHARE, fuseRanked } from "./ranked_fusion.ts";
+export { DENSE_SHARE, fuseRanked, isRankedFusion, type RankedFusion } from "./ranked_fusion.ts";
 export {
   indexSearcher,
   type IndexSearcherOptions,

@@ -20,7 +20,21 @@
  */
 import type { Chunk } from "../types.ts";
 import { tokenizeCode } from "../store/mod.ts";
-import type { RankedRow } from "./code_ranking.ts";
+import {
+  EMBEDDING_RANKING,
+  rankCode,
+  type RankedRow,
+  rankingActs,
+  type RankingOptions,
+} from "./code_ranking.ts";
+
+/** The fusions this module makes, each running the code ranking stage itself. */
+export type RankedFusion = "ranked" | "early" | "adaptive";
+
+/** Whether `fusion` names one of the `RankedFusion`s. */
+export function isRankedFusion(fusion: string | undefined): fusion is RankedFusion {
+  return fusion === "ranked" || fusion === "early" || fusion === "adaptive";
+}
 
 /** The dense ranking's weight beside the lexical one (0.1–0.3 measured alike; 0.5 lost). */
 export const DENSE_SHARE = 0.2;
@@ -102,4 +116,33 @@ export function lexicalCovers(query: string, best: Chunk | undefined): boolean {
   const held = new Set(tokenizeCode(`${best.content}\n${best.symbol ?? ""}\n${best.sourcePath}`));
   for (const word of words) if (!held.has(word)) return false;
   return true;
+}
+
+/**
+ * Fuses a hybrid search's two rankings, each best first, as `fusion` says
+ * (see this module's comment). `steps` is the ranking stage asked for, or
+ * undefined when it does not act on this query; `chunkOf` looks a row up;
+ * the dense shares are scaled by `seen`, the share of rows with a vector.
+ * Best first, scored by the fusion.
+ */
+export function fuseHybrid(
+  fusion: RankedFusion,
+  query: string,
+  lexical: readonly RankedRow[],
+  dense: readonly RankedRow[],
+  chunkOf: (row: number) => Chunk,
+  steps: RankingOptions | undefined,
+  depth: number,
+  seen = 1,
+): RankedRow[] {
+  const best = lexical[0] && chunkOf(lexical[0].row);
+  if (fusion === "early" || (fusion === "adaptive" && !lexicalCovers(query, best))) {
+    const raw = fuseRanked(lexical, dense, EARLY_DENSE_SHARE * seen, depth);
+    return steps ? rankCode(raw, chunkOf, query, steps) : raw;
+  }
+  const lexicalOrder = steps ? rankCode(lexical, chunkOf, query, steps) : lexical;
+  const denseOrder = rankingActs(query, EMBEDDING_RANKING)
+    ? rankCode(dense, chunkOf, query, EMBEDDING_RANKING)
+    : dense;
+  return fuseRanked(lexicalOrder, denseOrder, DENSE_SHARE * seen, depth);
 }

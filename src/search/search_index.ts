@@ -4,21 +4,8 @@ import type { Chunk, QuantizedVectors, RowColumns, RowRange } from "../types.ts"
 import { denseRanking, hasVector } from "./dense_ranking.ts";
 import { rowDot } from "./dense_scores.ts";
 import { keptRows, matchFilter, noMatchNotice, type SearchFilter } from "./match_filter.ts";
-import {
-  EMBEDDING_RANKING,
-  queriedIdentifiers,
-  rankCode,
-  type RankedRow,
-  rankingActs,
-  type RankingOptions,
-} from "./code_ranking.ts";
-import {
-  DENSE_SHARE,
-  denseDepth,
-  EARLY_DENSE_SHARE,
-  fuseRanked,
-  lexicalCovers,
-} from "./ranked_fusion.ts";
+import { queriedIdentifiers, rankCode, rankingActs, type RankingOptions } from "./code_ranking.ts";
+import { denseDepth, fuseHybrid, isRankedFusion, type RankedFusion } from "./ranked_fusion.ts";
 
 /**
  * What search needs from an index. The store's `StoredIndex` satisfies it;
@@ -50,14 +37,6 @@ export interface SearchableIndex {
 
 /** How "hybrid" fuses its dense and lexical rankings (see `SearchOptions.fusion`). */
 export type Fusion = "rrf" | "blend" | "ranked" | "early" | "adaptive";
-
-/** The fusions that run the ranking stage on each side themselves (src/search/ranked_fusion.ts). */
-export type RankedFusion = "ranked" | "early" | "adaptive";
-
-/** Whether `fusion` is one of the `RankedFusion`s. */
-export function isRankedFusion(fusion: string | undefined): fusion is RankedFusion {
-  return fusion === "ranked" || fusion === "early" || fusion === "adaptive";
-}
 
 /** How to rank and which chunks to return. */
 export interface SearchOptions {
@@ -429,12 +408,8 @@ function widen(
 }
 
 /**
- * Hybrid candidates by "ranked" fusion: BM25's ordered by `steps` (when
- * they act), the dense ones by the definition boost (when it acts), then
- * fused with the lexical order leading; by "early" fusion: the raw rankings
- * fused first, then `steps` over the union; or by "adaptive" fusion: ranked
- * when BM25's best passage holds every query word, else early. The dense
- * share shrinks with the share of rows embedded, as in `fuse`.
+ * Hybrid candidates by a `RankedFusion` (see `fuseHybrid`), the dense share
+ * shrinking with the share of rows embedded, as in `fuse`.
  */
 function rankedHybrid(
   index: SearchableIndex,
@@ -448,7 +423,6 @@ function rankedHybrid(
   const depth = limit * MAX_WIDEN;
   const lexical = rank(index, queryVector, query, "lexical", depth, 0, only);
   const dense = rank(index, queryVector, query, "dense", depth, 0, only);
-  const seen = embeddedShare(index);
   const byRow = new Map<number, Candidate>();
   for (const c of [...dense.candidates, ...lexical.candidates]) {
     byRow.set(c.row, { ...c, scores: { ...byRow.get(c.row)?.scores, ...c.scores } });
@@ -456,26 +430,16 @@ function rankedHybrid(
   const denseTop = denseDepth(limit);
   const rows = (candidates: Candidate[]) =>
     candidates.map((c) => ({ row: c.row, score: c.similarity }));
-  const best = lexical.candidates[0] && index.chunks[lexical.candidates[0].row];
-  const early = fusion === "early" || (fusion === "adaptive" && !lexicalCovers(query, best));
-  let fused: RankedRow[];
-  if (early) {
-    const raw = fuseRanked(
-      rows(lexical.candidates),
-      rows(dense.candidates),
-      EARLY_DENSE_SHARE * seen,
-      denseTop,
-    );
-    fused = steps ? rankCode(raw, (row) => index.chunks[row]!, query, steps) : raw;
-  } else {
-    const lexicalOrder = steps
-      ? reorder(index, query, lexical.candidates, steps)
-      : lexical.candidates;
-    const denseOrder = rankingActs(query, EMBEDDING_RANKING)
-      ? reorder(index, query, dense.candidates, EMBEDDING_RANKING)
-      : dense.candidates;
-    fused = fuseRanked(rows(lexicalOrder), rows(denseOrder), DENSE_SHARE * seen, denseTop);
-  }
+  const fused = fuseHybrid(
+    fusion,
+    query,
+    rows(lexical.candidates),
+    rows(dense.candidates),
+    (row) => index.chunks[row]!,
+    steps,
+    denseTop,
+    embeddedShare(index),
+  );
   return {
     candidates: fused.slice(0, depth).map(({ row, score }) => {
       const { scores } = byRow.get(row)!;

@@ -105,12 +105,15 @@ Deno.test("searchIndex() ranked hybrid: lexical leads, and a starving filter fin
   assert.deepEqual(kept.matches.map((m) => m.chunk.id), ["c80"]);
 });
 
-Deno.test("searchIndex() early hybrid: the raw rankings fuse first, so a file dense ranks high can lead", () => {
-  // BM25: a0 (10) above b0 (6). Dense: b0, b1, b2 (one file) nearest, a0 farthest.
+/**
+ * BM25 ranks `first` (10) above b0 (6); dense ranks b0, b1, b2 (one file)
+ * nearest and `first` farthest.
+ */
+function denseFavoursOneFile(first: string) {
   const lexical = () => [{ index: 0, score: 10 }, { index: 1, score: 6 }];
-  const index = makeIndex(
+  return makeIndex(
     [
-      chunk("a0", "a.ts"),
+      chunk(first, "a.ts"),
       chunk("b0", "b.ts"),
       chunk("b1", "b.ts"),
       chunk("b2", "b.ts"),
@@ -119,6 +122,10 @@ Deno.test("searchIndex() early hybrid: the raw rankings fuse first, so a file de
     [[0, 1], [1, 0], [1, 0.2], [1, 0.4], [1, 1]],
     lexical,
   );
+}
+
+Deno.test("searchIndex() early hybrid: the raw rankings fuse first, so a file dense ranks high can lead", () => {
+  const index = denseFavoursOneFile("a0");
   const search = (fusion: "ranked" | "early") =>
     searchIndex(index, EAST, "q", { mode: "hybrid", fusion, ranking: true, limit: 3 }).matches;
   // Ranked: BM25's order, staged, leads; dense only reorders behind it.
@@ -133,19 +140,8 @@ Deno.test("searchIndex() early hybrid: the raw rankings fuse first, so a file de
 });
 
 Deno.test("searchIndex() adaptive hybrid: ranked when BM25's best holds every query word, else early", () => {
-  // The early test's index, its BM25 winner now spelling `alphaBeta`.
-  const lexical = () => [{ index: 0, score: 10 }, { index: 1, score: 6 }];
-  const index = makeIndex(
-    [
-      chunk("alphaBeta", "a.ts"),
-      chunk("b0", "b.ts"),
-      chunk("b1", "b.ts"),
-      chunk("b2", "b.ts"),
-      chunk("c0", "c.ts"),
-    ],
-    [[0, 1], [1, 0], [1, 0.2], [1, 0.4], [1, 1]],
-    lexical,
-  );
+  // BM25's winner now spells `alphaBeta`.
+  const index = denseFavoursOneFile("alphaBeta");
   const ids = (query: string, fusion: "ranked" | "early" | "adaptive") =>
     searchIndex(index, EAST, query, { mode: "hybrid", fusion, ranking: true, limit: 5 }).matches
       .map((m) => m.chunk.id);

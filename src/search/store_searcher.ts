@@ -6,22 +6,10 @@
  */
 import type { Chunk } from "../types.ts";
 import { languageId } from "../walk/mod.ts";
-import { EMBEDDING_RANKING, rankCode, rankingActs, type RankingOptions } from "./code_ranking.ts";
+import { rankCode, rankingActs, type RankingOptions } from "./code_ranking.ts";
 import { GLOB_CHARS, matchFilter, type SearchFilter } from "./match_filter.ts";
-import {
-  isRankedFusion,
-  type RankedFusion,
-  type SearchHit,
-  type SearchResult,
-  type SearchScores,
-} from "./search_index.ts";
-import {
-  DENSE_SHARE,
-  denseDepth,
-  EARLY_DENSE_SHARE,
-  fuseRanked,
-  lexicalCovers,
-} from "./ranked_fusion.ts";
+import type { SearchHit, SearchResult, SearchScores } from "./search_index.ts";
+import { denseDepth, fuseHybrid, isRankedFusion, type RankedFusion } from "./ranked_fusion.ts";
 import type { IndexSearcherOptions, Searcher, SearchRequest } from "./searcher.ts";
 
 /** Which chunks a store may return: the categories it can test itself. */
@@ -140,7 +128,7 @@ function ranked(query: string, hits: SearchHit[], steps: RankingOptions): Search
 }
 
 /**
- * "ranked", "early" or "adaptive" fusion of a store's two rankings, as
+ * A `RankedFusion` of a store's two rankings (see `fuseHybrid`), as
  * `searchIndex` fuses a local index's.
  */
 function rankedFusion(
@@ -151,36 +139,31 @@ function rankedFusion(
   limit: number,
   fusion: RankedFusion,
 ): SearchHit[] {
-  const lexicalHits = lexical.map((c) => hitOf(c.chunk, c.score, c.scores));
-  const denseHits = dense.map((c) => hitOf(c.chunk, c.score, c.scores));
-  const early = fusion === "early" ||
-    (fusion === "adaptive" && !lexicalCovers(query, lexical[0]?.chunk));
-  const lexicalOrder = steps && !early ? ranked(query, lexicalHits, steps) : lexicalHits;
-  const denseOrder = !early && rankingActs(query, EMBEDDING_RANKING)
-    ? ranked(query, denseHits, EMBEDDING_RANKING)
-    : denseHits;
   // One row per chunk, both rankings' scores on it.
   const rows = new Map<string, { row: number; chunk: Chunk; scores: SearchScores }>();
-  const rowOf = (hit: SearchHit) => {
-    const held = rows.get(hit.chunk.id);
+  const rowOf = ({ chunk, scores }: Candidate) => {
+    const held = rows.get(chunk.id);
     if (held) {
-      held.scores = { ...held.scores, ...hit.scores };
+      held.scores = { ...held.scores, ...scores };
       return held.row;
     }
-    rows.set(hit.chunk.id, { row: rows.size, chunk: hit.chunk, scores: hit.scores });
+    rows.set(chunk.id, { row: rows.size, chunk, scores });
     return rows.size - 1;
   };
-  const combined = fuseRanked(
-    lexicalOrder.map((hit) => ({ row: rowOf(hit), score: hit.score })),
-    denseOrder.map((hit) => ({ row: rowOf(hit), score: hit.score })),
-    early ? EARLY_DENSE_SHARE : DENSE_SHARE,
+  const asRows = (candidates: Candidate[]) =>
+    candidates.map((c) => ({ row: rowOf(c), score: c.score }));
+  const lexicalRows = asRows(lexical);
+  const denseRows = asRows(dense);
+  const byRow = [...rows.values()];
+  const fused = fuseHybrid(
+    fusion,
+    query,
+    lexicalRows,
+    denseRows,
+    (row) => byRow[row]!.chunk,
+    steps,
     denseDepth(limit),
   );
-  const byRow = [...rows.values()];
-  // Early: the stage runs once, over the union the raw scores ordered.
-  const fused = early && steps
-    ? rankCode(combined, (row) => byRow[row]!.chunk, query, steps)
-    : combined;
   return fused.map(({ row, score }) => {
     const { chunk, scores } = byRow[row]!;
     return hitOf(chunk, score, {

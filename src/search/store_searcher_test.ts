@@ -33,13 +33,17 @@ const source: CandidateSource = {
     Promise.reject(new Error("ranked fusion asks for the two rankings, not the store's own")),
 };
 
-Deno.test("storeSearcher fuses a store's two rankings after the ranking stage, lexical leading", async () => {
-  const searcher = storeSearcher(source, {
+/** A hybrid searcher over `source` that fuses as `fusion` says, with every ranking step. */
+const hybrid = (fusion: "ranked" | "early" | "adaptive") =>
+  storeSearcher(source, {
     mode: "hybrid",
-    fusion: "ranked",
+    fusion,
     ranking: LEXICAL_RANKING,
     embedQuery: () => Promise.resolve(new Float32Array([1, 0])),
   });
+
+Deno.test("storeSearcher fuses a store's two rankings after the ranking stage, lexical leading", async () => {
+  const searcher = hybrid("ranked");
   const { matches } = await searcher.search({ query: "refresh token", limit: 5 });
   // Each chunk once; BM25's clear winner first; the dense-only chunk enters behind it.
   assert.deepEqual(matches.map((m) => m.chunk.id), ["token", "session", "cache"]);
@@ -54,13 +58,7 @@ Deno.test("storeSearcher fuses a store's two rankings after the ranking stage, l
 });
 
 Deno.test("storeSearcher fuses early as a local index does: raw rankings first, then the stage", async () => {
-  const early = storeSearcher(source, {
-    mode: "hybrid",
-    fusion: "early",
-    ranking: LEXICAL_RANKING,
-    embedQuery: () => Promise.resolve(new Float32Array([1, 0])),
-  });
-  const { matches } = await early.search({ query: "refresh token", limit: 5 });
+  const { matches } = await hybrid("early").search({ query: "refresh token", limit: 5 });
   // The same three chunks in a local index: cosines 0.8, 0.7, 0.2 and the same BM25 scores.
   const cosine = (c: number) => [c, Math.sqrt(1 - c * c)];
   const local = makeIndex(
@@ -80,12 +78,7 @@ Deno.test("storeSearcher fuses early as a local index does: raw rankings first, 
   );
   // Dense weighs more before the stage than after it: the session chunk, second by both
   // rankings, closes on BM25's winner more than ranked fusion lets it.
-  const ranked = await storeSearcher(source, {
-    mode: "hybrid",
-    fusion: "ranked",
-    ranking: LEXICAL_RANKING,
-    embedQuery: () => Promise.resolve(new Float32Array([1, 0])),
-  }).search({ query: "refresh token", limit: 5 });
+  const ranked = await hybrid("ranked").search({ query: "refresh token", limit: 5 });
   const gap = (hits: typeof matches) => hits[1]!.score / hits[0]!.score;
   assert.deepEqual(matches.map((m) => m.chunk.id), ["token", "session", "cache"]);
   assert.ok(gap(matches) > gap(ranked.matches), `${gap(matches)} ≤ ${gap(ranked.matches)}`);
@@ -93,12 +86,9 @@ Deno.test("storeSearcher fuses early as a local index does: raw rankings first, 
 
 Deno.test("storeSearcher fuses adaptively: ranked when BM25's best holds every query word, else early", async () => {
   const order = async (fusion: "ranked" | "early" | "adaptive", query: string) =>
-    (await storeSearcher(source, {
-      mode: "hybrid",
-      fusion,
-      ranking: LEXICAL_RANKING,
-      embedQuery: () => Promise.resolve(new Float32Array([1, 0])),
-    }).search({ query, limit: 5 })).matches.map((m) => [m.chunk.id, m.score.toFixed(6)]);
+    (await hybrid(fusion).search({ query, limit: 5 })).matches.map((
+      m,
+    ) => [m.chunk.id, m.score.toFixed(6)]);
   // The token chunk, BM25's best, spells `refreshToken`, but not `keep`.
   assert.deepEqual(
     await order("adaptive", "refresh token"),
