@@ -78,6 +78,9 @@ const COMPAT_PRIOR = 0.3;
 const STUB_PRIOR = 0.7;
 const BARREL_PRIOR = 0.5;
 const PROSE_PRIOR = 0.5;
+// Data and generated files (`commands/set.json`, `commands.def`) repeat a command's words
+// without implementing it.
+const DATA_PRIOR = 0.5;
 
 const TEST_FILE =
   /(?:^|\/)(?:test_[^/]*|[^/]*_test|[^/]*[._-](?:test|spec)|[^/]*(?:Tests?|Spec|Suite)|test_helpers?[^/]*|conftest)\.[^/.]+$/;
@@ -87,6 +90,10 @@ const COMPAT_DIR = /(?:^|\/)(?:compat|_compat|legacy|vendor|third_party|single_i
 const STUB_FILE = /\.d\.[cm]?ts$/;
 const BARREL_FILE = /(?:^|\/)(?:__init__\.py|package-info\.java)$/;
 const PROSE_FILE = /\.(?:md|markdown|mdx|rst|txt|adoc)$/i;
+const DATA_FILE =
+  /\.(?:json|jsonc|ya?ml|toml|xml|def|csv|tsv|lock|ini|cfg|conf|properties|plist)$/i;
+const ASKS_FOR_DATA =
+  /\b(?:json|ya?ml|toml|xml|csv|config|configuration|settings|schema|manifest|package|dependenc(?:y|ies))\b/i;
 const ASKS_FOR_TESTS = /\b(?:tests?|testing|spec|specs|fixtures?|mocks?)\b/i;
 const ASKS_FOR_EXAMPLES = /\b(?:examples?|samples?|demo)\b/i;
 const ASKS_FOR_PROSE = /\b(?:docs?|documentation|readme|guide|changelog|tutorial)\b/i;
@@ -102,6 +109,7 @@ export function pathPrior(path: string, query: string, prose = true): number {
   if (STUB_FILE.test(path)) prior *= STUB_PRIOR;
   if (BARREL_FILE.test(path)) prior *= BARREL_PRIOR;
   if (prose && PROSE_FILE.test(path) && !ASKS_FOR_PROSE.test(query)) prior *= PROSE_PRIOR;
+  if (DATA_FILE.test(path) && !ASKS_FOR_DATA.test(query)) prior *= DATA_PRIOR;
   return prior;
 }
 
@@ -162,19 +170,22 @@ const DEFINERS = [
   "extension",
   "newtype",
   "data",
-  "const",
-  "let",
-  "var",
-  "val",
   "local function",
 ].map((k) => k.replace(" ", "\\s+")).join("|");
+// Keywords that bind a value: they define the name only when a value or type follows
+// (`const Router = …`, `val engine: Engine`), not in C++'s `const Mutex& mu`.
+const BINDERS = "const|let|var|val";
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** Whether `content` defines `name`: a definition keyword, optional qualifiers, then the name. */
+/**
+ * Whether `content` defines `name`: a definition keyword, attribute macros
+ * (`class ABSL_LOCKABLE Mutex`), optional qualifiers, then the name.
+ */
 function definitionPattern(name: string): RegExp {
+  const qualified = `(?:[A-Z][A-Z0-9_]+\\s+)*(?:[\\w$]+(?:\\.|::))*${escape(name)}`;
   return new RegExp(
-    `(?:^|[\\s(])(?:${DEFINERS})\\s+(?:[\\w$]+(?:\\.|::))*${escape(name)}(?![\\w$])`,
+    `(?:^|[\\s(])(?:(?:${DEFINERS})\\s+${qualified}(?![\\w$])|(?:${BINDERS})\\s+${qualified}(?=\\s*(?:=|:(?!:))))`,
     "m",
   );
 }
@@ -245,6 +256,12 @@ const FLOOR = 0.1;
 const DEFINITION_BOOST = 1.0;
 /** …for an identifier inside a sentence, which may be incidental. */
 const EMBEDDED_BOOST = 0.5;
+/**
+ * …twice when the query is just the name and the chunk spells its declaration
+ * (`public class ObjectMapper`), not only inherits its symbol (a long doc comment's
+ * first fragments).
+ */
+const DECLARATION = 2;
 /** …more when the file is named after it (`Router` in router.go). */
 const NAMED_FILE = 1.5;
 /**
@@ -320,14 +337,18 @@ export function rankCode(
       scored.forEach((c, i) => {
         const chunk = chunkOf(c.row);
         // `includes` first: the pattern is costly and most candidates never spell the name.
-        const defines = patterns.some((p, n) =>
+        const spelled = patterns.some((p, n) =>
           chunk.content.includes(names[n]!) && p.test(chunk.content)
-        ) ||
-          (chunk.symbol !== undefined && names.includes(chunk.symbol.split(/::|\.|#/).pop()!));
+        );
+        // A constructor shares its class's name without defining the class.
+        const defines = spelled ||
+          (chunk.symbol !== undefined && chunk.type !== "constructor" &&
+            names.includes(chunk.symbol.split(/::|\.|#/).pop()!));
         if (!defines) return;
         const stem = stemOf(paths[i]!);
         const named = stems.some((s) => s === stem || s === stem.replace(/s$/, ""));
-        c.score += unit * (named ? NAMED_FILE : 1);
+        const declared = spelled && whole ? DECLARATION : 1;
+        c.score += unit * declared * (named ? NAMED_FILE : 1);
       });
     }
   }

@@ -58,6 +58,10 @@ Deno.test("pathPrior() lowers tests, examples, stubs and prose unless the query 
   assert.equal(pathPrior("latest.go", "x"), 1, "no test in the middle of a word");
   assert.equal(pathPrior("docs/routing.md", "route a request", false), 1, "prose prior off");
   assert.equal(pathPrior("router_test.go", "route a request", false), 0.3);
+  assert.equal(pathPrior("src/commands/set.json", "how SET handles NX"), 0.5, "data file");
+  assert.equal(pathPrior("src/commands.def", "how SET handles NX"), 0.5, "generated table");
+  assert.equal(pathPrior("package.json", "package dependencies"), 1, "asked for");
+  assert.equal(pathPrior("config/app.yaml", "default configuration"), 1, "asked for");
 });
 
 Deno.test("queriedIdentifiers() tells a bare or qualified name from identifiers inside a sentence", () => {
@@ -128,6 +132,43 @@ Deno.test("rankCode() lifts the chunk that defines the queried name, most in the
   ]);
   // A sentence without an identifier boosts nothing.
   assert.deepEqual(ranked(rows, "the mux", ONLY("definitions"))[0], "server.go:m := NewMux()");
+});
+
+Deno.test("rankCode() lifts a class's declaration above its constructors and doc comment for its name", () => {
+  const declaration = {
+    ...chunk("Mapper.java", "/** tail of the doc */\npublic class Mapper {"),
+    type: "class",
+  };
+  const rows: [Chunk, number][] = [
+    [{
+      ...chunk("Mapper.java", "public Mapper(Mapper src) { this(src); }", "Mapper.Mapper"),
+      type: "constructor",
+    }, 10],
+    [{ ...chunk("Mapper.java", "/** Mapper reads and writes JSON", "Mapper"), type: "class" }, 6],
+    [{ ...declaration, symbol: "Mapper" }, 3],
+  ];
+  assert.deepEqual(ranked(rows, "Mapper", ONLY("definitions")), [
+    "Mapper.java:/** tail of the doc */\npublic class Mapper {",
+    "Mapper.java:/** Mapper reads and writes JSON",
+    "Mapper.java:public Mapper(Mapper src) { this(src); }",
+  ]);
+});
+
+Deno.test("rankCode() reads C++ attribute macros and binders as a definition's syntax", () => {
+  const rows: [Chunk, number][] = [
+    [chunk("mutex.cc", "const Mutex& mu = *m;\nconst Mutex::MuHow how;"), 10],
+    [chunk("sync.h", "class ABSL_LOCKABLE Mutex {"), 4],
+    [chunk("app.js", "const Router = express.Router;"), 2],
+  ];
+  assert.deepEqual(ranked(rows, "Mutex", ONLY("definitions")), [
+    "sync.h:class ABSL_LOCKABLE Mutex {",
+    "mutex.cc:const Mutex& mu = *m;\nconst Mutex::MuHow how;",
+    "app.js:const Router = express.Router;",
+  ]);
+  assert.equal(
+    ranked(rows, "Router", ONLY("definitions"))[0],
+    "app.js:const Router = express.Router;",
+  );
 });
 
 Deno.test("rankCode() lifts a file with several strong chunks, and spreads ranks over files", () => {
