@@ -240,6 +240,24 @@ Deno.test("createCodeChunker() keeps UTF-16 offsets after non-ASCII text", async
   assert.equal(content.slice(wave.startOffset, wave.endOffset), wave.content);
 });
 
+Deno.test("createCodeChunker() names a generic Rust impl or Swift extension after its type, not its arguments", async () => {
+  const chunker = await chunkerReady;
+  const content = [
+    "impl<T: AsRawFd> AsyncFd<T> {\n    pub fn get_ref(&self) -> &T {\n        &self.inner\n    }\n}",
+    "impl<'a> TaskMeta<'a> {\n    pub fn spawned_at(&self) -> u32 {\n        self.at\n    }\n}",
+    "impl<T> fmt::Debug for JoinSet<T> {\n    fn fmt(&self) -> u8 {\n        0\n    }\n}",
+  ].join("\n\n");
+  const chunks = chunker.chunk(fromText("lib.rs", content), "rust", { minChars: 0 });
+  const symbols = chunks.map((c) => c.symbol);
+  for (const name of ["AsyncFd.get_ref", "TaskMeta.spawned_at", "JoinSet.fmt"]) {
+    assert.ok(symbols.includes(name), `${name} in ${symbols.join(", ")}`);
+  }
+  const swift =
+    "extension Dictionary<String, Int> {\n    func total() -> Int {\n        return 0\n    }\n}";
+  const extension = chunker.chunk(fromText("a.swift", swift), "swift", { minChars: 0 });
+  assert.equal(extension[0]!.symbol, "Dictionary");
+});
+
 Deno.test("createCodeChunker() merges small neighbours and keeps small classes whole", async () => {
   const chunker = await chunkerReady;
   const content =

@@ -65,6 +65,9 @@ function nameOf(ctx: WalkContext, node: Node, depth = 0): string | undefined {
   const children = kids(node, true);
   const identifier = children.find((c) => IDENTIFIERS.has(c.type));
   if (identifier) return dottedName(ctx, identifier);
+  // A generic type's own name, before its arguments (`AsyncFd` of `AsyncFd<T>`, not `T`).
+  const type = children.find((c) => c.type === "type_identifier");
+  if (type && children.some((c) => c.type === "type_arguments")) return identifierText(ctx, type);
   if (depth < NAME_DEPTH) {
     for (const child of children) {
       if (ctx.spec.blocks.includes(child.type)) continue;
@@ -72,7 +75,6 @@ function nameOf(ctx: WalkContext, node: Node, depth = 0): string | undefined {
       if (found) return found;
     }
   }
-  const type = children.find((c) => c.type === "type_identifier");
   return type ? identifierText(ctx, type) : undefined;
 }
 
