@@ -288,4 +288,5 @@ export const STEPS = [
   "pathMatch",
   "chunkTypes",
   "prosePrior",
+  "fileSimilarity",
 ] as const;

@@ -7,6 +7,7 @@ import {
   queriedIdentifiers,
   rankCode,
   rankingActs,
+  type RankingSignals,
 } from "./code_ranking.ts";
 
 function chunk(sourcePath: string, content = "", symbol?: string): Chunk {
@@ -26,12 +27,18 @@ function chunk(sourcePath: string, content = "", symbol?: string): Chunk {
 }
 
 /** Ranks chunks given with their retrieval scores; returns their paths:contents best first. */
-function ranked(rows: [Chunk, number][], query: string, steps = {}): string[] {
+function ranked(
+  rows: [Chunk, number][],
+  query: string,
+  steps = {},
+  signals: RankingSignals = {},
+): string[] {
   const out = rankCode(
     rows.map(([, score], row) => ({ row, score })),
     (row) => rows[row]![0],
     query,
     steps,
+    signals,
   );
   return out.map(({ row }) =>
     `${rows[row]![0].sourcePath}${rows[row]![0].content ? `:${rows[row]![0].content}` : ""}`
@@ -40,7 +47,15 @@ function ranked(rows: [Chunk, number][], query: string, steps = {}): string[] {
 
 const ONLY = (step: string) =>
   Object.fromEntries(
-    ["pathPriors", "fileCoherence", "definitions", "fileSaturation", "pathMatch", "chunkTypes"].map(
+    [
+      "pathPriors",
+      "fileCoherence",
+      "definitions",
+      "fileSaturation",
+      "pathMatch",
+      "chunkTypes",
+      "fileSimilarity",
+    ].map(
       (s) => [s, s === step],
     ),
   );
@@ -169,6 +184,25 @@ Deno.test("rankCode() reads C++ attribute macros and binders as a definition's s
     ranked(rows, "Router", ONLY("definitions"))[0],
     "app.js:const Router = express.Router;",
   );
+});
+
+Deno.test("rankCode() lifts the file whose passages read closest to the query, when given", () => {
+  const rows: [Chunk, number][] = [
+    [chunk("local.rs", "fn tick()"), 10],
+    [chunk("join_set.rs", "pub struct JoinSet"), 8],
+    [chunk("other.rs", "fn other()"), 1],
+  ];
+  const cosines: Record<string, number> = { "local.rs": 0.2, "join_set.rs": 0.6, "other.rs": 0.1 };
+  const signals = { fileSimilarity: (path: string) => cosines[path] };
+  const query = "collect results of spawned tasks";
+  const steps = ONLY("fileSimilarity");
+  assert.deepEqual(ranked(rows, query, steps, signals)[0], "join_set.rs:pub struct JoinSet");
+  // Without the signal, or with the step off, the order stays.
+  assert.deepEqual(ranked(rows, query, steps)[0], "local.rs:fn tick()");
+  assert.deepEqual(ranked(rows, query, ONLY("none"), signals)[0], "local.rs:fn tick()");
+  // One file alone, or files all alike, give nothing to tell apart.
+  const alike = { fileSimilarity: () => 0.5 };
+  assert.deepEqual(ranked(rows, query, steps, alike)[0], "local.rs:fn tick()");
 });
 
 Deno.test("rankCode() lifts a file with several strong chunks, and spreads ranks over files", () => {

@@ -26,6 +26,7 @@ import {
   type RankedRow,
   rankingActs,
   type RankingOptions,
+  type RankingSignals,
 } from "./code_ranking.ts";
 
 /** The fusions this module makes, each running the code ranking stage itself. */
@@ -123,7 +124,9 @@ export function lexicalCovers(query: string, best: Chunk | undefined): boolean {
  * (see this module's comment). `steps` is the ranking stage asked for, or
  * undefined when it does not act on this query; `chunkOf` looks a row up;
  * the dense shares are scaled by `seen`, the share of rows with a vector.
- * Best first, scored by the fusion.
+ * `signals` reach the stage where the cosine takes part in choosing files
+ * ("early"): a file's similarity to the query ("Round seven"). Best first,
+ * scored by the fusion.
  */
 export function fuseHybrid(
   fusion: RankedFusion,
@@ -134,11 +137,12 @@ export function fuseHybrid(
   steps: RankingOptions | undefined,
   depth: number,
   seen = 1,
+  signals: RankingSignals = {},
 ): RankedRow[] {
   const best = lexical[0] && chunkOf(lexical[0].row);
   if (fusion === "early" || (fusion === "adaptive" && !lexicalCovers(query, best))) {
     const raw = fuseRanked(lexical, dense, EARLY_DENSE_SHARE * seen, depth);
-    return steps ? rankCode(raw, chunkOf, query, steps) : raw;
+    return steps ? rankCode(raw, chunkOf, query, steps, signals) : raw;
   }
   const lexicalOrder = steps ? rankCode(lexical, chunkOf, query, steps) : lexical;
   const denseOrder = rankingActs(query, EMBEDDING_RANKING)

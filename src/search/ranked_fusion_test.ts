@@ -3,9 +3,11 @@ import {
   DENSE_DEPTH,
   DENSE_SHARE,
   denseDepth,
+  fuseHybrid,
   fuseRanked,
   lexicalCovers,
 } from "./ranked_fusion.ts";
+import type { RankingSignals } from "./code_ranking.ts";
 import { chunk } from "./testdata/index.ts";
 
 const rows = (list: { row: number }[]) => list.map((r) => r.row);
@@ -64,4 +66,29 @@ Deno.test("lexicalCovers: every query word, as BM25 reads it, in the passage's t
   assert.equal(lexicalCovers("how is it", passage), false);
   assert.equal(lexicalCovers("g", passage), false);
   assert.equal(lexicalCovers("parse", undefined), false);
+});
+
+Deno.test("fuseHybrid: a file's similarity counts where the cosine chooses files, not where BM25 leads", () => {
+  const chunks = [
+    { ...chunk("a", "src/local.rs"), content: "fn tick() { run spawned tasks }" },
+    { ...chunk("b", "src/join_set.rs"), content: "pub struct JoinSet" },
+    { ...chunk("c", "src/other.rs"), content: "fn other()" },
+  ];
+  // BM25 and the cosine both put local.rs a little ahead of join_set.rs.
+  const lexical = [{ row: 0, score: 5 }, { row: 1, score: 4.9 }];
+  const dense = [{ row: 0, score: 0.5 }, { row: 1, score: 0.49 }, { row: 2, score: 0.1 }];
+  const cosines: Record<string, number> = {
+    "src/local.rs": 0.2,
+    "src/join_set.rs": 0.6,
+    "src/other.rs": 0.1,
+  };
+  const signals: RankingSignals = { fileSimilarity: (path) => cosines[path] };
+  const fuse = (query: string, given = signals) =>
+    fuseHybrid("adaptive", query, lexical, dense, (row) => chunks[row]!, {}, 50, 1, given)
+      .map((r) => r.row);
+  // Asked by meaning (BM25's best lacks "collecting"): the file similarity lifts join_set.rs.
+  assert.deepEqual(fuse("collecting results"), [1, 0, 2]);
+  assert.deepEqual(fuse("collecting results", {}), [0, 1, 2]);
+  // Asked in the code's words (BM25's best holds them all): BM25 leads, the signal is not read.
+  assert.deepEqual(fuse("run spawned tasks"), [0, 1, 2]);
 });

@@ -6,6 +6,7 @@ import { rowDot } from "./dense_scores.ts";
 import { keptRows, matchFilter, noMatchNotice, type SearchFilter } from "./match_filter.ts";
 import { queriedIdentifiers, rankCode, rankingActs, type RankingOptions } from "./code_ranking.ts";
 import { denseDepth, fuseHybrid, isRankedFusion, type RankedFusion } from "./ranked_fusion.ts";
+import { fileSimilarity } from "./file_similarity.ts";
 
 /**
  * What search needs from an index. The store's `StoredIndex` satisfies it;
@@ -439,6 +440,7 @@ function rankedHybrid(
     steps,
     denseTop,
     embeddedShare(index),
+    queryVector && index.dimensions ? { fileSimilarity: fileSimilarity(index, queryVector) } : {},
   );
   return {
     candidates: fused.slice(0, depth).map(({ row, score }) => {

@@ -6,7 +6,7 @@
  */
 import type { Chunk } from "../types.ts";
 import { languageId } from "../walk/mod.ts";
-import { rankCode, rankingActs, type RankingOptions } from "./code_ranking.ts";
+import { rankCode, rankingActs, type RankingOptions, type RankingSignals } from "./code_ranking.ts";
 import { GLOB_CHARS, matchFilter, type SearchFilter } from "./match_filter.ts";
 import type { SearchHit, SearchResult, SearchScores } from "./search_index.ts";
 import { denseDepth, fuseHybrid, isRankedFusion, type RankedFusion } from "./ranked_fusion.ts";
@@ -39,6 +39,11 @@ export interface CandidateSource {
     vector: Float32Array,
     query: { limit: number; filter?: CandidateFilter; rrfK?: number },
   ): Promise<Candidate[]>;
+  /**
+   * The unit mean vector of each named file's passages, for the ranking
+   * stage's file similarity; a store without it skips that step.
+   */
+  fileVectors?(paths: readonly string[]): Promise<Map<string, Float32Array>>;
 }
 
 /** Candidates asked of the store per hit wanted: the depth a local search ranks. */
@@ -81,7 +86,8 @@ export function storeSearcher(source: CandidateSource, options: IndexSearcherOpt
           source.lexical(query, { limit: depth, filter }),
           source.dense(vector!, { limit: depth, filter }),
         ]);
-        const fused = rankedFusion(query, lexical, dense, steps, limit, options.fusion);
+        const signals = await fileSignals(source, vector!, [...lexical, ...dense]);
+        const fused = rankedFusion(query, lexical, dense, steps, limit, options.fusion, signals);
         return settle(request, fused, lexical.length + dense.length);
       }
       const candidates = options.mode === "lexical"
@@ -115,6 +121,25 @@ export function storeSearcher(source: CandidateSource, options: IndexSearcherOpt
   }
 }
 
+/** The file similarity of the candidates' files, where the store can average their vectors. */
+async function fileSignals(
+  source: CandidateSource,
+  vector: Float32Array,
+  candidates: Candidate[],
+): Promise<RankingSignals> {
+  if (!source.fileVectors || candidates.length === 0) return {};
+  const means = await source.fileVectors([...new Set(candidates.map((c) => c.chunk.sourcePath))]);
+  return {
+    fileSimilarity: (path) => {
+      const mean = means.get(path);
+      if (!mean) return undefined;
+      let dot = 0;
+      for (let d = 0; d < mean.length; d++) dot += mean[d]! * vector[d]!;
+      return dot;
+    },
+  };
+}
+
 /** Hits in the ranking stage's order, each scored by it. */
 function ranked(query: string, hits: SearchHit[], steps: RankingOptions): SearchHit[] {
   return rankCode(
@@ -138,6 +163,7 @@ function rankedFusion(
   steps: RankingOptions | undefined,
   limit: number,
   fusion: RankedFusion,
+  signals: RankingSignals,
 ): SearchHit[] {
   // One row per chunk, both rankings' scores on it.
   const rows = new Map<string, { row: number; chunk: Chunk; scores: SearchScores }>();
@@ -163,6 +189,8 @@ function rankedFusion(
     (row) => byRow[row]!.chunk,
     steps,
     denseDepth(limit),
+    1,
+    signals,
   );
   return fused.map(({ row, score }) => {
     const { chunk, scores } = byRow[row]!;

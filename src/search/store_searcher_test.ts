@@ -31,6 +31,16 @@ const source: CandidateSource = {
     ]),
   hybrid: () =>
     Promise.reject(new Error("ranked fusion asks for the two rankings, not the store's own")),
+  // Each file holds one chunk: its mean is that chunk's vector, at the dense ranking's cosine.
+  fileVectors: (paths) =>
+    Promise.resolve(
+      new Map(
+        paths.map((path) => {
+          const c = { "src/token.ts": 0.2, "src/session.ts": 0.7, "src/cache.ts": 0.8 }[path]!;
+          return [path, new Float32Array([c, Math.sqrt(1 - c * c)])];
+        }),
+      ),
+    ),
 };
 
 /** A hybrid searcher over `source` that fuses as `fusion` says, with every ranking step. */

@@ -4,6 +4,7 @@
  * removed and changed files' rows are marked deleted, changed files' chunks
  * go into one new segment, every other segment is shared.
  */
+import { unitMean } from "./unit_mean.ts";
 import type { Chunk } from "../types.ts";
 import { inRanges } from "../row_ranges.ts";
 import { compileFilter } from "./lexical_filter.ts";
@@ -155,6 +156,19 @@ class LocalReader implements StoreReader {
       if (row !== undefined) found.set(hash, index.vectors.slice(row * d, (row + 1) * d));
     }
     return Promise.resolve(found);
+  }
+
+  fileVectors(paths: readonly string[]): Promise<Map<string, Float32Array>> {
+    const { index } = this;
+    const d = index.dimensions;
+    const means = new Map<string, Float32Array>();
+    for (const path of paths) {
+      const rows = (index.manifest.files[path]?.chunkIds ?? []).map((id) => index.rowOf(id))
+        .filter((row) => row >= 0 && !inRanges(index.pending, row));
+      const mean = unitMean(rows.map((row) => index.vectors.subarray(row * d, (row + 1) * d)), d);
+      if (mean) means.set(path, mean);
+    }
+    return Promise.resolve(means);
   }
 
   #keep(filter: StoreFilter | undefined): ((row: number) => boolean) | undefined {

@@ -34,6 +34,7 @@
  * @module
  */
 export { tokenizeCode } from "./code_tokenizer.ts";
+export { unitMean } from "./unit_mean.ts";
 export { INDEX_MARKER, indexDirFor, isIndexDir, mayHoldIndex } from "./index_dir.ts";
 export {
   acquireIndexLock,

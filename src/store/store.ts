@@ -58,6 +58,11 @@ export interface StoreReader {
     vector: Float32Array,
     query: StoreQuery & { rrfK?: number },
   ): Promise<StoreHit[]>;
+  /**
+   * The unit mean vector of each named file's embedded passages, for the
+   * ranking stage's file similarity. Optional: a store without it skips that step.
+   */
+  fileVectors?(paths: readonly string[]): Promise<Map<string, Float32Array>>;
   /** Releases the generation (its lease); the reader is unusable afterwards. */
   close(): Promise<void>;
 }

@@ -10,6 +10,7 @@
  * one: readers see one or the other. Orama holds a database in memory, so
  * a reader keeps the generation it loaded until it is closed.
  */
+import { unitMean } from "../unit_mean.ts";
 import { dirname, join, resolve } from "node:path";
 import {
   type AnyOrama,
@@ -402,6 +403,20 @@ class OramaReader implements StoreReader {
       if (embedding) found.set(hash, Float32Array.from(embedding));
     }
     return found;
+  }
+
+  // deno-lint-ignore require-await
+  async fileVectors(paths: readonly string[]): Promise<Map<string, Float32Array>> {
+    const db = this.#open;
+    const means = new Map<string, Float32Array>();
+    for (const path of paths) {
+      const vectors = (this.manifest.files[path]?.chunkIds ?? [])
+        .map((id) => documentOf(db, id)?.embedding)
+        .filter((embedding): embedding is number[] => !!embedding);
+      const mean = vectors.length ? unitMean(vectors, vectors[0]!.length) : null;
+      if (mean) means.set(path, mean);
+    }
+    return means;
   }
 
   async dense(vector: Float32Array, query: StoreQuery): Promise<StoreHit[]> {

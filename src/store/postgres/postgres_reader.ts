@@ -4,6 +4,7 @@
  * over the stored postings (the local index's formula and tokenizer), and
  * both fused by reciprocal rank, as `search_index.ts` fuses them.
  */
+import { unitMean } from "../unit_mean.ts";
 import { WayfinderError } from "../../error.ts";
 import type { Chunk } from "../../types.ts";
 import { tokenizeQuery } from "../code_tokenizer.ts";
@@ -167,6 +168,26 @@ export class PostgresReader implements StoreReader {
       "read cached vectors",
       () => cachedVectors(sql, schema, this.manifest.fingerprint, this.#dims, hashes),
     );
+  }
+
+  /** The unit mean vector of each named file's embedded passages (pgvector's `avg`). */
+  fileVectors(paths: readonly string[]): Promise<Map<string, Float32Array>> {
+    const { sql, schema } = this.#context;
+    const d = this.#dims;
+    return this.#run("read file vectors", async () => {
+      const rows = await sql.unsafe(
+        `SELECT c.path, avg(c.embedding::vector(${d}))::text AS mean FROM ${schema}.chunks c
+         WHERE ${VISIBLE} AND vector_dims(c.embedding) = ${d} AND c.path = ANY($3::text[])
+         GROUP BY c.path`,
+        [this.#info.corpus, this.#info.generation, [...paths]],
+      );
+      const means = new Map<string, Float32Array>();
+      for (const row of rows) {
+        const mean = unitMean([parseVector(row.mean as string)], d);
+        if (mean) means.set(row.path as string, mean);
+      }
+      return means;
+    });
   }
 
   dense(vector: Float32Array, query: StoreQuery): Promise<StoreHit[]> {

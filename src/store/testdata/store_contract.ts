@@ -207,6 +207,35 @@ export function storeContract(name: string, makeStore: () => Promise<ContractSto
     }
   });
 
+  test("file vectors are the unit mean of a file's embedded passages", async (store) => {
+    const half = change("src/half.ts", [["export function now() {}", v(0, 1, 0, 0)], [
+      "export function later() {}",
+      null,
+    ]]);
+    const pending = change("src/pending.ts", [["export function refreshLater() {}", null]]);
+    await publish(store, [AUTH(), GUIDE(), half, pending]);
+    const reader = (await store.open())!;
+    try {
+      ok(reader.fileVectors, "every backend here averages a file's vectors");
+      const means = await reader.fileVectors(
+        ["src/auth.ts", "docs/guide.md", "src/half.ts", "src/pending.ts", "src/missing.ts"],
+      );
+      const near = (path: string, expected: number[]) => {
+        const mean = means.get(path);
+        ok(mean, `${path} has a mean`);
+        ok(expected.every((x, d) => Math.abs(mean[d]! - x) < 1e-3), `${path}: ${[...mean]}`);
+      };
+      // (1, 0, 0, 0) and (0.8, 0.6, 0, 0) average to (0.9, 0.3, 0, 0), then unit length.
+      const norm = Math.hypot(0.9, 0.3);
+      near("src/auth.ts", [0.9 / norm, 0.3 / norm, 0, 0]);
+      near("docs/guide.md", [0.6, 0, 0.8, 0]);
+      near("src/half.ts", [0, 1, 0, 0]);
+      deepEqual([...means.keys()].sort(), ["docs/guide.md", "src/auth.ts", "src/half.ts"]);
+    } finally {
+      await reader.close();
+    }
+  });
+
   test("lexical search finds words in content, symbols and paths, with filters", async (store) => {
     await publish(store, [AUTH(), GUIDE(), DB()]);
     const reader = (await store.open())!;
