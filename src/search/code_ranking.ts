@@ -285,16 +285,16 @@ const NAMED_FILE = 1.5;
  */
 const COHERENCE = 0.3;
 /**
+ * A file's similarity lift: at most this fraction of the best score. 0.3 ranked
+ * the development split best (0.15–0.2 and 0.5–0.8 a little lower).
+ */
+const FILE_SIMILARITY = 0.3;
+/**
  * Chunks of one file ranked before its next ones decay by SATURATION each:
  * a file is found at its first chunk, and its further ones take ranks other
  * files could use. Softer than halving, so a file with several strong chunks
  * keeps them near the top (0.5 cost the peer corpus's typescript recall).
  */
-/**
- * A file's similarity lift: at most this fraction of the best score. 0.3 ranked
- * the development split best (0.1 and 0.5–0.8 lower).
- */
-const FILE_SIMILARITY = 0.3;
 const SATURATION_FREE = 1;
 const SATURATION = 0.7;
 
@@ -330,9 +330,10 @@ function liftSimilarFiles(
 }
 
 /**
- * Reorders candidates: path priors, definition boosts, file coherence,
- * then a greedy pass in which each further chunk of a file already placed
- * counts SATURATION times less. Retrieval scores are first min-max
+ * Reorders candidates: path priors, definition boosts, file similarity (when
+ * `signals` carry it), file coherence, then a greedy pass in which each
+ * further chunk of a file already placed counts SATURATION times less.
+ * Retrieval scores are first min-max
  * normalised over the candidates (to FLOOR..1), so every mode's scores
  * weigh alike; the returned scores are the ranking's, best first.
  */

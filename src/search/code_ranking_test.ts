@@ -150,17 +150,16 @@ Deno.test("rankCode() lifts the chunk that defines the queried name, most in the
 });
 
 Deno.test("rankCode() lifts a class's declaration above its constructors and doc comment for its name", () => {
-  const declaration = {
-    ...chunk("Mapper.java", "/** tail of the doc */\npublic class Mapper {"),
-    type: "class",
-  };
   const rows: [Chunk, number][] = [
     [{
       ...chunk("Mapper.java", "public Mapper(Mapper src) { this(src); }", "Mapper.Mapper"),
       type: "constructor",
     }, 10],
     [{ ...chunk("Mapper.java", "/** Mapper reads and writes JSON", "Mapper"), type: "class" }, 6],
-    [{ ...declaration, symbol: "Mapper" }, 3],
+    [{
+      ...chunk("Mapper.java", "/** tail of the doc */\npublic class Mapper {", "Mapper"),
+      type: "class",
+    }, 3],
   ];
   assert.deepEqual(ranked(rows, "Mapper", ONLY("definitions")), [
     "Mapper.java:/** tail of the doc */\npublic class Mapper {",

@@ -2,7 +2,7 @@
  * How close a whole file reads to a query: the cosine of the query and the
  * mean of the file's passage vectors, for the ranking stage's file
  * similarity step (`RankingSignals.fileSimilarity`). A file's mean is summed
- * the first time a query meets the file and kept with the index, so a query
+ * the first time a query asks for the file and kept with the index, so a query
  * pays only for candidate files no earlier query had.
  */
 import { unitMean } from "../store/mod.ts";
@@ -10,8 +10,8 @@ import { hasVector } from "./dense_ranking.ts";
 import type { SearchableIndex } from "./search_index.ts";
 
 interface FileMeans {
-  /** Each file's rows, built in one pass over the path column the first time. */
-  rowsByPath: Map<string, number[]>;
+  /** Each file's rows, built in one pass over the path column when first needed. */
+  rowsByPath?: Map<string, number[]>;
   /** Each file's unit mean vector, or null when none of its rows has a vector yet. */
   means: Map<string, Float32Array | null>;
 }
@@ -28,12 +28,14 @@ export function fileSimilarity(
   query: Float32Array,
 ): (path: string) => number | undefined {
   let held = byIndex.get(index);
-  if (!held) byIndex.set(index, held = { rowsByPath: rowsByPath(index), means: new Map() });
-  const { means } = held;
-  const rows = held.rowsByPath;
+  if (!held) byIndex.set(index, held = { means: new Map() });
+  const files = held;
   return (path) => {
-    let mean = means.get(path);
-    if (mean === undefined) means.set(path, mean = meanOf(index, rows.get(path) ?? []));
+    let mean = files.means.get(path);
+    if (mean === undefined) {
+      files.rowsByPath ??= rowsByPath(index);
+      files.means.set(path, mean = meanOf(index, files.rowsByPath.get(path) ?? []));
+    }
     if (mean === null) return undefined;
     let dot = 0;
     for (let d = 0; d < mean.length; d++) dot += mean[d]! * query[d]!;

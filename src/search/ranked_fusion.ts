@@ -120,6 +120,16 @@ export function lexicalCovers(query: string, best: Chunk | undefined): boolean {
 }
 
 /**
+ * Whether `fusion` fuses the raw rankings before the ranking stage for
+ * `query`, whose BM25 best passage is `best`: always for "early", and for
+ * "adaptive" when that passage lacks a query word. Only then does the stage
+ * read `RankingSignals`, so a store asks for them only then.
+ */
+export function fusesEarly(fusion: RankedFusion, query: string, best: Chunk | undefined): boolean {
+  return fusion === "early" || (fusion === "adaptive" && !lexicalCovers(query, best));
+}
+
+/**
  * Fuses a hybrid search's two rankings, each best first, as `fusion` says
  * (see this module's comment). `steps` is the ranking stage asked for, or
  * undefined when it does not act on this query; `chunkOf` looks a row up;
@@ -139,8 +149,7 @@ export function fuseHybrid(
   seen = 1,
   signals: RankingSignals = {},
 ): RankedRow[] {
-  const best = lexical[0] && chunkOf(lexical[0].row);
-  if (fusion === "early" || (fusion === "adaptive" && !lexicalCovers(query, best))) {
+  if (fusesEarly(fusion, query, lexical[0] && chunkOf(lexical[0].row))) {
     const raw = fuseRanked(lexical, dense, EARLY_DENSE_SHARE * seen, depth);
     return steps ? rankCode(raw, chunkOf, query, steps, signals) : raw;
   }

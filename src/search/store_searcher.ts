@@ -9,7 +9,13 @@ import { languageId } from "../walk/mod.ts";
 import { rankCode, rankingActs, type RankingOptions, type RankingSignals } from "./code_ranking.ts";
 import { GLOB_CHARS, matchFilter, type SearchFilter } from "./match_filter.ts";
 import type { SearchHit, SearchResult, SearchScores } from "./search_index.ts";
-import { denseDepth, fuseHybrid, isRankedFusion, type RankedFusion } from "./ranked_fusion.ts";
+import {
+  denseDepth,
+  fuseHybrid,
+  fusesEarly,
+  isRankedFusion,
+  type RankedFusion,
+} from "./ranked_fusion.ts";
 import type { IndexSearcherOptions, Searcher, SearchRequest } from "./searcher.ts";
 
 /** Which chunks a store may return: the categories it can test itself. */
@@ -86,7 +92,9 @@ export function storeSearcher(source: CandidateSource, options: IndexSearcherOpt
           source.lexical(query, { limit: depth, filter }),
           source.dense(vector!, { limit: depth, filter }),
         ]);
-        const signals = await fileSignals(source, vector!, [...lexical, ...dense]);
+        const signals = fusesEarly(options.fusion, query, lexical[0]?.chunk)
+          ? await fileSignals(source, vector!, [...lexical, ...dense])
+          : {};
         const fused = rankedFusion(query, lexical, dense, steps, limit, options.fusion, signals);
         return settle(request, fused, lexical.length + dense.length);
       }
