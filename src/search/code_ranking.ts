@@ -286,7 +286,7 @@ const NAMED_FILE = 1.5;
 const COHERENCE = 0.3;
 /**
  * A file's similarity lift: at most this fraction of the best score. 0.3 ranked
- * the development split best (0.15–0.2 and 0.5–0.8 a little lower).
+ * the development split best (0.15–0.2 and 0.5 a little lower).
  */
 const FILE_SIMILARITY = 0.3;
 /**
