@@ -204,10 +204,11 @@ function definitionPattern(name: string): RegExp {
   );
 }
 
-/** The file name without folder and extensions, lower case, `_` and `-` dropped. */
+/** The file name without folder and its extension, lower case, `_` and `-` dropped. */
 function stemOf(path: string): string {
   const name = path.slice(path.lastIndexOf("/") + 1);
-  const dot = name.indexOf(".");
+  // Up to the last dot: `JsonTextWriter.Async.cs` holds a part of the class, not the class.
+  const dot = name.lastIndexOf(".");
   return (dot > 0 ? name.slice(0, dot) : name).toLowerCase().replace(/[_-]/g, "");
 }
 

@@ -168,6 +168,17 @@ Deno.test("rankCode() lifts a class's declaration above its constructors and doc
   ]);
 });
 
+Deno.test("rankCode() takes the file named after a class, not a part of it, as its home", () => {
+  const rows: [Chunk, number][] = [
+    [chunk("JsonTextWriter.Async.cs", "public partial class JsonTextWriter"), 10],
+    [chunk("JsonTextWriter.cs", "public partial class JsonTextWriter : JsonWriter"), 9],
+  ];
+  assert.equal(
+    ranked(rows, "JsonTextWriter", ONLY("definitions"))[0],
+    "JsonTextWriter.cs:public partial class JsonTextWriter : JsonWriter",
+  );
+});
+
 Deno.test("rankCode() reads C++ attribute macros and binders as a definition's syntax", () => {
   const rows: [Chunk, number][] = [
     [chunk("mutex.cc", "const Mutex& mu = *m;\nconst Mutex::MuHow how;"), 10],
