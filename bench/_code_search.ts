@@ -13,7 +13,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { type Annotations, type EvalRun, loadAnnotations, runEvaluation } from "../src/eval/mod.ts";
-import type { RankingOptions } from "../src/search/mod.ts";
+import { RANKING_STEPS, type RankingOptions } from "../src/search/mod.ts";
 import type { Hit } from "../src/types.ts";
 
 /** Held back for independent measurement: never tuned on (issue 20). */
@@ -269,24 +269,13 @@ export function formatTable(
   return lines.join("\n") + "\n";
 }
 
-/** `off`, `all`, the steps to run (`a,b`) or to leave out (`-a,-b`) (see `RankingOptions`). */
+/** `off`, `all`, the steps to run (`a,b`) or to leave out (`-a,-b`) (see `RANKING_STEPS`). */
 export function rankingOption(value: string): boolean | RankingOptions {
   if (value === "off" || value === "all") return value === "all";
   const named = value.split(",");
   // `-step,…` is every step but those; `step,…` only those.
   if (named.every((n) => n.startsWith("-"))) {
-    return Object.fromEntries(STEPS.map((step) => [step, !named.includes(`-${step}`)]));
+    return Object.fromEntries(RANKING_STEPS.map((step) => [step, !named.includes(`-${step}`)]));
   }
-  return Object.fromEntries(STEPS.map((step) => [step, named.includes(step)]));
+  return Object.fromEntries(RANKING_STEPS.map((step) => [step, named.includes(step)]));
 }
-/** The ranking steps `rankingOption` names. */
-export const STEPS = [
-  "pathPriors",
-  "fileCoherence",
-  "definitions",
-  "fileSaturation",
-  "pathMatch",
-  "chunkTypes",
-  "prosePrior",
-  "fileSimilarity",
-] as const;

@@ -30,6 +30,18 @@ export interface RankingOptions {
   fileSimilarity?: boolean;
 }
 
+/** Every step of `RankingOptions`, for callers that name them (benches, ablations, tests). */
+export const RANKING_STEPS: readonly (keyof RankingOptions)[] = [
+  "pathPriors",
+  "prosePrior",
+  "fileCoherence",
+  "definitions",
+  "fileSaturation",
+  "pathMatch",
+  "chunkTypes",
+  "fileSimilarity",
+];
+
 /** What the ranking stage may read beyond the candidates themselves. */
 export interface RankingSignals {
   /** The cosine of the query and the mean vector of a file's passages, when the file has one. */
@@ -66,14 +78,8 @@ export const EMBEDDING_RANKING: RankingOptions = {
  * its retrieval scores (cosine, fused) as they were, and a floor on them.
  */
 export function rankingActs(query: string, steps: RankingOptions): boolean {
-  const others: (keyof RankingOptions)[] = [
-    "pathPriors",
-    "fileCoherence",
-    "fileSaturation",
-    "pathMatch",
-    "chunkTypes",
-    "fileSimilarity",
-  ];
+  // prosePrior refines pathPriors and acts only with it.
+  const others = RANKING_STEPS.filter((step) => step !== "definitions" && step !== "prosePrior");
   if (others.some((step) => steps[step] !== false)) return true;
   return steps.definitions !== false && queriedIdentifiers(query).names.length > 0;
 }

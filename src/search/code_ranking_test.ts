@@ -6,6 +6,7 @@ import {
   pathPrior,
   queriedIdentifiers,
   rankCode,
+  RANKING_STEPS,
   rankingActs,
   type RankingSignals,
 } from "./code_ranking.ts";
@@ -45,20 +46,7 @@ function ranked(
   );
 }
 
-const ONLY = (step: string) =>
-  Object.fromEntries(
-    [
-      "pathPriors",
-      "fileCoherence",
-      "definitions",
-      "fileSaturation",
-      "pathMatch",
-      "chunkTypes",
-      "fileSimilarity",
-    ].map(
-      (s) => [s, s === step],
-    ),
-  );
+const ONLY = (step: string) => Object.fromEntries(RANKING_STEPS.map((s) => [s, s === step]));
 
 Deno.test("pathPrior() lowers tests, examples, stubs and prose unless the query asks for them", () => {
   assert.equal(pathPrior("router.go", "route a request"), 1);

@@ -7,6 +7,7 @@
  */
 import { unitMean } from "../store/mod.ts";
 import { hasVector } from "./dense_ranking.ts";
+import { rowDot } from "./dense_scores.ts";
 import type { SearchableIndex } from "./search_index.ts";
 
 interface FileMeans {
@@ -36,10 +37,7 @@ export function fileSimilarity(
       files.rowsByPath ??= rowsByPath(index);
       files.means.set(path, mean = meanOf(index, files.rowsByPath.get(path) ?? []));
     }
-    if (mean === null) return undefined;
-    let dot = 0;
-    for (let d = 0; d < mean.length; d++) dot += mean[d]! * query[d]!;
-    return dot;
+    return mean === null ? undefined : rowDot(mean, mean.length, 0, query);
   };
 }
 

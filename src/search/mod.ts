@@ -23,6 +23,7 @@ export {
   pathPrior,
   queriedIdentifiers,
   rankCode,
+  RANKING_STEPS,
   type RankingOptions,
 } from "./code_ranking.ts";
 export { DENSE_SHARE, fuseRanked, isRankedFusion, type RankedFusion } from "./ranked_fusion.ts";

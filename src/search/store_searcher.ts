@@ -7,6 +7,7 @@
 import type { Chunk } from "../types.ts";
 import { languageId } from "../walk/mod.ts";
 import { rankCode, rankingActs, type RankingOptions, type RankingSignals } from "./code_ranking.ts";
+import { rowDot } from "./dense_scores.ts";
 import { GLOB_CHARS, matchFilter, type SearchFilter } from "./match_filter.ts";
 import type { SearchHit, SearchResult, SearchScores } from "./search_index.ts";
 import {
@@ -92,10 +93,11 @@ export function storeSearcher(source: CandidateSource, options: IndexSearcherOpt
           source.lexical(query, { limit: depth, filter }),
           source.dense(vector!, { limit: depth, filter }),
         ]);
-        const signals = fusesEarly(options.fusion, query, lexical[0]?.chunk)
-          ? await fileSignals(source, vector!, [...lexical, ...dense])
-          : {};
-        const fused = rankedFusion(query, lexical, dense, steps, limit, options.fusion, signals);
+        // Adaptive fusion decided once: the file vectors are fetched only where they are read.
+        const early = fusesEarly(options.fusion, query, lexical[0]?.chunk);
+        const signals = early ? await fileSignals(source, vector!, [...lexical, ...dense]) : {};
+        const fusion = early ? "early" : "ranked";
+        const fused = rankedFusion(query, lexical, dense, steps, limit, fusion, signals);
         return settle(request, fused, lexical.length + dense.length);
       }
       const candidates = options.mode === "lexical"
@@ -140,10 +142,7 @@ async function fileSignals(
   return {
     fileSimilarity: (path) => {
       const mean = means.get(path);
-      if (!mean) return undefined;
-      let dot = 0;
-      for (let d = 0; d < mean.length; d++) dot += mean[d]! * vector[d]!;
-      return dot;
+      return mean && rowDot(mean, mean.length, 0, vector);
     },
   };
 }
