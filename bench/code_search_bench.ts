@@ -7,6 +7,7 @@
  *   deno run -A bench/code_search_bench.ts [FOLDER] [--modes lexical,dense,hybrid]
  *     [--split dev|held|all] [--repos a,b] [--model GGUF|STATIC] [--data DIR] [--json FILE]
  *     [--ranking "off;all;-fileSaturation"] [--chunk-cache DIR] [--max-chunk-chars N]
+ *     [--static STATIC [--static-share X]]
  *
  * FOLDER (default $WAYFINDER_CODE_SEARCH_BENCH) holds repos.json,
  * annotations/, results/ and repos/<name>/ (see `_code_search.ts`); without
@@ -17,6 +18,11 @@
  * fitting and lexical index (nothing is embedded, so index time is theirs
  * alone); dense and hybrid runs index with `openCorpus` into `--data`
  * (default `FOLDER/.wayfinder-data`), which later runs reuse where nothing changed.
+ *
+ * `--static` measures joint vectors (`JointEmbedder`, what a static model
+ * beside the GGUF gives): each repository's GGUF index in `--data` is joined
+ * with that static model's vectors of the same passages when it is loaded,
+ * the very vectors an index run would store, without embedding it again.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -24,8 +30,8 @@ import { parseArgs } from "node:util";
 import { BUILD_DEFAULTS } from "../src/build_defaults.ts";
 import { createCodeChunker } from "../src/chunk/mod.ts";
 import { liveIndex, openCorpus } from "../src/corpus/mod.ts";
-import { type Embedder, LlamaEmbedder, StaticEmbedder } from "../src/embed/mod.ts";
-import { INPUT_FORMAT } from "../src/pipeline/mod.ts";
+import { type Embedder, joinVectors, LlamaEmbedder, StaticEmbedder } from "../src/embed/mod.ts";
+import { embeddingInput, INPUT_FORMAT } from "../src/pipeline/mod.ts";
 import { chunkSource, walkSources } from "../src/pipeline/chunk_source.ts";
 import {
   type Fusion,
@@ -65,6 +71,8 @@ const { values, positionals } = parseArgs({
     ranking: { type: "string", default: "off" },
     "chunk-cache": { type: "string" },
     "max-chunk-chars": { type: "string", default: String(BUILD_DEFAULTS.maxChunkChars) },
+    static: { type: "string" },
+    "static-share": { type: "string", default: String(BUILD_DEFAULTS.staticShare) },
   },
 });
 
@@ -99,6 +107,8 @@ const threads = Number(Deno.env.get("WAYFINDER_THREADS") ?? 1);
 const embedder: Embedder = values.model.endsWith(".static")
   ? await StaticEmbedder.open({ modelPath: values.model })
   : await LlamaEmbedder.create({ modelPath: values.model, threads, inputFormat: INPUT_FORMAT });
+/** The static model joined to the GGUF's vectors (`--static`), if any. */
+const joined = values.static ? await StaticEmbedder.open({ modelPath: values.static }) : null;
 const chunker = await createCodeChunker();
 /** The chunk budget every run indexes with: the build default unless measuring another. */
 const maxChunkChars = Number(values["max-chunk-chars"]);
@@ -185,14 +195,42 @@ async function indexRepo(repo: BenchRepo, embeds: boolean): Promise<Indexed> {
   const corpus = await openCorpus(repo.root, { dataDir, embedder, maxChunkChars });
   await corpus.index();
   const indexMs = performance.now() - started;
-  const index = await liveIndex(corpus);
-  const embedQuery = (query: string) => embedder.embedQuery(query);
+  const stored = await liveIndex(corpus);
+  const { index, embedQuery } = joined
+    ? await joinedIndex(stored, joined)
+    : { index: stored, embedQuery: (query: string) => embedder.embedQuery(query) };
   return {
     searcher: (mode, ranking) =>
       indexSearcher(index, { ...modeOptions(mode), ranking, embedQuery }),
     chunks: index.chunks.length,
     indexMs,
     close: () => corpus.close(),
+  };
+}
+
+/**
+ * The index as joint vectors: each row's stored vector joined with the static
+ * model's vector of the same passage, queries embedded by both.
+ */
+async function joinedIndex(
+  index: SearchableIndex,
+  second: Embedder,
+): Promise<{ index: SearchableIndex; embedQuery: (query: string) => Promise<Float32Array> }> {
+  const share = Number(values["static-share"]);
+  const { dimensions: d } = index;
+  const vectors = await second.embedDocuments(index.chunks.map((chunk) => embeddingInput(chunk)));
+  const width = d + second.identity.dimensions;
+  const rows = new Float32Array(index.chunks.length * width);
+  vectors.forEach((vector, row) => {
+    rows.set(
+      joinVectors(index.vectors.subarray(row * d, (row + 1) * d), vector, share),
+      row * width,
+    );
+  });
+  return {
+    index: { ...index, vectors: rows, dimensions: width, quantized: undefined },
+    embedQuery: async (query) =>
+      joinVectors(await embedder.embedQuery(query), await second.embedQuery(query), share),
   };
 }
 
@@ -225,6 +263,7 @@ try {
   }
 } finally {
   await embedder.close();
+  await joined?.close();
 }
 console.log(formatTable(ours, publishedRuns(folder), values.compare.split(",")));
 if (values.json) {

@@ -21,6 +21,7 @@
  * and link expansion is not reproduced.
  *
  *   deno run -A bench/peer_protocols.ts [--model PATH] [--only a,b,c] [--output FILE]
+ *     [--static STATIC [--static-share X]]   (joint vectors, as a static model beside the GGUF gives)
  *
  * Model: --model, else $WAYFINDER_BENCH_MODEL, else .cache/models/minilm-f16.gguf.
  * Threads: $WAYFINDER_THREADS (default 2). Writes bench/results/peer_protocols.json
@@ -30,8 +31,9 @@ import { cpus, hostname, loadavg } from "node:os";
 import { join } from "node:path";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { BUILD_DEFAULTS } from "../src/build_defaults.ts";
 import { fileURLToPath } from "node:url";
-import { type Embedder, LlamaEmbedder, StaticEmbedder } from "../src/embed/mod.ts";
+import { type Embedder, JointEmbedder, LlamaEmbedder, StaticEmbedder } from "../src/embed/mod.ts";
 import { type SearchFilter, searchIndex } from "../src/search/mod.ts";
 import type { StoredIndex } from "../src/store/mod.ts";
 import { currentPaths, frontMatter } from "./_peer_lifecycle.ts";
@@ -566,7 +568,13 @@ async function codeState(): Promise<{ commit: string; dirtySrc: string[] }> {
 async function main() {
   const { values } = parseArgs({
     args: Deno.args,
-    options: { model: { type: "string" }, only: { type: "string" }, output: { type: "string" } },
+    options: {
+      model: { type: "string" },
+      only: { type: "string" },
+      output: { type: "string" },
+      static: { type: "string" },
+      "static-share": { type: "string", default: String(BUILD_DEFAULTS.staticShare) },
+    },
   });
   const modelPath = values.model ?? Deno.env.get("WAYFINDER_BENCH_MODEL") ??
     ".cache/models/minilm-f16.gguf";
@@ -580,9 +588,14 @@ async function main() {
   const work = await Deno.makeTempDir({ prefix: "wayfinder-peer-" });
   const loadStart = performance.now();
   // A static model (`model distill`) is measured the same way.
-  const embedder = modelPath.endsWith(".static")
+  let embedder: Embedder = modelPath.endsWith(".static")
     ? await StaticEmbedder.open({ modelPath })
     : await LlamaEmbedder.create({ modelPath, threads, longInput: "reject" });
+  // `--static`: joint vectors, as a static model beside the GGUF gives (src/embed/joint.ts).
+  if (values.static) {
+    const second = await StaticEmbedder.open({ modelPath: values.static });
+    embedder = new JointEmbedder(embedder, second, Number(values["static-share"]));
+  }
   const modelLoadMs = Math.round(performance.now() - loadStart);
   const protocols: Protocols = {};
   try {

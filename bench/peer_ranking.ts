@@ -7,6 +7,7 @@
  *
  *   deno run -A bench/peer_ranking.ts [--runs "lexical=-fileSaturation;hybrid=definitions"]
  *     [--model GGUF|STATIC] [--data DIR] [--detail] [--max-chunk-chars N]
+ *     [--static STATIC [--static-share X]]   (joint vectors, as a static model beside the GGUF gives)
  *
  * A run is `mode=ranking` (`mode` alone: the default the corpus searcher
  * uses); mode is dense, lexical or hybrid (`hybrid:blend` blends,
@@ -21,7 +22,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { BUILD_DEFAULTS } from "../src/build_defaults.ts";
 import { liveIndex, openCorpus } from "../src/corpus/mod.ts";
-import { type Embedder, LlamaEmbedder, StaticEmbedder } from "../src/embed/mod.ts";
+import { type Embedder, JointEmbedder, LlamaEmbedder, StaticEmbedder } from "../src/embed/mod.ts";
 import { loadGroups, loadJudgments, loadQueries, runEvaluation } from "../src/eval/mod.ts";
 import { INPUT_FORMAT } from "../src/pipeline/mod.ts";
 import {
@@ -45,6 +46,8 @@ const { values } = parseArgs({
     data: { type: "string", default: join(tmpdir(), "wayfinder-peer-ranking") },
     detail: { type: "boolean", default: false },
     "max-chunk-chars": { type: "string", default: String(BUILD_DEFAULTS.maxChunkChars) },
+    static: { type: "string" },
+    "static-share": { type: "string", default: String(BUILD_DEFAULTS.staticShare) },
   },
 });
 
@@ -72,13 +75,18 @@ const runs = values.runs.split(";").map((spec) => {
 });
 
 // A `.static` model (distilled by `wayfinder model distill`) is measured as the GGUF is.
-const embedder: Embedder = values.model.endsWith(".static")
+let embedder: Embedder = values.model.endsWith(".static")
   ? await StaticEmbedder.open({ modelPath: values.model })
   : await LlamaEmbedder.create({
     modelPath: values.model,
     threads: Number(Deno.env.get("WAYFINDER_THREADS") ?? 1),
     inputFormat: INPUT_FORMAT,
   });
+// `--static`: joint vectors, as a static model beside the GGUF gives (src/embed/joint.ts).
+if (values.static) {
+  const second = await StaticEmbedder.open({ modelPath: values.static });
+  embedder = new JointEmbedder(embedder, second, Number(values["static-share"]));
+}
 const corpus = await openCorpus(join(REPO, "fixtures", "corpus"), {
   dataDir: values.data,
   embedder,

@@ -35,6 +35,7 @@ export const INDEX_SETTINGS = [
 export const EMBEDDER_SETTINGS = [
   "model",
   "embedder",
+  "staticShare",
   "embedderUrl",
   "embedderApiKeyEnv",
   "embedderTimeoutMs",
@@ -132,6 +133,7 @@ export function embedderSettings(config: Config, context: CommandContext): Embed
     threads: s.threads,
     batchSize: s.batchSize,
     longInput: chosen(config, "longInput"),
+    staticShare: chosen(config, "staticShare"),
   };
 }
 
@@ -180,6 +182,7 @@ const BUILD_OPTIONS: Partial<Record<SettingKey, BuildSettingName>> = {
   embedderUrl: "url",
   model: "model",
   longInput: "longInput",
+  staticShare: "staticShare",
   include: "include",
   exclude: "exclude",
   maxFileBytes: "maxFileBytes",

@@ -23,6 +23,11 @@ export const BUILD_DEFAULTS: Readonly<{
   maxChunkChars: number;
   /** Vector codes kept besides the float vectors. */
   quantization: Quantization;
+  /**
+   * The static model's share of the cosine when one sits beside the GGUF (see
+   * `JointEmbedder`; chosen by measurement: docs/code-search-benchmark.md, round eight).
+   */
+  staticShare: number;
 }> = {
   provider: "llama",
   longInput: "reject",
@@ -31,4 +36,5 @@ export const BUILD_DEFAULTS: Readonly<{
   maxFileBytes: 1_048_576,
   maxChunkChars: 1000,
   quantization: "none",
+  staticShare: 0.2,
 };

@@ -112,8 +112,12 @@ Deno.test({
     await Deno.writeTextFile(join(root, "added.dart"), "void rotateKeys() {}\n");
     const second = await wayfinder(["index", root, "--model", gguf, "--output", "json"], env);
     assert.equal(second.code, 0, second.stderr);
-    assert.equal(JSON.parse(second.stdout).files.changed, 1);
+    // The main index's joint vectors hold the static model's too: every file is embedded again.
+    const summary = JSON.parse(second.stdout);
+    assert.equal(summary.files.changed, summary.files.seen);
     const found = await wayfinder(["search", root, QUERY, "--model", gguf], env);
     assert.equal(found.code, 0, found.stderr);
+    const status = await wayfinder(["status", root, "--model", gguf, "--output", "json"], env);
+    assert.equal(JSON.parse(status.stdout).model.provider, "llama+static 0.2");
   },
 });

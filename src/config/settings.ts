@@ -169,6 +169,18 @@ export const SETTINGS = {
     help:
       "What index does with a passage that cannot fit the token budget even one character at a time: fail, or embed its first tokens",
   },
+  staticShare: {
+    flag: "static-share",
+    type: "number",
+    min: 0,
+    max: 1,
+    default: BUILD_DEFAULTS.staticShare,
+    env: "WAYFINDER_STATIC_SHARE",
+    file: "embedding.staticShare",
+    value: "X",
+    help:
+      "With a static model beside the GGUF, its share of each passage's cosine (joint vectors); 0 embeds with the GGUF alone",
+  },
   include: {
     flag: "include",
     type: "list",

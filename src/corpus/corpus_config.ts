@@ -3,6 +3,7 @@
  * settings, those against the live index's record, and the
  * `index --rebuild` command that builds what they ask for.
  */
+import { isJoint } from "../embed/mod.ts";
 import type { RebuildFix } from "../hints.ts";
 import { KNOWLEDGE_INPUT_FORMAT } from "../pipeline/mod.ts";
 import {
@@ -73,6 +74,11 @@ export class CorpusConfig {
   embedderOf(index: IndexView): EmbedderSettings {
     const settings = effectiveSettings(this.chosen(), index.manifest.settings, false);
     settings.embedder.inputFormat = index.manifest.inputFormat;
+    // An index of the GGUF's vectors alone (built before joint vectors, or with no static
+    // model beside) is searched as it was built, unless the caller asks otherwise.
+    if (this.chosen().embedder.staticShare === undefined && !isJoint(index.manifest.identity)) {
+      settings.embedder.staticShare = 0;
+    }
     return settings.embedder;
   }
 

@@ -51,6 +51,11 @@ export function effectiveSettings(
     model: e.model ?? (sameProvider ? r?.model : undefined),
     modelOrigin: e.model ? e.modelOrigin : "the index's settings",
     url: e.url ?? (sameProvider ? r?.url : undefined),
+    staticShare: pick(
+      e.staticShare,
+      sameProvider ? r?.staticShare : undefined,
+      BUILD_DEFAULTS.staticShare,
+    ),
     longInput: pick(e.longInput, recorded?.longInput, BUILD_DEFAULTS.longInput),
   };
   const i = chosen.index;
@@ -76,9 +81,11 @@ export function recordOf(settings: EffectiveSettings): RecordedSettings {
     model,
     url,
     longInput = BUILD_DEFAULTS.longInput,
+    staticShare = BUILD_DEFAULTS.staticShare,
   } = settings.embedder;
+  const share = staticShare === BUILD_DEFAULTS.staticShare ? {} : { staticShare };
   return {
-    embedder: { provider, ...(model ? { model } : {}), ...(url ? { url } : {}) },
+    embedder: { provider, ...(model ? { model } : {}), ...(url ? { url } : {}), ...share },
     longInput,
     ...settings.index,
     ...(settings.knowledgeOff ? { knowledgeOff: true as const } : {}),

@@ -6,10 +6,24 @@
  * from the file; then the name, query prefix, pooling and token budget it
  * would load with, from that manifest, else from the GGUF's header.
  */
+import { existsSync } from "node:fs";
 import { basename } from "node:path";
-import { llamaSetup, type ModelIdentity, readLlamaSetup, STATIC_POOLING } from "../embed/mod.ts";
+import {
+  type JointParts,
+  jointParts,
+  llamaSetup,
+  type ModelIdentity,
+  readLlamaSetup,
+  STATIC_POOLING,
+} from "../embed/mod.ts";
 import { WayfinderError } from "../error.ts";
-import { type ModelManifest, readManifest, resolveModelPath, sha256File } from "../model/mod.ts";
+import {
+  type ModelManifest,
+  readManifest,
+  resolveModelPath,
+  sha256File,
+  staticModelPathFor,
+} from "../model/mod.ts";
 import {
   type EmbedderSettings,
   type Locations,
@@ -34,7 +48,10 @@ export async function modelDifference(
 ): Promise<ModelDifference> {
   const reasons: string[] = [];
   const provider = embedder.provider ?? BUILD_DEFAULTS.provider;
-  if (provider !== built.provider) reasons.push(`embedder ${built.provider} → ${provider}`);
+  // Joint vectors: the first model is compared as a plain index's model, the joining after.
+  const joint = jointParts(built);
+  const first = joint?.first ?? built;
+  if (provider !== first.provider) reasons.push(`embedder ${built.provider} → ${provider}`);
   // A static model has no context window: no long-input policy applies to it.
   const longInput = provider === "static" ? "none" : embedder.longInput ?? BUILD_DEFAULTS.longInput;
   if (longInput !== built.longInput) reasons.push(`longInput ${built.longInput} → ${longInput}`);
@@ -42,6 +59,7 @@ export async function modelDifference(
   if (provider === "static") {
     const weights = await staticWeights(embedder, locations);
     if (typeof weights === "string") return { reasons: [weights], rebuildMends: false };
+    if (joint) return mended([`embedder ${built.provider} → static`]);
     if (weights.sha256 !== built.sha256) {
       return mended([`model ${built.name} → ${weights.name} (other weights)`]);
     }
@@ -58,10 +76,40 @@ export async function modelDifference(
   }
   const weights = await configuredWeights(embedder, locations);
   if (typeof weights === "string") return { reasons: [weights], rebuildMends: false };
-  if (weights.sha256 !== built.sha256) {
+  if (weights.sha256 !== first.sha256) {
     return mended([`model ${built.name} → ${weights.name} (other weights)`]);
   }
-  return await setupDifference(built, weights.path, weights.manifest);
+  const setup = await setupDifference(first, weights.path, weights.manifest);
+  if (setup.reasons.length > 0) return setup;
+  // Joined another way, the same model: a plain `index` run rebuilds (index_corpus.ts).
+  return {
+    reasons: await joiningDifference(joint, weights.path, embedder.staticShare),
+    rebuildMends: false,
+  };
+}
+
+/**
+ * How the static model the GGUF would be joined with now (`embedding.static`
+ * beside it, unless the share is 0) differs from the one the index's vectors
+ * were joined with, if any.
+ */
+async function joiningDifference(
+  joint: JointParts | null,
+  gguf: string,
+  share = BUILD_DEFAULTS.staticShare,
+): Promise<string[]> {
+  const beside = staticModelPathFor(gguf);
+  const joins = share > 0 && existsSync(beside);
+  if (!joins) {
+    if (!joint) return [];
+    return [share > 0 ? `static model ${beside} gone` : `static share ${joint.share} → 0`];
+  }
+  if (!joint) return [`static model ${beside} joined (static share ${share})`];
+  const reasons = joint.share === share ? [] : [`static share ${joint.share} → ${share}`];
+  const weights = await staticWeightsAt(beside);
+  if (typeof weights === "string") return [weights];
+  if (weights.sha256 !== joint.secondSha256) reasons.push(`static model ${beside} (other weights)`);
+  return reasons;
 }
 
 /** The configured static model's name and SHA-256, from its manifest when its size matches; a reason when missing. */
@@ -76,6 +124,11 @@ async function staticWeights(
     if (error instanceof WayfinderError) return `model missing: ${error.message}`;
     throw error;
   }
+  return await staticWeightsAt(path);
+}
+
+/** The static model at `path`: its name and SHA-256, from its manifest when its size matches. */
+async function staticWeightsAt(path: string): Promise<{ name: string; sha256: string } | string> {
   const info = await Deno.stat(path).catch(() => null);
   if (!info?.isFile) return `model missing: '${path}' cannot be read`;
   const manifest = await readManifest(path).catch(() => null);
@@ -185,5 +238,6 @@ export async function sameEmbedder(
   }
   if (provider !== "llama") return built.sha256 === `${provider}:${embedder.model}`;
   const weights = await configuredWeights(embedder, locations);
-  return typeof weights === "object" && weights.sha256 === built.sha256;
+  const first = jointParts(built)?.first ?? built;
+  return typeof weights === "object" && weights.sha256 === first.sha256;
 }

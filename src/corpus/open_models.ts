@@ -13,12 +13,13 @@ import {
   type Embedder,
   HttpEmbedder,
   HttpReranker,
+  JointEmbedder,
   LlamaEmbedder,
   LlamaReranker,
   type Reranker,
   StaticEmbedder,
 } from "../embed/mod.ts";
-import { resolveModelPath } from "../model/mod.ts";
+import { resolveModelPath, staticModelPathFor } from "../model/mod.ts";
 import { INPUT_FORMAT } from "../pipeline/mod.ts";
 import { type CodeChunker, createCodeChunker } from "../chunk/mod.ts";
 import type { PassageScorer } from "../search/mod.ts";
@@ -69,6 +70,13 @@ export interface EmbedderSettings {
   batchSize?: number;
   /** What to do with passages over the model's token budget. @default "reject" */
   longInput?: "reject" | "truncate";
+  /**
+   * With a static model beside the GGUF (`embedding.static`), its share of each
+   * cosine: passages and queries are embedded by both, as joint vectors
+   * (`JointEmbedder`); 0 embeds with the GGUF alone. In-process llama only.
+   * @default 0.2
+   */
+  staticShare?: number;
   /** The format of the text embedded (part of the identity); the corpus sets it for knowledge bundles. */
   inputFormat?: number | string;
   /**
@@ -137,13 +145,28 @@ export async function openEmbedder(
     executableDir: locations.executableDir,
     projectDir: locations.projectDir ?? REPOSITORY,
   });
-  return await LlamaEmbedder.create({
+  const share = settings.staticShare ?? BUILD_DEFAULTS.staticShare;
+  const beside = staticModelPathFor(model.path);
+  const transformer = await LlamaEmbedder.create({
     modelPath: model.path,
     threads: await threadsFor(settings),
     batchSize: settings.batchSize,
     longInput,
     inputFormat: settings.inputFormat ?? INPUT_FORMAT,
   });
+  if (share === 0 || !existsSync(beside)) return transformer;
+  const opened: Embedder[] = [transformer];
+  try {
+    const staticModel = await StaticEmbedder.open({
+      modelPath: beside,
+      inputFormat: settings.inputFormat ?? INPUT_FORMAT,
+    });
+    opened.push(staticModel);
+    return new JointEmbedder(transformer, staticModel, share);
+  } catch (error) {
+    await Promise.all(opened.map((embedder) => embedder.close()));
+    throw error;
+  }
 }
 
 /** The static model the settings name, else `models/embedding.static` beside the executable or in the project. */

@@ -18,6 +18,7 @@ export type BuildSettingName =
   | "model"
   | "url"
   | "longInput"
+  | "staticShare"
   | "include"
   | "exclude"
   | "maxFileBytes"
@@ -31,6 +32,7 @@ const FLAGS: Record<Exclude<BuildSettingName, "knowledge">, { flag: string; defa
   url: { flag: "--embedder-url" },
   model: { flag: "--model" },
   longInput: { flag: "--long-input", default: BUILD_DEFAULTS.longInput },
+  staticShare: { flag: "--static-share", default: BUILD_DEFAULTS.staticShare },
   include: { flag: "--include", default: BUILD_DEFAULTS.include },
   exclude: { flag: "--exclude", default: BUILD_DEFAULTS.exclude },
   maxFileBytes: { flag: "--max-file-bytes", default: BUILD_DEFAULTS.maxFileBytes },
@@ -79,6 +81,7 @@ function rebuildFlags(input: RebuildInput): Flag[] {
     url: e.url,
     model: e.model,
     longInput: e.longInput,
+    staticShare: e.staticShare,
     ...chosen.index,
   };
   const theirs: Record<string, unknown> = {
@@ -86,6 +89,7 @@ function rebuildFlags(input: RebuildInput): Flag[] {
     provider: recorded?.embedder.provider,
     url: sameProvider ? recorded?.embedder.url : undefined,
     model: sameProvider ? recorded?.embedder.model : undefined,
+    staticShare: sameProvider ? recorded?.embedder.staticShare : undefined,
   };
   const flags: Flag[] = [];
   const push = (flag: string, value: unknown, fromRecord: boolean) => {

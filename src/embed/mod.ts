@@ -156,3 +156,26 @@ export {
   StaticEmbedder,
   type StaticEmbedderOptions,
 } from "./static.ts";
+
+/**
+ * A transformer and the static model distilled from it read as one: joint
+ * vectors whose dot product blends the two models' cosines.
+ *
+ * @example Blend two embedders, a fifth of the cosine from the second
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FakeEmbedder, JointEmbedder } from "./mod.ts";
+ *
+ * const joint = new JointEmbedder(new FakeEmbedder(), new FakeEmbedder({ dimensions: 8 }), 0.2);
+ * const [vector] = await joint.embedDocuments(["parse the config file"]);
+ * assert.equal(vector!.length, joint.identity.dimensions);
+ * ```
+ */
+export {
+  isJoint,
+  JointEmbedder,
+  type JointParts,
+  jointParts,
+  joinVectors,
+  onlyJoiningDiffers,
+} from "./joint.ts";

@@ -5,7 +5,12 @@ import { type Fix, type RebuildCommand, WayfinderError } from "../error.ts";
 import type { WalkResult } from "../walk/mod.ts";
 import type { CodeChunker } from "../chunk/mod.ts";
 import { assertFits, type UnfitPassage } from "../fit/mod.ts";
-import { type Embedder, identityFingerprint, type ModelIdentity } from "../embed/mod.ts";
+import {
+  type Embedder,
+  identityFingerprint,
+  type ModelIdentity,
+  onlyJoiningDiffers,
+} from "../embed/mod.ts";
 import {
   acquireIndexLock,
   assertSameModel,
@@ -236,9 +241,14 @@ export async function indexCorpus(options: IndexOptions): Promise<IndexSummary> 
   }
 }
 
-function onlyInputFormatDiffers(built: ModelIdentity, current: ModelIdentity): boolean {
+/**
+ * The same model chosen, its vectors made another way: another input format,
+ * or joined with a static model (or no longer). None of the old vectors fit.
+ */
+function onlyRecipeDiffers(built: ModelIdentity, current: ModelIdentity): boolean {
   const changes = identityChanges(built, current);
-  return changes.length === 1 && changes[0] === "inputFormat";
+  return (changes.length === 1 && changes[0] === "inputFormat") ||
+    onlyJoiningDiffers(built, current);
 }
 
 /** What the walk found and what of the previous generation carries over. */
@@ -300,9 +310,9 @@ async function updateFrom(
   const fingerprint = identityFingerprint(embedder.identity);
   let { previous } = opened;
   const { rebuilt } = opened;
-  if (previous && onlyInputFormatDiffers(previous.manifest.identity, embedder.identity)) {
-    // Same model, inputs built another way (a new format, or a folder that became a
-    // bundle): none of the old vectors fit, so this run rebuilds.
+  if (previous && onlyRecipeDiffers(previous.manifest.identity, embedder.identity)) {
+    // Same model, vectors made another way (a new input format, a folder that became a
+    // bundle, a static model joined): none of the old vectors fit, so this run rebuilds.
     previous = null;
   }
   if (previous && previous.manifest.fingerprint !== fingerprint) {

@@ -48,6 +48,8 @@ export interface RecordedSettings {
     model?: string;
     /** An HTTP embedder's base URL. */
     url?: string;
+    /** The static model's share of a joint vector (see `JointEmbedder`), when it was not the default. */
+    staticShare?: number;
   };
   longInput: "reject" | "truncate";
   include: string[];
