@@ -210,6 +210,32 @@ function definitionPattern(name: string): RegExp {
   );
 }
 
+/** Languages whose `struct X` also names a type where it is only used or declared ahead. */
+const C_FAMILY = new Set(["c", "cpp"]);
+
+/**
+ * `definitionPattern` for C and C++, where `struct X *next;`, a return type
+ * `struct X *make(void)` and a forward declaration `struct X;` spell the
+ * keyword too: a body or a base list must follow the name (`struct X {`,
+ * `class X : public Base`, `class X final`). A typedef defines the name it
+ * ends with (`typedef struct uv_loop_s uv_loop_t;`, `} Point;`,
+ * `typedef void (*uv_close_cb)(…)`).
+ */
+function cDefinitionPattern(name: string): RegExp {
+  const qualified = `(?:[A-Z][A-Z0-9_]+\\s+)*(?:[\\w$]+::)*${escape(name)}`;
+  const n = escape(name);
+  return new RegExp(
+    `(?:^|[\\s(])(?:${DEFINERS})\\s+${qualified}(?=\\s*(?:\\{|:(?!:)|final\\b))` +
+      `|\\btypedef\\b[^;{}]*[\\s*]${n}\\s*;|\\}\\s*${n}\\s*;|\\btypedef\\b[^;]*\\(\\s*\\*\\s*${n}\\s*\\)`,
+    "m",
+  );
+}
+
+/** `struct X;` and the like: a C or C++ forward declaration, which names without defining. */
+function forwardPattern(name: string): RegExp {
+  return new RegExp(`(?:struct|class|union|enum)\\s+${escape(name)}\\s*;`);
+}
+
 /** The file name without folder and its extension, lower case, `_` and `-` dropped. */
 function stemOf(path: string): string {
   const name = path.slice(path.lastIndexOf("/") + 1);
@@ -391,17 +417,22 @@ export function rankCode(
     const { names, whole } = queriedIdentifiers(query);
     if (names.length) {
       const patterns = names.map(definitionPattern);
+      const cPatterns = names.map(cDefinitionPattern);
+      const forwards = names.map(forwardPattern);
       const stems = names.map((n) => n.toLowerCase().replace(/[_-]/g, ""));
       const unit = best * (whole ? DEFINITION_BOOST : EMBEDDED_BOOST);
       scored.forEach((c, i) => {
         const chunk = chunkOf(c.row);
         // `includes` first: the pattern is costly and most candidates never spell the name.
-        const spelled = patterns.some((p, n) =>
+        const cFamily = C_FAMILY.has(chunk.language);
+        const spelled = (cFamily ? cPatterns : patterns).some((p, n) =>
           chunk.content.includes(names[n]!) && p.test(chunk.content)
         );
-        // A constructor shares its class's name without defining the class.
+        // A constructor shares its class's name without defining the class; a C forward
+        // declaration (`struct X;`, a chunk of its own in every header that needs it) too.
+        const forward = cFamily && !spelled && forwards.some((p) => p.test(chunk.content));
         const defines = spelled ||
-          (chunk.symbol !== undefined && chunk.type !== "constructor" &&
+          (chunk.symbol !== undefined && chunk.type !== "constructor" && !forward &&
             names.includes(chunk.symbol.split(/::|\.|#/).pop()!));
         if (!defines) return;
         const stem = stemOf(paths[i]!);

@@ -184,6 +184,43 @@ Deno.test("rankCode() reads C++ attribute macros and binders as a definition's s
   );
 });
 
+Deno.test("rankCode() takes a C struct's body or typedef as its definition, not its uses or forward declarations", () => {
+  const c = (path: string, content: string, symbol?: string) => ({
+    ...chunk(path, content, symbol),
+    type: "struct",
+    language: "c",
+  });
+  const rows: [Chunk, number][] = [
+    [c("progress.h", "struct Curl_easy;", "Curl_easy"), 10],
+    [c("cookie.c", "struct Curl_easy *data = conn->data;\nstruct Curl_easy *make(void);"), 9],
+    [c("urldata.h", "struct Curl_easy {\n  int magic;\n};", "Curl_easy"), 2],
+  ];
+  assert.equal(
+    ranked(rows, "Curl_easy", ONLY("definitions"))[0],
+    "urldata.h:struct Curl_easy {\n  int magic;\n};",
+  );
+  // A typedef defines the name it ends with, as a plain one or a function pointer's.
+  const typedefs: [Chunk, number][] = [
+    [c("loop.c", "uv_loop_t* loop = uv_default_loop();"), 10],
+    [c("uv.h", "typedef struct uv_loop_s uv_loop_t;"), 1],
+    [c("cb.h", "typedef void (*uv_close_cb)(uv_handle_t* handle);"), 1],
+  ];
+  assert.equal(
+    ranked(typedefs, "uv_loop_t", ONLY("definitions"))[0],
+    "uv.h:typedef struct uv_loop_s uv_loop_t;",
+  );
+  assert.equal(
+    ranked(typedefs, "uv_close_cb", ONLY("definitions"))[0],
+    "cb.h:typedef void (*uv_close_cb)(uv_handle_t* handle);",
+  );
+  // In Rust, `struct Marker;` is a definition (a unit struct).
+  const rust: [Chunk, number][] = [
+    [{ ...chunk("use.rs", "let m = Marker;"), language: "rust" }, 10],
+    [{ ...chunk("marker.rs", "pub struct Marker;"), language: "rust" }, 1],
+  ];
+  assert.equal(ranked(rust, "Marker", ONLY("definitions"))[0], "marker.rs:pub struct Marker;");
+});
+
 Deno.test("rankCode() lifts the file whose passages read closest to the query, when given", () => {
   const rows: [Chunk, number][] = [
     [chunk("local.rs", "fn tick()"), 10],
