@@ -9,9 +9,9 @@ import { modelIdentity } from "./model_identity.ts";
  * Both parts are unit length, so the joint vector is too, and the dot product
  * of two joint vectors is `(1 − share) · cos₁ + share · cos₂`: the two models'
  * cosines blended, with every store and search step unchanged. A transformer
- * and the static model distilled from it disagree where each is weak (the
- * transformer reads words in context; the static model never dilutes a rare
- * identifier), so the blend ranks better than either alone.
+ * and the static model distilled from it err in different places, so the
+ * blend ranks better than the transformer alone (docs/static-embedder.md,
+ * "Joint vectors").
  *
  * Token counts, the context window and the long-input policy are the first
  * model's: the second (a static model) reads any length.
@@ -127,9 +127,9 @@ export function isJoint(identity: ModelIdentity): boolean {
 }
 
 /**
- * Whether two identities share their first model and differ only in how the
- * vectors are joined: one is a joint of the other's model, or both are joints
- * of it with other static models or shares. An index built one way is then
+ * Whether two identities differ only in how the vectors are joined: the same
+ * first model, set up the same way, with a static model joined to one and not
+ * the other, or another static model or share. An index built one way is then
  * rebuilt the other way, as a change of input format is: the user chose the
  * same model.
  */
@@ -137,6 +137,8 @@ export function onlyJoiningDiffers(built: ModelIdentity, current: ModelIdentity)
   const [a, b] = [jointParts(built), jointParts(current)];
   if (!a && !b) return false;
   const [first, other] = [a?.first ?? built, b?.first ?? current];
-  return first.provider === other.provider && first.sha256 === other.sha256 &&
-    first.inputFormat === other.inputFormat;
+  // The width is the joint one in a joint's first part.
+  return (Object.keys(first) as (keyof ModelIdentity)[]).every((key) =>
+    key === "dimensions" || first[key] === other[key]
+  );
 }

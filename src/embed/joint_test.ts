@@ -57,6 +57,8 @@ Deno.test("onlyJoiningDiffers: the same first model joined or not, never another
   assert.equal(onlyJoiningDiffers(first, first), false);
   assert.equal(onlyJoiningDiffers({ ...first, sha256: "other" }, joined.identity), false);
   assert.equal(onlyJoiningDiffers({ ...first, inputFormat: 2 }, joined.identity), false);
+  // Another long-input policy is the user's choice, not the join's: no silent rebuild.
+  assert.equal(onlyJoiningDiffers({ ...first, longInput: "truncate" }, joined.identity), false);
 });
 
 Deno.test("JointEmbedder: a share outside 0 to 1 is a usage error", () => {
