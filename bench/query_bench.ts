@@ -144,6 +144,22 @@ for (const kind of KINDS) synthetic[kind] = (await openIndex(await syntheticInde
 const queries = queryVectors(50);
 measure("synthetic random unit vectors,", synthetic, queries);
 
+// Joint vectors (a static model beside the GGUF, src/embed/joint.ts) are 384 + 256 wide.
+const JOINT = 640;
+const joint = (await openIndex(await syntheticIndex(ROWS, "none", JOINT)))!;
+const jointQueries = queryVectors(50, JOINT);
+const widths = timings({
+  // The plain index takes the query's first 384 values: the time does not depend on them.
+  plain: (q) => search(synthetic.none!, q.subarray(0, synthetic.none!.dimensions)),
+  joint: (q) => search(joint, q),
+}, jointQueries);
+report(
+  `query p50, synthetic ${ROWS.toLocaleString("en")}`,
+  { label: `dense exact, joint vectors (${JOINT} wide)`, amount: widths.joint!, unit: "ms" },
+  { label: `dense exact, ${synthetic.none!.dimensions} wide`, amount: widths.plain! },
+  "no target: the cost of joint vectors' width",
+);
+
 const real = await quantizedCopies().catch(() => null);
 if (real) measure("real MiniLM vectors,", real, await realQueries());
 else {
