@@ -51,6 +51,21 @@ export interface BenchRepo {
   annotations: Annotations;
 }
 
+/**
+ * The benchmark folder (`given`, else `$WAYFINDER_CODE_SEARCH_BENCH`); without
+ * one holding repos.json, the bench named `bench` says it is skipping and exits 0.
+ */
+export function benchFolder(given: string | undefined, bench: string): string {
+  const folder = given ?? Deno.env.get("WAYFINDER_CODE_SEARCH_BENCH");
+  if (folder && existsSync(join(folder, "repos.json"))) return folder;
+  console.log(
+    `${bench}: skipping, no benchmark folder${
+      folder ? ` at ${folder}` : ""
+    } (give FOLDER or $WAYFINDER_CODE_SEARCH_BENCH: repos.json, annotations/, results/, repos/<name>/)`,
+  );
+  Deno.exit(0);
+}
+
 /** The repositories of `folder` in `split` with a checkout and annotations, by name; `only` narrows them. */
 export async function benchRepos(
   folder: string,

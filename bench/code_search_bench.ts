@@ -30,8 +30,8 @@ import { parseArgs } from "node:util";
 import { BUILD_DEFAULTS } from "../src/build_defaults.ts";
 import { createCodeChunker } from "../src/chunk/mod.ts";
 import { liveIndex, openCorpus } from "../src/corpus/mod.ts";
-import { type Embedder, joinVectors, LlamaEmbedder, StaticEmbedder } from "../src/embed/mod.ts";
-import { embeddingInput, INPUT_FORMAT } from "../src/pipeline/mod.ts";
+import { type Embedder, joinVectors, StaticEmbedder } from "../src/embed/mod.ts";
+import { embeddingInput } from "../src/pipeline/mod.ts";
 import { chunkSource, walkSources } from "../src/pipeline/chunk_source.ts";
 import {
   type Fusion,
@@ -45,6 +45,7 @@ import {
 import { buildLexical, loadLexical } from "../src/store/lexical_index.ts";
 import type { Chunk } from "../src/types.ts";
 import {
+  benchFolder,
   type BenchRepo,
   benchRepos,
   formatTable,
@@ -54,6 +55,7 @@ import {
   scoreRepo,
   type Split,
 } from "./_code_search.ts";
+import { openBenchEmbedder } from "./_model.ts";
 
 const REPO = new URL("..", import.meta.url).pathname;
 
@@ -76,15 +78,7 @@ const { values, positionals } = parseArgs({
   },
 });
 
-const folder = positionals[0] ?? Deno.env.get("WAYFINDER_CODE_SEARCH_BENCH");
-if (!folder || !existsSync(join(folder, "repos.json"))) {
-  console.log(
-    `code-search bench: skipping, no benchmark folder${
-      folder ? ` at ${folder}` : ""
-    } (give FOLDER or $WAYFINDER_CODE_SEARCH_BENCH: repos.json, annotations/, results/, repos/<name>/)`,
-  );
-  Deno.exit(0);
-}
+const folder = benchFolder(positionals[0], "code-search bench");
 /** Rankings to compare, `;`-separated: `off;all;pathPriors,definitions`. */
 const rankings = values.ranking.split(";").map((label) => ({
   label,
@@ -104,9 +98,7 @@ if (missing.length) console.error(`no checkout or annotations, skipped: ${missin
 const dataDir = values.data ?? join(folder, ".wayfinder-data");
 const threads = Number(Deno.env.get("WAYFINDER_THREADS") ?? 1);
 // A `.static` model (distilled by `wayfinder model distill`) embeds a repository in seconds.
-const embedder: Embedder = values.model.endsWith(".static")
-  ? await StaticEmbedder.open({ modelPath: values.model })
-  : await LlamaEmbedder.create({ modelPath: values.model, threads, inputFormat: INPUT_FORMAT });
+const embedder = await openBenchEmbedder(values.model, threads);
 /** The static model joined to the GGUF's vectors (`--static`), if any. */
 const joined = values.static ? await StaticEmbedder.open({ modelPath: values.static }) : null;
 const chunker = await createCodeChunker();

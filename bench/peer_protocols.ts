@@ -33,9 +33,10 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { BUILD_DEFAULTS } from "../src/build_defaults.ts";
 import { fileURLToPath } from "node:url";
-import { type Embedder, JointEmbedder, LlamaEmbedder, StaticEmbedder } from "../src/embed/mod.ts";
+import type { Embedder } from "../src/embed/mod.ts";
 import { type SearchFilter, searchIndex } from "../src/search/mod.ts";
 import type { StoredIndex } from "../src/store/mod.ts";
+import { openBenchEmbedder } from "./_model.ts";
 import { currentPaths, frontMatter } from "./_peer_lifecycle.ts";
 import {
   type GivenChunk,
@@ -587,15 +588,14 @@ async function main() {
   const loadAverageAtStart = loadavg();
   const work = await Deno.makeTempDir({ prefix: "wayfinder-peer-" });
   const loadStart = performance.now();
-  // A static model (`model distill`) is measured the same way.
-  let embedder: Embedder = modelPath.endsWith(".static")
-    ? await StaticEmbedder.open({ modelPath })
-    : await LlamaEmbedder.create({ modelPath, threads, longInput: "reject" });
-  // `--static`: joint vectors, as a static model beside the GGUF gives (src/embed/joint.ts).
-  if (values.static) {
-    const second = await StaticEmbedder.open({ modelPath: values.static });
-    embedder = new JointEmbedder(embedder, second, Number(values["static-share"]));
-  }
+  // A static model is measured the same way; `--static` joins one to the GGUF's vectors.
+  const embedder = await openBenchEmbedder(
+    modelPath,
+    threads,
+    values.static
+      ? { staticModel: values.static, share: Number(values["static-share"]) }
+      : undefined,
+  );
   const modelLoadMs = Math.round(performance.now() - loadStart);
   const protocols: Protocols = {};
   try {

@@ -22,9 +22,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { BUILD_DEFAULTS } from "../src/build_defaults.ts";
 import { liveIndex, openCorpus } from "../src/corpus/mod.ts";
-import { type Embedder, JointEmbedder, LlamaEmbedder, StaticEmbedder } from "../src/embed/mod.ts";
 import { loadGroups, loadJudgments, loadQueries, runEvaluation } from "../src/eval/mod.ts";
-import { INPUT_FORMAT } from "../src/pipeline/mod.ts";
 import {
   type Fusion,
   indexSearcher,
@@ -34,6 +32,7 @@ import {
 } from "../src/search/mod.ts";
 import { codeRanking } from "../src/corpus/search_assembly.ts";
 import { rankingOption } from "./_code_search.ts";
+import { openBenchEmbedder } from "./_model.ts";
 
 const REPO = new URL("..", import.meta.url).pathname;
 const EVAL = join(REPO, "fixtures", "eval");
@@ -74,19 +73,12 @@ const runs = values.runs.split(";").map((spec) => {
   };
 });
 
-// A `.static` model (distilled by `wayfinder model distill`) is measured as the GGUF is.
-let embedder: Embedder = values.model.endsWith(".static")
-  ? await StaticEmbedder.open({ modelPath: values.model })
-  : await LlamaEmbedder.create({
-    modelPath: values.model,
-    threads: Number(Deno.env.get("WAYFINDER_THREADS") ?? 1),
-    inputFormat: INPUT_FORMAT,
-  });
-// `--static`: joint vectors, as a static model beside the GGUF gives (src/embed/joint.ts).
-if (values.static) {
-  const second = await StaticEmbedder.open({ modelPath: values.static });
-  embedder = new JointEmbedder(embedder, second, Number(values["static-share"]));
-}
+// A `.static` model is measured as the GGUF is; `--static` joins one to the GGUF's vectors.
+const embedder = await openBenchEmbedder(
+  values.model,
+  Number(Deno.env.get("WAYFINDER_THREADS") ?? 1),
+  values.static ? { staticModel: values.static, share: Number(values["static-share"]) } : undefined,
+);
 const corpus = await openCorpus(join(REPO, "fixtures", "corpus"), {
   dataDir: values.data,
   embedder,

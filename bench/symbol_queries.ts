@@ -16,14 +16,14 @@
  * split is the development split: the held-back repositories stay unseen.
  * Without FOLDER (or $WAYFINDER_CODE_SEARCH_BENCH) it says it is skipping.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { BUILD_DEFAULTS } from "../src/build_defaults.ts";
 import { liveIndex, openCorpus } from "../src/corpus/mod.ts";
 import { StaticEmbedder } from "../src/embed/mod.ts";
 import { indexSearcher } from "../src/search/mod.ts";
-import { benchRepos, mean, type Split } from "./_code_search.ts";
+import { benchFolder, benchRepos, mean, type Split } from "./_code_search.ts";
 
 const { values, positionals } = parseArgs({
   args: Deno.args,
@@ -67,13 +67,7 @@ const DECLARATIONS: Record<string, [RegExp, RegExp][]> = {
   ],
 };
 
-const folder = positionals[0] ?? Deno.env.get("WAYFINDER_CODE_SEARCH_BENCH");
-if (!folder || !existsSync(join(folder, "repos.json"))) {
-  console.log(
-    `symbol queries: skipping, no benchmark folder${folder ? ` at ${folder}` : ""}`,
-  );
-  Deno.exit(0);
-}
+const folder = benchFolder(positionals[0], "symbol queries");
 const rules = DECLARATIONS[values.kind];
 if (!rules) throw new Error(`--kind is types or functions, got '${values.kind}'`);
 const perRepo = Number(values["per-repo"]);

@@ -95,13 +95,8 @@ export async function copyTree(from: string): Promise<string> {
   return to;
 }
 
-/**
- * A folder of its own holding the tiny model as `embedding.gguf`, with its
- * manifest, and a static model distilled from it (`--dims 16`) beside it.
- */
-export async function tinyModelsWithStatic(): Promise<
-  { models: string; gguf: string; staticPath: string }
-> {
+/** A folder of its own holding the tiny model as `embedding.gguf`, with its manifest. */
+export async function tinyModelAlone(): Promise<{ models: string; gguf: string }> {
   const models = await Deno.makeTempDir({ prefix: "wayfinder-models-" });
   const gguf = join(models, "embedding.gguf");
   await Deno.copyFile(tinyModel(), gguf);
@@ -109,6 +104,14 @@ export async function tinyModelsWithStatic(): Promise<
     tinyModel().replace(/\.gguf$/, ".manifest.json"),
     gguf.replace(/\.gguf$/, ".manifest.json"),
   );
+  return { models, gguf };
+}
+
+/** `tinyModelAlone`, with a static model distilled from it (`--dims 16`) beside it. */
+export async function tinyModelsWithStatic(): Promise<
+  { models: string; gguf: string; staticPath: string }
+> {
+  const { models, gguf } = await tinyModelAlone();
   const distilled = await wayfinder(
     ["model", "distill", "--from", gguf, "--dims", "16", "--output", "json"],
   );

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { copyTree, REPO, tinyModel, wayfinder } from "./_run.ts";
+import { copyTree, REPO, tinyModelAlone, wayfinder } from "./_run.ts";
 
 const CORPUS = join(REPO, "fixtures", "corpus");
 
@@ -38,13 +38,7 @@ async function search(root: string, env: Record<string, string>, model: string) 
 Deno.test("joint vectors: a static model beside the GGUF joins the index's vectors, and leaving it rebuilds", async () => {
   const root = await copyTree(CORPUS);
   const env = { WAYFINDER_DATA_DIR: await Deno.makeTempDir({ prefix: "wayfinder-data-" }) };
-  const models = await Deno.makeTempDir({ prefix: "wayfinder-models-" });
-  const gguf = join(models, "embedding.gguf");
-  await Deno.copyFile(tinyModel(), gguf);
-  await Deno.copyFile(
-    tinyModel().replace(/\.gguf$/, ".manifest.json"),
-    gguf.replace(/\.gguf$/, ".manifest.json"),
-  );
+  const { gguf } = await tinyModelAlone();
   const index = (...flags: string[]) =>
     wayfinder(["index", root, "--model", gguf, "--threads", "1", ...flags], env);
 

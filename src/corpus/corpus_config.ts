@@ -72,11 +72,12 @@ export class CorpusConfig {
 
   /** The embedder settings for an index: its recorded settings and input format under the caller's choices. */
   embedderOf(index: IndexView): EmbedderSettings {
-    const settings = effectiveSettings(this.chosen(), index.manifest.settings, false);
+    const chosen = this.chosen();
+    const settings = effectiveSettings(chosen, index.manifest.settings, false);
     settings.embedder.inputFormat = index.manifest.inputFormat;
     // An index of the GGUF's vectors alone (built before joint vectors, or with no static
     // model beside) is searched as it was built, unless the caller asks otherwise.
-    if (this.chosen().embedder.staticShare === undefined && !isJoint(index.manifest.identity)) {
+    if (chosen.embedder.staticShare === undefined && !isJoint(index.manifest.identity)) {
       settings.embedder.staticShare = 0;
     }
     return settings.embedder;

@@ -59,7 +59,7 @@ export class JointEmbedder implements Embedder {
       this.#first.embedDocuments(texts),
       this.#second.embedDocuments(texts),
     ]);
-    return a.map((vector, i) => this.#join(vector, b[i]!));
+    return a.map((vector, i) => joinVectors(vector, b[i]!, this.#share));
   }
 
   async embedQuery(text: string): Promise<Float32Array> {
@@ -67,7 +67,7 @@ export class JointEmbedder implements Embedder {
       this.#first.embedQuery(text),
       this.#second.embedQuery(text),
     ]);
-    return this.#join(a, b);
+    return joinVectors(a, b, this.#share);
   }
 
   countTokens(text: string, kind: "document" | "query"): Promise<number> {
@@ -76,10 +76,6 @@ export class JointEmbedder implements Embedder {
 
   async close(): Promise<void> {
     await Promise.all([this.#first.close(), this.#second.close()]);
-  }
-
-  #join(a: Float32Array, b: Float32Array): Float32Array {
-    return joinVectors(a, b, this.#share);
   }
 }
 

@@ -99,6 +99,9 @@ export { LongInputError } from "./long_input_error.ts";
  */
 export { identityFingerprint } from "./identity_fingerprint.ts";
 
+/** Scales a vector to unit length in place; false for a vector of zeros. */
+export { normalizeVector } from "./normalize_vector.ts";
+
 /** A cross-encoder: scores (query, passage) pairs; `LlamaReranker` implements it. */
 export type { Reranker } from "./reranker.ts";
 

@@ -1,3 +1,5 @@
+import { normalizeVector } from "../embed/mod.ts";
+
 /**
  * The unit-length mean of `vectors` (a file's passage vectors, for the
  * ranking stage's file similarity), or null when there are none or they
@@ -11,10 +13,5 @@ export function unitMean(
   for (const vector of vectors) {
     for (let d = 0; d < dimensions; d++) sum[d] += vector[d]!;
   }
-  let norm = 0;
-  for (let d = 0; d < dimensions; d++) norm += sum[d]! * sum[d]!;
-  if (norm === 0) return null;
-  const scale = 1 / Math.sqrt(norm);
-  for (let d = 0; d < dimensions; d++) sum[d] *= scale;
-  return sum;
+  return normalizeVector(sum) ? sum : null;
 }
