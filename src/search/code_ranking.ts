@@ -141,6 +141,8 @@ const IDENTIFIER = /^(?:_[\w$]*|[A-Za-z][A-Za-z0-9$]*[A-Z_][\w$]*|[A-Z][\w$]*)$/
 const EMBEDDED =
   /(?<![\w$])(?:[A-Z][a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]*|[a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]+|[a-z][a-z0-9]*_[a-z0-9_]+|[A-Z][a-z0-9]{2,})(?![\w$])/g;
 
+const EMBEDDED_QUALIFIED = /(?<![\w$])[A-Z][\w$]*(?:(?:::|\\|->|\.|#)[A-Za-z_$][\w$]*)+(?![\w$])/g;
+
 /**
  * The identifiers a query names: the query itself when it is one (and its
  * last part when qualified: `Sinatra::Base` → `Base`), else the camelCase,
@@ -154,7 +156,9 @@ export function queriedIdentifiers(query: string): { names: string[]; whole: boo
     return { names: [...new Set([last, q])], whole: true };
   }
   if (IDENTIFIER.test(q)) return { names: [q], whole: true };
-  return { names: [...new Set(q.match(EMBEDDED) ?? [])], whole: false };
+  // A qualified name inside a sentence (`how Ecto.Schema defines …`) names its last part.
+  const plain = q.replace(EMBEDDED_QUALIFIED, (name) => name.split(/::|\\|->|\.|#/).pop()!);
+  return { names: [...new Set(plain.match(EMBEDDED) ?? [])], whole: false };
 }
 
 // Keywords that open a definition, across the languages indexed.
@@ -309,6 +313,8 @@ const EMBEDDED_BOOST = 0.5;
  * first fragments).
  */
 const DECLARATION = 2;
+/** …less for a sentence's later names than for its first, its subject. */
+const LATER_NAME = 0.5;
 /** …more when the file is named after it (`Router` in router.go). */
 const NAMED_FILE = 1.5;
 /**
@@ -421,24 +427,31 @@ export function rankCode(
       const forwards = names.map(forwardPattern);
       const stems = names.map((n) => n.toLowerCase().replace(/[_-]/g, ""));
       const unit = best * (whole ? DEFINITION_BOOST : EMBEDDED_BOOST);
-      scored.forEach((c, i) => {
+      // What each candidate defines: per name, its boost before the subject's weight.
+      const boosts = scored.map((c, i) => {
         const chunk = chunkOf(c.row);
-        // `includes` first: the pattern is costly and most candidates never spell the name.
         const cFamily = C_FAMILY.has(chunk.language);
-        const spelled = (cFamily ? cPatterns : patterns).some((p, n) =>
-          chunk.content.includes(names[n]!) && p.test(chunk.content)
-        );
-        // A constructor shares its class's name without defining the class; a C forward
-        // declaration (`struct X;`, a chunk of its own in every header that needs it) too.
-        const forward = cFamily && !spelled && forwards.some((p) => p.test(chunk.content));
-        const defines = spelled ||
-          (chunk.symbol !== undefined && chunk.type !== "constructor" && !forward &&
-            names.includes(chunk.symbol.split(/::|\.|#/).pop()!));
-        if (!defines) return;
         const stem = stemOf(paths[i]!);
-        const named = stems.some((s) => s === stem || s === stem.replace(/s$/, ""));
-        const declared = spelled && whole ? DECLARATION : 1;
-        c.score += unit * declared * (named ? NAMED_FILE : 1);
+        const symbol = chunk.symbol?.split(/::|\.|#/).pop();
+        return names.map((name, n) => {
+          // `includes` first: the pattern is costly and most candidates never spell the name.
+          const spelled = chunk.content.includes(name) &&
+            (cFamily ? cPatterns : patterns)[n]!.test(chunk.content);
+          // A constructor shares its class's name without defining the class; a C forward
+          // declaration (`struct X;`, a chunk of its own in every header that needs it) too.
+          const forward = cFamily && !spelled && forwards[n]!.test(chunk.content);
+          const defines = spelled || (symbol === name && chunk.type !== "constructor" && !forward);
+          if (!defines) return 0;
+          const named = stems[n] === stem || stems[n] === stem.replace(/s$/, "");
+          return (spelled && whole ? DECLARATION : 1) * (named ? NAMED_FILE : 1);
+        });
+      });
+      // In a sentence the first name a candidate defines is its subject (`Codec combining
+      // Encoder and Decoder`); a leading name nothing defines (`the Gin Engine`) is not.
+      const subject = names.findIndex((_, n) => boosts.some((b) => b[n]! > 0));
+      scored.forEach((c, i) => {
+        const weighted = boosts[i]!.map((b, n) => whole || n === subject ? b : b * LATER_NAME);
+        c.score += unit * Math.max(0, ...weighted);
       });
     }
   }

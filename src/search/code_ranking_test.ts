@@ -88,6 +88,35 @@ Deno.test("queriedIdentifiers() tells a bare or qualified name from identifiers 
     whole: false,
   });
   assert.deepEqual(queriedIdentifiers("how an Id is parsed"), { names: [], whole: false });
+  // A qualified name inside a sentence names its last part, not its namespace.
+  assert.deepEqual(queriedIdentifiers("how Ecto.Schema defines structs"), {
+    names: ["Schema"],
+    whole: false,
+  });
+  assert.deepEqual(queriedIdentifiers("Plug::Conn and Plug::Router"), {
+    names: ["Conn", "Router"],
+    whole: false,
+  });
+});
+
+Deno.test("rankCode() lifts a sentence's subject, the first name a candidate defines, over its later names", () => {
+  const rows: [Chunk, number][] = [
+    [chunk("Encoder.scala", "trait Encoder[A] {"), 10],
+    [chunk("Codec.scala", "trait Codec[A] extends Decoder[A] with Encoder[A]"), 9.5],
+    [chunk("Decoder.scala", "trait Decoder[A] {"), 8],
+  ];
+  // `Gin` leads, but nothing defines it: `Codec` is the subject.
+  const query = "the Gin Codec combining Encoder and Decoder";
+  assert.deepEqual(ranked(rows, query, ONLY("definitions")), [
+    "Codec.scala:trait Codec[A] extends Decoder[A] with Encoder[A]",
+    "Encoder.scala:trait Encoder[A] {",
+    "Decoder.scala:trait Decoder[A] {",
+  ]);
+  // Each name alike, the retrieval order stands.
+  assert.equal(
+    ranked(rows, "Encoder and Codec and Decoder", ONLY("definitions"))[0],
+    "Encoder.scala:trait Encoder[A] {",
+  );
 });
 
 Deno.test("rankCode() lifts the type a sentence names by a capitalised word", () => {
