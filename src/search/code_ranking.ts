@@ -103,8 +103,8 @@ const PROSE_PRIOR = 0.5;
 const DATA_PRIOR = 0.5;
 
 const TEST_FILE =
-  /(?:^|\/)(?:test_[^/]*|[^/]*_test|[^/]*[._-](?:test|spec)|[^/]*(?:Tests?|Spec|Suite)|test_helpers?[^/]*|conftest)\.[^/.]+$/;
-const TEST_DIR = /(?:^|\/)(?:tests?|__tests__|spec|specs|testing|testdata)\//i;
+  /(?:^|\/)(?:test_[^/]*|[^/]*_test|[^/]*[._-](?:test|spec|bench|benchmark)|[^/]*(?:Tests?|Spec|Suite)|[^/]+Benchmarks?|test_helpers?[^/]*|conftest)\.[^/.]+$/;
+const TEST_DIR = /(?:^|\/)(?:tests?|__tests__|spec|specs|testing|testdata|benches|benchmarks?)\//i;
 const EXAMPLE_DIR = /(?:^|\/)(?:_?examples?|samples?|docs?_src)\//i;
 const COMPAT_DIR = /(?:^|\/)(?:compat|_compat|legacy|vendor|third_party|single_include)\//i;
 const STUB_FILE = /\.d\.[cm]?ts$/;
@@ -114,7 +114,7 @@ const DATA_FILE =
   /\.(?:json|jsonc|ya?ml|toml|xml|def|csv|tsv|lock|ini|cfg|conf|properties|plist)$/i;
 const ASKS_FOR_DATA =
   /\b(?:json|ya?ml|toml|xml|csv|config|configuration|settings|schema|manifest|package|dependenc(?:y|ies))\b/i;
-const ASKS_FOR_TESTS = /\b(?:tests?|testing|spec|specs|fixtures?|mocks?)\b/i;
+const ASKS_FOR_TESTS = /\b(?:tests?|testing|spec|specs|fixtures?|mocks?|bench(?:mark)?s?)\b/i;
 const ASKS_FOR_EXAMPLES = /\b(?:examples?|samples?|demo)\b/i;
 const ASKS_FOR_PROSE = /\b(?:docs?|documentation|readme|guide|changelog|tutorial)\b/i;
 
