@@ -228,6 +228,36 @@ Deno.test("rankCode() takes the file named after a class, not a part of it, as i
   );
 });
 
+Deno.test("rankCode() takes Rust's impl blocks as adding to the type they are for, not to the trait", () => {
+  const rust = (sourcePath: string, content: string, symbol?: string): Chunk => ({
+    ...chunk(sourcePath, content, symbol),
+    language: "rust",
+  });
+  const rows: [Chunk, number][] = [
+    [rust("net/pipe.rs", "impl AsRawHandle for NamedPipe {", "NamedPipe"), 10],
+    [rust("io/stream.rs", "impl<T> AsyncRead for Stream<T> {", "Stream"), 9],
+    [rust("doc/os.rs", "pub trait AsRawHandle {", "AsRawHandle"), 5],
+    [rust("z.rs", "z"), 0],
+  ];
+  assert.equal(
+    ranked(rows, "AsRawHandle", ONLY("definitions"))[0],
+    "doc/os.rs:pub trait AsRawHandle {",
+  );
+  // An inherent impl, generic or not, adds to its type: the trait impl for it counts too, by its symbol.
+  assert.deepEqual(
+    ranked(rows, "Stream", ONLY("definitions"))[0],
+    "io/stream.rs:impl<T> AsyncRead for Stream<T> {",
+  );
+  const inherent: [Chunk, number][] = [
+    [rust("a.rs", "let s = Stream::new();"), 10],
+    [rust("b.rs", "impl<T: Unpin> Stream<T> {\n    pub fn new() -> Self {"), 5],
+  ];
+  assert.equal(
+    ranked(inherent, "Stream", ONLY("definitions"))[0],
+    "b.rs:impl<T: Unpin> Stream<T> {\n    pub fn new() -> Self {",
+  );
+});
+
 Deno.test("rankCode() reads C++ attribute macros and binders as a definition's syntax", () => {
   const rows: [Chunk, number][] = [
     [chunk("mutex.cc", "const Mutex& mu = *m;\nconst Mutex::MuHow how;"), 10],
