@@ -139,7 +139,7 @@ const IDENTIFIER = /^(?:_[\w$]*|[A-Za-z][A-Za-z0-9$]*[A-Z_][\w$]*|[A-Z][\w$]*)$/
 // An identifier inside a sentence: camelCase, PascalCase, snake_case. A capitalised word
 // (`Request type and HTTP request representation`) counts: queries name types so.
 const EMBEDDED =
-  /(?<![\w$])(?:[A-Z][a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]*|[a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]+|[a-z][a-z0-9]*_[a-z0-9_]+|[A-Z][a-z0-9]{2,})(?![\w$])/g;
+  /(?<![\w$])(?:[A-Z][a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]*|[a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]+|[a-z][a-z0-9]*_[a-z0-9_]+|[A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z][a-z0-9]{2,})(?![\w$])/g;
 
 const EMBEDDED_QUALIFIED = /(?<![\w$])[A-Z][\w$]*(?:(?:::|\\|->|\.|#)[A-Za-z_$][\w$]*)+(?![\w$])/g;
 
@@ -209,6 +209,7 @@ const DEFINERS = [
   "newtype",
   "data",
   "local function",
+  "macro_rules!",
 ].map((k) => k.replace(" ", "\\s+")).join("|");
 // Keywords that bind a value: they define the name only when a value or type follows
 // (`const Router = …`, `val engine: Engine`), not in C++'s `const Mutex& mu`.
@@ -250,7 +251,7 @@ function cDefinitionPattern(name: string): RegExp {
   const n = escape(name);
   return new RegExp(
     `(?:^|[\\s(])(?:${DEFINERS})\\s+${qualified}(?=\\s*(?:\\{|:(?!:)|final\\b))` +
-      `|\\btypedef\\b[^;{}]*[\\s*]${n}\\s*;|\\}\\s*${n}\\s*;|\\btypedef\\b[^;]*\\(\\s*\\*\\s*${n}\\s*\\)`,
+      `|#\\s*define\\s+${n}(?![\\w$])|\\btypedef\\b[^;{}]*[\\s*]${n}\\s*;|\\}\\s*${n}\\s*;|\\btypedef\\b[^;]*\\(\\s*\\*\\s*${n}\\s*\\)`,
     "m",
   );
 }

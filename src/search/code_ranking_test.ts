@@ -94,6 +94,11 @@ Deno.test("queriedIdentifiers() tells a bare or qualified name from identifiers 
     whole: false,
   });
   assert.deepEqual(queriedIdentifiers("how an Id is parsed"), { names: [], whole: false });
+  // A constant or macro's name (SCREAMING_SNAKE_CASE) too, but no all-caps word alone.
+  assert.deepEqual(queriedIdentifiers("logging macros ABSL_LOG and ABSL_CHECK for HTTP"), {
+    names: ["ABSL_LOG", "ABSL_CHECK"],
+    whole: false,
+  });
   // A qualified name inside a sentence names its last part, not its namespace.
   assert.deepEqual(queriedIdentifiers("how Ecto.Schema defines structs"), {
     names: ["Schema"],
@@ -255,6 +260,42 @@ Deno.test("rankCode() takes Rust's impl blocks as adding to the type they are fo
   assert.equal(
     ranked(inherent, "Stream", ONLY("definitions"))[0],
     "b.rs:impl<T: Unpin> Stream<T> {\n    pub fn new() -> Self {",
+  );
+});
+
+Deno.test("rankCode() takes a C macro's #define and Rust's macro_rules! as the macro's definition", () => {
+  const c = (sourcePath: string, content: string, language: string): Chunk => ({
+    ...chunk(sourcePath, content),
+    language,
+  });
+  const rows: [Chunk, number][] = [
+    [c("absl/log/check.h", 'ABSL_LOG(INFO) << "checked";', "cpp"), 10],
+    [
+      c(
+        "absl/log/absl_log.h",
+        "#define ABSL_LOG(severity) ABSL_LOG_INTERNAL_LOG_IMPL(_##severity)",
+        "cpp",
+      ),
+      5,
+    ],
+    [c("z.h", "z", "cpp"), 0],
+  ];
+  assert.equal(
+    ranked(rows, "ABSL_LOG", ONLY("definitions"))[0],
+    "absl/log/absl_log.h:#define ABSL_LOG(severity) ABSL_LOG_INTERNAL_LOG_IMPL(_##severity)",
+  );
+  const rust: [Chunk, number][] = [
+    [c("src/lib.rs", "let v = select! { a = f => a };", "rust"), 10],
+    [c("src/macros/select.rs", "macro_rules! select {", "rust"), 5],
+    [c("z.rs", "z", "rust"), 0],
+  ];
+  assert.equal(
+    ranked(rust, "how tokio's select_macro works and select_inner", ONLY("definitions"))[0],
+    "src/lib.rs:let v = select! { a = f => a };",
+  );
+  assert.equal(
+    ranked(rust, "select", ONLY("definitions"))[0],
+    "src/macros/select.rs:macro_rules! select {",
   );
 });
 
