@@ -132,6 +132,7 @@ Deno.test("rankCode() lifts the definition of a lone lower-case word, less than 
     ranked(rows, "Option", ONLY("definitions"))[0],
     "core.py:    self.add_option(option)",
   );
+  // Words too common to name anything, and short ones, are left to retrieval.
   // A binder names a local as often as not: `const response = …` defines no `response`.
   const locals: [Chunk, number][] = [
     [chunk("app.js", "app.response = Object.create(res);"), 10],
@@ -142,7 +143,10 @@ Deno.test("rankCode() lifts the definition of a lone lower-case word, less than 
     ranked(locals, "response", ONLY("definitions"))[0],
     "app.js:app.response = Object.create(res);",
   );
-  // Words too common to name anything are left to retrieval.
+  assert.equal(
+    ranked(locals, "theResponse", ONLY("definitions"))[0],
+    "app.js:app.response = Object.create(res);",
+  );
   const common: [Chunk, number][] = [
     [chunk("a.py", "value = get(key)"), 10],
     [chunk("b.py", "def get(key):"), 9],
