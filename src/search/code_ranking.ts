@@ -169,14 +169,12 @@ const LOWER_WORD = /^[a-z][a-z0-9]{2,}$/;
  * identifiers, and a lone lower-case word (`option` → `def option(`), which
  * retrieval alone leaves among its callers. Its definition lifts as a name
  * inside a sentence does, half a bare identifier's: the word may mean the
- * concept (`session`), and only a definition keyword defines it (`def`,
- * `function`), never a binder: `const response = …` is mostly a local.
- * Path match still reads it as a word, and dense search alone keeps its
- * cosines for it (`rankingActs`).
+ * concept (`session`). Path match still reads it as a word, and dense search
+ * alone keeps its cosines for it (`rankingActs`).
  */
-function definedNames(query: string): { names: string[]; whole: boolean; word?: boolean } {
+function definedNames(query: string): { names: string[]; whole: boolean } {
   const q = query.trim();
-  if (LOWER_WORD.test(q) && !PATH_STOPWORDS.has(q)) return { names: [q], whole: false, word: true };
+  if (LOWER_WORD.test(q) && !PATH_STOPWORDS.has(q)) return { names: [q], whole: false };
   return queriedIdentifiers(q);
 }
 
@@ -228,15 +226,12 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * Whether `content` defines `name`: a definition keyword, attribute macros
- * (`class ABSL_LOCKABLE Mutex`), optional qualifiers, then the name; or,
- * with `bindings`, a binder (`const Router = …`), which for a word such as
- * `response` is as often a local variable.
+ * (`class ABSL_LOCKABLE Mutex`), optional qualifiers, then the name.
  */
-function definitionPattern(name: string, bindings = true): RegExp {
+function definitionPattern(name: string): RegExp {
   const qualified = `(?:[A-Z][A-Z0-9_]+\\s+)*(?:[\\w$]+(?:\\.|::))*${escape(name)}`;
-  const bound = bindings ? `|(?:${BINDERS})\\s+${qualified}(?=\\s*(?:=|:(?!:)))` : "";
   return new RegExp(
-    `(?:^|[\\s(])(?:(?:${DEFINERS})\\s+${qualified}(?![\\w$])${bound}` +
+    `(?:^|[\\s(])(?:(?:${DEFINERS})\\s+${qualified}(?![\\w$])|(?:${BINDERS})\\s+${qualified}(?=\\s*(?:=|:(?!:)))` +
       `|${RUST_IMPL}\\s+${qualified}(?![\\w$])(?!${RUST_GENERICS}\\s+for\\b))`,
     "m",
   );
@@ -448,9 +443,9 @@ export function rankCode(
     }
   }
   if (on("definitions")) {
-    const { names, whole, word } = definedNames(query);
+    const { names, whole } = definedNames(query);
     if (names.length) {
-      const patterns = names.map((name) => definitionPattern(name, !word));
+      const patterns = names.map(definitionPattern);
       const cPatterns = names.map(cDefinitionPattern);
       const forwards = names.map(forwardPattern);
       const stems = names.map((n) => n.toLowerCase().replace(/[_-]/g, ""));
