@@ -81,7 +81,7 @@ export function rankingActs(query: string, steps: RankingOptions): boolean {
   // prosePrior refines pathPriors and acts only with it.
   const others = RANKING_STEPS.filter((step) => step !== "definitions" && step !== "prosePrior");
   if (others.some((step) => steps[step] !== false)) return true;
-  return steps.definitions !== false && queriedIdentifiers(query).names.length > 0;
+  return steps.definitions !== false && definedNames(query).names.length > 0;
 }
 
 /** A candidate: its row and the score retrieval gave it (higher is better, positive). */
@@ -167,10 +167,8 @@ const LOWER_WORD = /^[a-z][a-z0-9]{2,}$/;
 /**
  * The names whose definitions the definition boost looks for: the query's
  * identifiers, and a lone lower-case word (`option` → `def option(`), which
- * retrieval alone leaves among its callers. Its definition lifts as a name
- * inside a sentence does, half a bare identifier's: the word may mean the
- * concept (`session`). Path match still reads it as a word, and dense search
- * alone keeps its cosines for it (`rankingActs`).
+ * retrieval alone leaves among its callers. A definition of such a word lifts
+ * as a bare name's does; path match still reads it as a word.
  */
 function definedNames(query: string): { names: string[]; whole: boolean } {
   const q = query.trim();
