@@ -205,6 +205,7 @@ const DEFINERS = [
   "protocol",
   "record",
   "namespace",
+  "impl",
   "extension",
   "newtype",
   "data",
@@ -215,11 +216,6 @@ const DEFINERS = [
 // (`const Router = …`, `val engine: Engine`), not in C++'s `const Mutex& mu`.
 const BINDERS = "const|let|var|val";
 
-// Rust's `impl Foo` and `impl<T> Foo<T>` add to Foo; `impl Trait for Foo` adds to Foo, not to
-// the trait, which hundreds of such blocks would otherwise seem to define.
-const RUST_GENERICS = "(?:<[^>]*>)?";
-const RUST_IMPL = `impl${RUST_GENERICS}`;
-
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
@@ -229,8 +225,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 function definitionPattern(name: string): RegExp {
   const qualified = `(?:[A-Z][A-Z0-9_]+\\s+)*(?:[\\w$]+(?:\\.|::))*${escape(name)}`;
   return new RegExp(
-    `(?:^|[\\s(])(?:(?:${DEFINERS})\\s+${qualified}(?![\\w$])|(?:${BINDERS})\\s+${qualified}(?=\\s*(?:=|:(?!:)))` +
-      `|${RUST_IMPL}\\s+${qualified}(?![\\w$])(?!${RUST_GENERICS}\\s+for\\b))`,
+    `(?:^|[\\s(])(?:(?:${DEFINERS})\\s+${qualified}(?![\\w$])|(?:${BINDERS})\\s+${qualified}(?=\\s*(?:=|:(?!:))))`,
     "m",
   );
 }

@@ -233,36 +233,6 @@ Deno.test("rankCode() takes the file named after a class, not a part of it, as i
   );
 });
 
-Deno.test("rankCode() takes Rust's impl blocks as adding to the type they are for, not to the trait", () => {
-  const rust = (sourcePath: string, content: string, symbol?: string): Chunk => ({
-    ...chunk(sourcePath, content, symbol),
-    language: "rust",
-  });
-  const rows: [Chunk, number][] = [
-    [rust("net/pipe.rs", "impl AsRawHandle for NamedPipe {", "NamedPipe"), 10],
-    [rust("io/stream.rs", "impl<T> AsyncRead for Stream<T> {", "Stream"), 9],
-    [rust("doc/os.rs", "pub trait AsRawHandle {", "AsRawHandle"), 5],
-    [rust("z.rs", "z"), 0],
-  ];
-  assert.equal(
-    ranked(rows, "AsRawHandle", ONLY("definitions"))[0],
-    "doc/os.rs:pub trait AsRawHandle {",
-  );
-  // An inherent impl, generic or not, adds to its type: the trait impl for it counts too, by its symbol.
-  assert.deepEqual(
-    ranked(rows, "Stream", ONLY("definitions"))[0],
-    "io/stream.rs:impl<T> AsyncRead for Stream<T> {",
-  );
-  const inherent: [Chunk, number][] = [
-    [rust("a.rs", "let s = Stream::new();"), 10],
-    [rust("b.rs", "impl<T: Unpin> Stream<T> {\n    pub fn new() -> Self {"), 5],
-  ];
-  assert.equal(
-    ranked(inherent, "Stream", ONLY("definitions"))[0],
-    "b.rs:impl<T: Unpin> Stream<T> {\n    pub fn new() -> Self {",
-  );
-});
-
 Deno.test("rankCode() takes a C macro's #define and Rust's macro_rules! as the macro's definition", () => {
   const c = (sourcePath: string, content: string, language: string): Chunk => ({
     ...chunk(sourcePath, content),
@@ -285,17 +255,13 @@ Deno.test("rankCode() takes a C macro's #define and Rust's macro_rules! as the m
     "absl/log/absl_log.h:#define ABSL_LOG(severity) ABSL_LOG_INTERNAL_LOG_IMPL(_##severity)",
   );
   const rust: [Chunk, number][] = [
-    [c("src/lib.rs", "let v = select! { a = f => a };", "rust"), 10],
-    [c("src/macros/select.rs", "macro_rules! select {", "rust"), 5],
+    [c("src/lib.rs", "let v = try_join!(a, b);", "rust"), 10],
+    [c("src/macros/join.rs", "macro_rules! try_join {", "rust"), 5],
     [c("z.rs", "z", "rust"), 0],
   ];
   assert.equal(
-    ranked(rust, "how tokio's select_macro works and select_inner", ONLY("definitions"))[0],
-    "src/lib.rs:let v = select! { a = f => a };",
-  );
-  assert.equal(
-    ranked(rust, "select", ONLY("definitions"))[0],
-    "src/macros/select.rs:macro_rules! select {",
+    ranked(rust, "try_join", ONLY("definitions"))[0],
+    "src/macros/join.rs:macro_rules! try_join {",
   );
 });
 
