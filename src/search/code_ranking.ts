@@ -81,7 +81,7 @@ export function rankingActs(query: string, steps: RankingOptions): boolean {
   // prosePrior refines pathPriors and acts only with it.
   const others = RANKING_STEPS.filter((step) => step !== "definitions" && step !== "prosePrior");
   if (others.some((step) => steps[step] !== false)) return true;
-  return steps.definitions !== false && definedNames(query).names.length > 0;
+  return steps.definitions !== false && queriedIdentifiers(query).names.length > 0;
 }
 
 /** A candidate: its row and the score retrieval gave it (higher is better, positive). */
@@ -159,21 +159,6 @@ export function queriedIdentifiers(query: string): { names: string[]; whole: boo
   // A qualified name inside a sentence (`how Ecto.Schema defines …`) names its last part.
   const plain = q.replace(EMBEDDED_QUALIFIED, (name) => name.split(/::|\\|->|\.|#/).pop()!);
   return { names: [...new Set(plain.match(EMBEDDED) ?? [])], whole: false };
-}
-
-// One lower-case word (`option`, `post`, `response`): a name as often as a word.
-const LOWER_WORD = /^[a-z][a-z0-9]{2,}$/;
-
-/**
- * The names whose definitions the definition boost looks for: the query's
- * identifiers, and a lone lower-case word (`option` → `def option(`), which
- * retrieval alone leaves among its callers. A definition of such a word lifts
- * as a bare name's does; path match still reads it as a word.
- */
-function definedNames(query: string): { names: string[]; whole: boolean } {
-  const q = query.trim();
-  if (LOWER_WORD.test(q) && !PATH_STOPWORDS.has(q)) return { names: [q], whole: false };
-  return queriedIdentifiers(q);
 }
 
 // Keywords that open a definition, across the languages indexed.
@@ -436,7 +421,7 @@ export function rankCode(
     }
   }
   if (on("definitions")) {
-    const { names, whole } = definedNames(query);
+    const { names, whole } = queriedIdentifiers(query);
     if (names.length) {
       const patterns = names.map(definitionPattern);
       const cPatterns = names.map(cDefinitionPattern);

@@ -110,32 +110,6 @@ Deno.test("queriedIdentifiers() tells a bare or qualified name from identifiers 
   });
 });
 
-Deno.test("rankCode() lifts the definition of a lone lower-case word, less than a bare identifier's", () => {
-  const rows: [Chunk, number][] = [
-    [chunk("core.py", "    self.add_option(option)"), 10],
-    [chunk("decorators.py", "def option(*param_decls, **attrs):"), 6],
-    [chunk("z.py", "z"), 0],
-  ];
-  assert.deepEqual(
-    ranked(rows, "option", ONLY("definitions"))[0],
-    "decorators.py:def option(*param_decls, **attrs):",
-  );
-  assert.equal(rankingActs("option", EMBEDDING_RANKING), true);
-  // Half a bare identifier's lift: a caller far ahead keeps its place.
-  rows[1]![1] = 2;
-  assert.deepEqual(
-    ranked(rows, "option", ONLY("definitions"))[0],
-    "core.py:    self.add_option(option)",
-  );
-  assert.deepEqual(
-    ranked(rows, "Option", ONLY("definitions"))[0],
-    "core.py:    self.add_option(option)",
-  );
-  // Words too common to name anything, and short ones, are left to retrieval.
-  assert.equal(rankingActs("the", EMBEDDING_RANKING), false);
-  assert.equal(rankingActs("g", EMBEDDING_RANKING), false);
-});
-
 Deno.test("rankCode() lifts a sentence's subject, the first name a candidate defines, over its later names", () => {
   const rows: [Chunk, number][] = [
     [chunk("Encoder.scala", "trait Encoder[A] {"), 10],
@@ -457,9 +431,7 @@ Deno.test("rankingActs() runs the definition boost alone only for a query naming
   assert.equal(rankingActs("Mux", EMBEDDING_RANKING), true);
   assert.equal(rankingActs("where does parseConfig read the file", EMBEDDING_RANKING), true);
   assert.equal(rankingActs("encrypt sensitive data", EMBEDDING_RANKING), false);
-  assert.equal(rankingActs("the user session", EMBEDDING_RANKING), false);
-  // A lone lower-case word may be a name (`option` → `def option(`).
-  assert.equal(rankingActs("user", EMBEDDING_RANKING), true);
+  assert.equal(rankingActs("user", EMBEDDING_RANKING), false);
   // Steps that move every query always run.
   assert.equal(rankingActs("encrypt sensitive data", LEXICAL_RANKING), true);
   assert.equal(rankingActs("user", { definitions: false, pathPriors: true }), true);
