@@ -136,18 +136,22 @@ export function pathPrior(path: string, query: string, prose = true): number {
 // A bare identifier: `Mux`, `field_validator`, `HTTPAdapter`, `Sinatra::Base`, `a.b`.
 const QUALIFIED = /^[A-Za-z_$][\w$]*(?:(?:::|\\|->|\.|#)[A-Za-z_$][\w$]*)+$/;
 const IDENTIFIER = /^(?:_[\w$]*|[A-Za-z][A-Za-z0-9$]*[A-Z_][\w$]*|[A-Z][\w$]*)$/;
-// An identifier inside a sentence: camelCase, PascalCase, snake_case. A capitalised word
-// (`Request type and HTTP request representation`) counts: queries name types so.
+// An identifier inside a sentence: camelCase, PascalCase, snake_case, SCREAMING_SNAKE (a
+// macro, a constant). A capitalised word (`Request type and HTTP request representation`)
+// counts: queries name types so.
 const EMBEDDED =
   /(?<![\w$])(?:[A-Z][a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]*|[a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]+|[a-z][a-z0-9]*_[a-z0-9_]+|[A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z][a-z0-9]{2,})(?![\w$])/g;
 
+// A qualified name inside a sentence: `Ecto.Schema`, `Plug::Conn`.
 const EMBEDDED_QUALIFIED = /(?<![\w$])[A-Z][\w$]*(?:(?:::|\\|->|\.|#)[A-Za-z_$][\w$]*)+(?![\w$])/g;
 
 /**
  * The identifiers a query names: the query itself when it is one (and its
  * last part when qualified: `Sinatra::Base` → `Base`), else the camelCase,
- * PascalCase (a capitalised word too) and snake_case words in it. Lower-case single words
- * (`session`) are left to retrieval. `whole` says the query is just a name.
+ * PascalCase (a capitalised word too), snake_case and SCREAMING_SNAKE words in
+ * it, in the order they come, a qualified one as its last part. Lower-case
+ * single words (`session`) are left to retrieval. `whole` says the query is
+ * just a name.
  */
 export function queriedIdentifiers(query: string): { names: string[]; whole: boolean } {
   const q = query.trim();

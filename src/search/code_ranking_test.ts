@@ -123,7 +123,7 @@ Deno.test("rankCode() lifts a sentence's subject, the first name a candidate def
     "Encoder.scala:trait Encoder[A] {",
     "Decoder.scala:trait Decoder[A] {",
   ]);
-  // Each name alike, the retrieval order stands.
+  // Led by `Encoder`, the sentence is about the encoder.
   assert.equal(
     ranked(rows, "Encoder and Codec and Decoder", ONLY("definitions"))[0],
     "Encoder.scala:trait Encoder[A] {",
