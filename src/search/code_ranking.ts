@@ -444,8 +444,9 @@ export function rankCode(
             (cFamily ? cPatterns : patterns)[n]!.test(chunk.content);
           // A constructor shares its class's name without defining the class; a C forward
           // declaration (`struct X;`, a chunk of its own in every header that needs it) too.
-          const forward = cFamily && !spelled && forwards[n]!.test(chunk.content);
-          const defines = spelled || (symbol === name && chunk.type !== "constructor" && !forward);
+          const defines = spelled ||
+            (symbol === name && chunk.type !== "constructor" &&
+              !(cFamily && forwards[n]!.test(chunk.content)));
           if (!defines) return 0;
           const named = stems[n] === stem || stems[n] === stem.replace(/s$/, "");
           return (spelled && whole ? DECLARATION : 1) * (named ? NAMED_FILE : 1);

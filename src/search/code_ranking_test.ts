@@ -27,6 +27,11 @@ function chunk(sourcePath: string, content = "", symbol?: string): Chunk {
   };
 }
 
+/** `chunk` in another language than Go. */
+function chunkIn(language: string, sourcePath: string, content = "", symbol?: string): Chunk {
+  return { ...chunk(sourcePath, content, symbol), language };
+}
+
 /** Ranks chunks given with their retrieval scores; returns their paths:contents best first. */
 function ranked(
   rows: [Chunk, number][],
@@ -208,30 +213,26 @@ Deno.test("rankCode() takes the file named after a class, not a part of it, as i
 });
 
 Deno.test("rankCode() takes a C macro's #define and Rust's macro_rules! as the macro's definition", () => {
-  const c = (sourcePath: string, content: string, language: string): Chunk => ({
-    ...chunk(sourcePath, content),
-    language,
-  });
   const rows: [Chunk, number][] = [
-    [c("absl/log/check.h", 'ABSL_LOG(INFO) << "checked";', "cpp"), 10],
+    [chunkIn("cpp", "absl/log/check.h", 'ABSL_LOG(INFO) << "checked";'), 10],
     [
-      c(
+      chunkIn(
+        "cpp",
         "absl/log/absl_log.h",
         "#define ABSL_LOG(severity) ABSL_LOG_INTERNAL_LOG_IMPL(_##severity)",
-        "cpp",
       ),
       5,
     ],
-    [c("z.h", "z", "cpp"), 0],
+    [chunkIn("cpp", "z.h", "z"), 0],
   ];
   assert.equal(
     ranked(rows, "ABSL_LOG", ONLY("definitions"))[0],
     "absl/log/absl_log.h:#define ABSL_LOG(severity) ABSL_LOG_INTERNAL_LOG_IMPL(_##severity)",
   );
   const rust: [Chunk, number][] = [
-    [c("src/lib.rs", "let v = try_join!(a, b);", "rust"), 10],
-    [c("src/macros/join.rs", "macro_rules! try_join {", "rust"), 5],
-    [c("z.rs", "z", "rust"), 0],
+    [chunkIn("rust", "src/lib.rs", "let v = try_join!(a, b);"), 10],
+    [chunkIn("rust", "src/macros/join.rs", "macro_rules! try_join {"), 5],
+    [chunkIn("rust", "z.rs", "z"), 0],
   ];
   assert.equal(
     ranked(rust, "try_join", ONLY("definitions"))[0],
@@ -258,9 +259,8 @@ Deno.test("rankCode() reads C++ attribute macros and binders as a definition's s
 
 Deno.test("rankCode() takes a C struct's body or typedef as its definition, not its uses or forward declarations", () => {
   const c = (path: string, content: string, symbol?: string) => ({
-    ...chunk(path, content, symbol),
+    ...chunkIn("c", path, content, symbol),
     type: "struct",
-    language: "c",
   });
   const rows: [Chunk, number][] = [
     [c("progress.h", "struct Curl_easy;", "Curl_easy"), 10],
@@ -287,8 +287,8 @@ Deno.test("rankCode() takes a C struct's body or typedef as its definition, not 
   );
   // In Rust, `struct Marker;` is a definition (a unit struct).
   const rust: [Chunk, number][] = [
-    [{ ...chunk("use.rs", "let m = Marker;"), language: "rust" }, 10],
-    [{ ...chunk("marker.rs", "pub struct Marker;"), language: "rust" }, 1],
+    [chunkIn("rust", "use.rs", "let m = Marker;"), 10],
+    [chunkIn("rust", "marker.rs", "pub struct Marker;"), 1],
   ];
   assert.equal(ranked(rust, "Marker", ONLY("definitions"))[0], "marker.rs:pub struct Marker;");
 });
