@@ -127,6 +127,15 @@ Deno.test("only the llama embedders import node-llama-cpp, and only src/store/or
   );
 });
 
+Deno.test("no file in src/ runs over 400 lines without a reason on its first line", () => {
+  const offending = readdirSync(SRC, { recursive: true, encoding: "utf8" })
+    .filter((p) => p.endsWith(".ts"))
+    .map((p) => ({ path: p, text: readFileSync(join(SRC, p), "utf8") }))
+    .filter(({ text }) => text.split("\n").length > 401 && !text.startsWith("// Over 400 lines: "))
+    .map(({ path }) => path);
+  assert.deepEqual(offending, []);
+});
+
 Deno.test("src/ reads the environment only in config/", () => {
   const offending = sources()
     .filter(({ path, text }) => !path.startsWith("config/") && /\bDeno\.env\b/.test(text))

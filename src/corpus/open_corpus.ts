@@ -1,3 +1,4 @@
+// Over 400 lines: the private LocalCorpus and the functions that reach behind the front door.
 /**
  * `openCorpus` and the corpus behind it: a front door that delegates each
  * job to its own module (models, settings, search assembly, freshness,

@@ -1,7 +1,7 @@
 import { escapeLine } from "../escape.ts";
 import type { Chunk } from "../types.ts";
 import type { ParentContext } from "./expand.ts";
-import type { SearchHit } from "./search_index.ts";
+import type { SearchHit } from "./search_types.ts";
 import { shownPassage, type SourceReader } from "./source_text.ts";
 
 /** How much context to build and where to read gaps between passages from. */

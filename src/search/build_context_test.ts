@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { Chunk } from "../types.ts";
 import { buildContext } from "./build_context.ts";
-import type { SearchHit } from "./search_index.ts";
+import type { SearchHit } from "./search_types.ts";
 
 function hit(id: string, content: string, extra: Partial<Chunk> = {}): SearchHit {
   const chunk: Chunk = {

@@ -5,6 +5,14 @@
  * (docs/code-search-benchmark.md has the ablation).
  */
 import type { Chunk } from "../types.ts";
+import {
+  C_FAMILY,
+  cDefinitionPattern,
+  definitionPattern,
+  forwardPattern,
+  queriedIdentifiers,
+} from "./named_definitions.ts";
+import { isProse, pathMatchRatio, pathPrior, queryWords, stemOf } from "./path_signals.ts";
 
 /** The steps of the ranking stage; each on unless set false. */
 export interface RankingOptions {
@@ -88,216 +96,6 @@ export function rankingActs(query: string, steps: RankingOptions): boolean {
 export interface RankedRow {
   row: number;
   score: number;
-}
-
-// Path priors, multiplicative. A test is the strongest decoy: it names
-// everything it tests.
-const TEST_PRIOR = 0.3;
-const EXAMPLE_PRIOR = 0.3;
-const COMPAT_PRIOR = 0.3;
-const STUB_PRIOR = 0.7;
-const BARREL_PRIOR = 0.5;
-const PROSE_PRIOR = 0.5;
-// Data and generated files (`commands/set.json`, `commands.def`) repeat a command's words
-// without implementing it.
-const DATA_PRIOR = 0.5;
-
-const TEST_FILE =
-  /(?:^|\/)(?:test_[^/]*|[^/]*_test|[^/]*[._-](?:test|spec|bench|benchmark)|[^/]*(?:Tests?|Spec|Suite)|[^/]+Benchmarks?|test_helpers?[^/]*|conftest)\.[^/.]+$/;
-const TEST_DIR = /(?:^|\/)(?:tests?|__tests__|spec|specs|testing|testdata|benches|benchmarks?)\//i;
-const EXAMPLE_DIR = /(?:^|\/)(?:_?examples?|samples?|docs?_src)\//i;
-const COMPAT_DIR = /(?:^|\/)(?:compat|_compat|legacy|vendor|third_party|single_include)\//i;
-const STUB_FILE = /\.d\.[cm]?ts$/;
-const BARREL_FILE = /(?:^|\/)(?:__init__\.py|package-info\.java)$/;
-const PROSE_FILE = /\.(?:md|markdown|mdx|rst|txt|adoc)$/i;
-const DATA_FILE =
-  /\.(?:json|jsonc|ya?ml|toml|xml|def|csv|tsv|lock|ini|cfg|conf|properties|plist)$/i;
-const ASKS_FOR_DATA =
-  /\b(?:json|ya?ml|toml|xml|csv|config|configuration|settings|schema|manifest|package|dependenc(?:y|ies))\b/i;
-const ASKS_FOR_TESTS = /\b(?:tests?|testing|spec|specs|fixtures?|mocks?|bench(?:mark)?s?)\b/i;
-const ASKS_FOR_EXAMPLES = /\b(?:examples?|samples?|demo)\b/i;
-const ASKS_FOR_PROSE = /\b(?:docs?|documentation|readme|guide|changelog|tutorial)\b/i;
-
-/** The prior of one path for this query: 1, or lower for paths a code search rarely wants. */
-export function pathPrior(path: string, query: string, prose = true): number {
-  let prior = 1;
-  if ((TEST_FILE.test(path) || TEST_DIR.test(path)) && !ASKS_FOR_TESTS.test(query)) {
-    prior *= TEST_PRIOR;
-  }
-  if (EXAMPLE_DIR.test(path) && !ASKS_FOR_EXAMPLES.test(query)) prior *= EXAMPLE_PRIOR;
-  if (COMPAT_DIR.test(path)) prior *= COMPAT_PRIOR;
-  if (STUB_FILE.test(path)) prior *= STUB_PRIOR;
-  if (BARREL_FILE.test(path)) prior *= BARREL_PRIOR;
-  if (prose && PROSE_FILE.test(path) && !ASKS_FOR_PROSE.test(query)) prior *= PROSE_PRIOR;
-  if (DATA_FILE.test(path) && !ASKS_FOR_DATA.test(query)) prior *= DATA_PRIOR;
-  return prior;
-}
-
-// A bare identifier: `Mux`, `field_validator`, `HTTPAdapter`, `Sinatra::Base`, `a.b`.
-const QUALIFIED = /^[A-Za-z_$][\w$]*(?:(?:::|\\|->|\.|#)[A-Za-z_$][\w$]*)+$/;
-const IDENTIFIER = /^(?:_[\w$]*|[A-Za-z][A-Za-z0-9$]*[A-Z_][\w$]*|[A-Z][\w$]*)$/;
-// An identifier inside a sentence: camelCase, PascalCase, snake_case, SCREAMING_SNAKE (a
-// macro, a constant). A capitalised word (`Request type and HTTP request representation`)
-// counts: queries name types so.
-const EMBEDDED =
-  /(?<![\w$])(?:[A-Z][a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]*|[a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]+|[a-z][a-z0-9]*_[a-z0-9_]+|[A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z][a-z0-9]{2,})(?![\w$])/g;
-
-// A qualified name inside a sentence: `Ecto.Schema`, `Plug::Conn`.
-const EMBEDDED_QUALIFIED = /(?<![\w$])[A-Z][\w$]*(?:(?:::|\\|->|\.|#)[A-Za-z_$][\w$]*)+(?![\w$])/g;
-
-/**
- * The identifiers a query names: the query itself when it is one (and its
- * last part when qualified: `Sinatra::Base` → `Base`), else the camelCase,
- * PascalCase (a capitalised word too), snake_case and SCREAMING_SNAKE words in
- * it, in the order they come, a qualified one as its last part. Lower-case
- * single words (`session`) are left to retrieval. `whole` says the query is
- * just a name.
- */
-export function queriedIdentifiers(query: string): { names: string[]; whole: boolean } {
-  const q = query.trim();
-  if (QUALIFIED.test(q)) {
-    const last = q.split(/::|\\|->|\.|#/).pop()!;
-    return { names: [...new Set([last, q])], whole: true };
-  }
-  if (IDENTIFIER.test(q)) return { names: [q], whole: true };
-  // A qualified name inside a sentence (`how Ecto.Schema defines …`) names its last part.
-  const plain = q.replace(EMBEDDED_QUALIFIED, (name) => name.split(/::|\\|->|\.|#/).pop()!);
-  return { names: [...new Set(plain.match(EMBEDDED) ?? [])], whole: false };
-}
-
-// Keywords that open a definition, across the languages indexed.
-const DEFINERS = [
-  "class",
-  "abstract class",
-  "data class",
-  "case class",
-  "sealed class",
-  "sealed trait",
-  "object",
-  "case object",
-  "module",
-  "defmodule",
-  "def",
-  "defp",
-  "defmacro",
-  "interface",
-  "struct",
-  "enum",
-  "trait",
-  "type",
-  "typealias",
-  "typedef",
-  "func",
-  "function",
-  "fn",
-  "fun",
-  "protocol",
-  "record",
-  "namespace",
-  "impl",
-  "extension",
-  "newtype",
-  "data",
-  "local function",
-  "macro_rules!",
-].map((k) => k.replace(" ", "\\s+")).join("|");
-// Keywords that bind a value: they define the name only when a value or type follows
-// (`const Router = …`, `val engine: Engine`), not in C++'s `const Mutex& mu`.
-const BINDERS = "const|let|var|val";
-
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/**
- * Whether `content` defines `name`: a definition keyword, attribute macros
- * (`class ABSL_LOCKABLE Mutex`), optional qualifiers, then the name.
- */
-function definitionPattern(name: string): RegExp {
-  const qualified = `(?:[A-Z][A-Z0-9_]+\\s+)*(?:[\\w$]+(?:\\.|::))*${escape(name)}`;
-  return new RegExp(
-    `(?:^|[\\s(])(?:(?:${DEFINERS})\\s+${qualified}(?![\\w$])|(?:${BINDERS})\\s+${qualified}(?=\\s*(?:=|:(?!:))))`,
-    "m",
-  );
-}
-
-/** Languages whose `struct X` also names a type where it is only used or declared ahead. */
-const C_FAMILY = new Set(["c", "cpp"]);
-
-/**
- * `definitionPattern` for C and C++, where `struct X *next;`, a return type
- * `struct X *make(void)` and a forward declaration `struct X;` spell the
- * keyword too: a body or a base list must follow the name (`struct X {`,
- * `class X : public Base`, `class X final`). A typedef defines the name it
- * ends with (`typedef struct uv_loop_s uv_loop_t;`, `} Point;`,
- * `typedef void (*uv_close_cb)(…)`).
- */
-function cDefinitionPattern(name: string): RegExp {
-  const qualified = `(?:[A-Z][A-Z0-9_]+\\s+)*(?:[\\w$]+::)*${escape(name)}`;
-  const n = escape(name);
-  return new RegExp(
-    `(?:^|[\\s(])(?:${DEFINERS})\\s+${qualified}(?=\\s*(?:\\{|:(?!:)|final\\b))` +
-      `|#\\s*define\\s+${n}(?![\\w$])|\\btypedef\\b[^;{}]*[\\s*]${n}\\s*;|\\}\\s*${n}\\s*;|\\btypedef\\b[^;]*\\(\\s*\\*\\s*${n}\\s*\\)`,
-    "m",
-  );
-}
-
-/** `struct X;` and the like: a C or C++ forward declaration, which names without defining. */
-function forwardPattern(name: string): RegExp {
-  return new RegExp(`(?:struct|class|union|enum)\\s+${escape(name)}\\s*;`);
-}
-
-/** The file name without folder and its extension, lower case, `_` and `-` dropped. */
-function stemOf(path: string): string {
-  const name = path.slice(path.lastIndexOf("/") + 1);
-  // Up to the last dot: `JsonTextWriter.Async.cs` holds a part of the class, not the class.
-  const dot = name.lastIndexOf(".");
-  return (dot > 0 ? name.slice(0, dot) : name).toLowerCase().replace(/[_-]/g, "");
-}
-
-/** Query words too common to name a file. */
-const PATH_STOPWORDS = new Set(
-  ("the and for with from how does are what when where which who why into this that its " +
-    "not can use used using via all any get set new").split(" "),
-);
-
-/** Lower-case word parts of an identifier or file name: `procedureBuilder` → procedure, builder. */
-function words(text: string): string[] {
-  return (text.match(/[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+/g) ?? [])
-    .map((w) => w.toLowerCase());
-}
-
-/** The query's content words, for matching file names. */
-function queryWords(query: string): string[] {
-  return [...new Set(words(query).filter((w) => w.length > 2 && !PATH_STOPWORDS.has(w)))];
-}
-
-/**
- * Whether two words are one (`route`/`routes`/`routing`, `utility`/`utils`): equal, one a
- * ≥ 4-letter prefix of the other, or equal once a common ending is dropped from each.
- */
-function sameWord(a: string, b: string): boolean {
-  if (a === b) return true;
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  if (short.length >= 4 && long.startsWith(short.replace(/e$/, ""))) return true;
-  return stemOfWord(a) === stemOfWord(b);
-}
-
-/** Endings a light stemmer drops, so `utility` and `utils`, `parsing` and `parser` meet. */
-const ENDING = /(?:ities|ity|ies|ions|ion|ers|er|ing|ed|es|s)$/;
-
-/** A word without its ending, when at least four letters remain (else the word itself). */
-function stemOfWord(word: string): string {
-  const stem = word.replace(ENDING, "");
-  return stem.length >= 4 ? stem : word;
-}
-
-/** Fraction of the query's words found in the file's name and its folder's name. */
-function pathMatchRatio(path: string, keywords: string[]): number {
-  const parts = path.split("/");
-  const name = parts.pop()!;
-  const stem = name.includes(".") ? name.slice(0, name.indexOf(".")) : name;
-  const own = [...words(stem), ...words(parts.pop() ?? "")];
-  const found = keywords.filter((k) => own.some((w) => sameWord(k, w)));
-  return found.length / keywords.length;
 }
 
 /** How much a fully matching file name adds, as a multiple of the best score. */
@@ -489,7 +287,7 @@ export function rankCode(
     const seen = placed.get(path) ?? 0;
     placed.set(path, seen + 1);
     // Prose is exempt: a document's sections are judged one by one, and its later ones answer too.
-    const excess = PROSE_FILE.test(path) ? 0 : seen - SATURATION_FREE + 1;
+    const excess = isProse(path) ? 0 : seen - SATURATION_FREE + 1;
     const score = excess > 0 ? scored[i]!.score * SATURATION ** excess : scored[i]!.score;
     return { row: scored[i]!.row, score, i };
   });

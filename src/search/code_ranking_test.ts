@@ -1,15 +1,16 @@
+// Over 400 lines: the ranking stage's tests, one per step and per case a benchmark query showed.
 import assert from "node:assert/strict";
 import type { Chunk } from "../types.ts";
 import {
   EMBEDDING_RANKING,
   LEXICAL_RANKING,
-  pathPrior,
-  queriedIdentifiers,
   rankCode,
   RANKING_STEPS,
   rankingActs,
   type RankingSignals,
 } from "./code_ranking.ts";
+import { queriedIdentifiers } from "./named_definitions.ts";
+import { pathPrior } from "./path_signals.ts";
 
 function chunk(sourcePath: string, content = "", symbol?: string): Chunk {
   return {

@@ -1,5 +1,5 @@
 import { escapeLine } from "../escape.ts";
-import type { SearchHit } from "./search_index.ts";
+import type { SearchHit } from "./search_types.ts";
 
 /**
  * Whether a hit's context spans more lines than the hit: a container that

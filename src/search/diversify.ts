@@ -1,6 +1,6 @@
 import { WayfinderError } from "../error.ts";
 import { rowDot } from "./dense_scores.ts";
-import type { SearchableIndex, SearchHit } from "./search_index.ts";
+import type { SearchableIndex, SearchHit } from "./search_types.ts";
 import { rowOf, type Searcher } from "./searcher.ts";
 
 /** Options of {@linkcode diversifyingSearcher}. */

@@ -1,6 +1,6 @@
 import { markdownBodyStart } from "../chunk/mod.ts";
 import type { Chunk } from "../types.ts";
-import type { SearchableIndex, SearchHit } from "./search_index.ts";
+import type { SearchableIndex, SearchHit } from "./search_types.ts";
 import type { Searcher } from "./searcher.ts";
 import { lineStartBefore, type SourceReader } from "./source_text.ts";
 

@@ -8,7 +8,7 @@
 import { unitMean } from "../store/mod.ts";
 import { hasVector } from "./dense_ranking.ts";
 import { rowDot } from "./dense_scores.ts";
-import type { SearchableIndex } from "./search_index.ts";
+import type { SearchableIndex } from "./search_types.ts";
 
 interface FileMeans {
   /** Each file's rows, built in one pass over the path column when first needed. */

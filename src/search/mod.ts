@@ -6,26 +6,25 @@
  *
  * @module
  */
-export {
-  embeddedShare,
-  type Fusion,
-  type SearchableIndex,
-  type SearchHit,
-  searchIndex,
-  type SearchOptions,
-  type SearchResult,
-  type SearchScores,
-} from "./search_index.ts";
+export { embeddedShare, searchIndex } from "./search_index.ts";
+export type {
+  Fusion,
+  SearchableIndex,
+  SearchHit,
+  SearchOptions,
+  SearchResult,
+  SearchScores,
+} from "./search_types.ts";
 export type { SearchFilter } from "./match_filter.ts";
 export {
   EMBEDDING_RANKING,
   LEXICAL_RANKING,
-  pathPrior,
-  queriedIdentifiers,
   rankCode,
   RANKING_STEPS,
   type RankingOptions,
 } from "./code_ranking.ts";
+export { queriedIdentifiers } from "./named_definitions.ts";
+export { pathPrior } from "./path_signals.ts";
 export { DENSE_SHARE, fuseRanked, isRankedFusion, type RankedFusion } from "./ranked_fusion.ts";
 export {
   indexSearcher,

@@ -1,6 +1,6 @@
 import { WayfinderError } from "../error.ts";
 import type { Chunk } from "../types.ts";
-import type { SearchHit } from "./search_index.ts";
+import type { SearchHit } from "./search_types.ts";
 import type { Searcher } from "./searcher.ts";
 
 /**

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { WayfinderError } from "../error.ts";
 import type { Chunk } from "../types.ts";
 import { rerankHits, rerankingSearcher } from "./rerank.ts";
-import type { SearchHit } from "./search_index.ts";
+import type { SearchHit } from "./search_types.ts";
 import { indexSearcher } from "./searcher.ts";
 import { chunk, makeIndex } from "./testdata/index.ts";
 

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { WayfinderError } from "../error.ts";
 import type { SearchFilter } from "./match_filter.ts";
-import { type SearchableIndex, searchIndex } from "./search_index.ts";
+import { searchIndex } from "./search_index.ts";
+import type { SearchableIndex } from "./search_types.ts";
 import { chunk, makeIndex } from "./testdata/index.ts";
 
 /** n chunks whose similarity to [1, 0] falls strictly with their number. */

@@ -1,12 +1,7 @@
 import type { SearchFilter } from "./match_filter.ts";
 import type { RankingOptions } from "./code_ranking.ts";
-import {
-  type Fusion,
-  type SearchableIndex,
-  type SearchHit,
-  searchIndex,
-  type SearchResult,
-} from "./search_index.ts";
+import { searchIndex } from "./search_index.ts";
+import type { Fusion, SearchableIndex, SearchHit, SearchResult } from "./search_types.ts";
 
 /**
  * What one search asks for; every searcher in a stack passes it on, adjusted.

@@ -9,7 +9,7 @@ import { languageId } from "../walk/mod.ts";
 import { rankCode, rankingActs, type RankingOptions, type RankingSignals } from "./code_ranking.ts";
 import { rowDot } from "./dense_scores.ts";
 import { GLOB_CHARS, matchFilter, type SearchFilter } from "./match_filter.ts";
-import type { SearchHit, SearchResult, SearchScores } from "./search_index.ts";
+import type { SearchHit, SearchResult, SearchScores } from "./search_types.ts";
 import {
   denseDepth,
   fuseHybrid,

@@ -9,13 +9,8 @@
 import type { Chunk } from "../types.ts";
 import { inRanges } from "../row_ranges.ts";
 import type { IndexManifest, IndexManifestInput, SegmentRecord } from "./manifest.ts";
-import {
-  currentGeneration,
-  openIndex,
-  readManifest,
-  type SegmentView,
-  type StoredIndex,
-} from "./open_index.ts";
+import { currentGeneration, openIndex, readManifest, type StoredIndex } from "./open_index.ts";
+import type { SegmentView } from "./read_segments.ts";
 import { reclaim } from "./reclaim.ts";
 import { liveRows, published, publishGeneration, writeSegment } from "./write_generation.ts";
 

@@ -60,10 +60,10 @@ export {
   openIndex,
   type OpenOptions,
   readManifest,
-  type SegmentView,
   type StoredIndex,
   UnusableIndexError,
 } from "./open_index.ts";
+export type { SegmentView } from "./read_segments.ts";
 export {
   type Edit,
   type GenerationData,

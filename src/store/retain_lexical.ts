@@ -6,7 +6,8 @@
 import { join } from "node:path";
 import { decodeLexical } from "./lexical_format.ts";
 import { type LexicalSearch, searchParts } from "./lexical_index.ts";
-import { globalRows, type StoredIndex } from "./open_index.ts";
+import type { StoredIndex } from "./open_index.ts";
+import { globalRows } from "./read_segments.ts";
 import { FILES } from "./write_generation.ts";
 
 /**

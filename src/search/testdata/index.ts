@@ -1,7 +1,7 @@
 import { chunkFile, type CodeChunker, createCodeChunker } from "../../chunk/mod.ts";
 import type { Chunk } from "../../types.ts";
 import { detectLanguage } from "../../walk/mod.ts";
-import type { SearchableIndex } from "../search_index.ts";
+import type { SearchableIndex } from "../search_types.ts";
 import { fromText } from "../../testdata/source_files.ts";
 
 /** A one-line chunk whose content is its id. */

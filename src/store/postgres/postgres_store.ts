@@ -1,3 +1,4 @@
+// Over 400 lines: one class, the Store contract on PostgreSQL, sharing its private state.
 /**
  * A corpus's index in PostgreSQL with pgvector: generations published in
  * one transaction over rows they share, an advisory lock per corpus for

@@ -1,3 +1,4 @@
+// Over 400 lines: what the contract suite does not cover: BM25F parity, cache, schema, faults.
 import { deepEqual, equal, ok, rejects } from "node:assert/strict";
 import { postgresUnavailable, startPostgres } from "../../../tests/_postgres_server.ts";
 import { WayfinderError } from "../../error.ts";
