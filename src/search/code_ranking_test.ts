@@ -1,4 +1,3 @@
-// Over 400 lines: the ranking stage's tests, one per step and per case a benchmark query showed.
 import assert from "node:assert/strict";
 import type { Chunk } from "../types.ts";
 import {
@@ -9,8 +8,6 @@ import {
   rankingActs,
   type RankingSignals,
 } from "./code_ranking.ts";
-import { queriedIdentifiers } from "./named_definitions.ts";
-import { pathPrior } from "./path_signals.ts";
 
 function chunk(sourcePath: string, content = "", symbol?: string): Chunk {
   return {
@@ -53,68 +50,6 @@ function ranked(
 }
 
 const ONLY = (step: string) => Object.fromEntries(RANKING_STEPS.map((s) => [s, s === step]));
-
-Deno.test("pathPrior() lowers tests, examples, stubs and prose unless the query asks for them", () => {
-  assert.equal(pathPrior("router.go", "route a request"), 1);
-  assert.equal(pathPrior("router_test.go", "route a request"), 0.3);
-  assert.equal(pathPrior("tests/router.py", "route a request"), 0.3);
-  assert.equal(pathPrior("src/RouterTests.swift", "route a request"), 0.3);
-  assert.equal(pathPrior("router_test.go", "tests of routing"), 1);
-  // Benchmarks exercise code as tests do, and define nothing a search wants.
-  assert.equal(pathPrior("absl/status/statusor_benchmark.cc", "StatusOr errors"), 0.3);
-  assert.equal(pathPrior("benches/parse.rs", "parse a header"), 0.3);
-  assert.equal(pathPrior("src/JsonBenchmark.java", "parse json"), 0.3);
-  assert.equal(pathPrior("src/benchmark.cc", "run a benchmark"), 1, "a benchmark library's core");
-  assert.equal(pathPrior("benches/parse.rs", "parse benchmarks"), 1, "asked for");
-  assert.equal(pathPrior("examples/basic/main.go", "route a request"), 0.3);
-  assert.equal(pathPrior("types/index.d.ts", "route"), 0.7);
-  assert.equal(pathPrior("docs/routing.md", "route a request"), 0.5);
-  assert.equal(pathPrior("docs/routing.md", "routing docs"), 1);
-  assert.equal(pathPrior("latest.go", "x"), 1, "no test in the middle of a word");
-  assert.equal(pathPrior("docs/routing.md", "route a request", false), 1, "prose prior off");
-  assert.equal(pathPrior("router_test.go", "route a request", false), 0.3);
-  assert.equal(pathPrior("src/commands/set.json", "how SET handles NX"), 0.5, "data file");
-  assert.equal(pathPrior("src/commands.def", "how SET handles NX"), 0.5, "generated table");
-  assert.equal(pathPrior("package.json", "package dependencies"), 1, "asked for");
-  assert.equal(pathPrior("config/app.yaml", "default configuration"), 1, "asked for");
-});
-
-Deno.test("queriedIdentifiers() tells a bare or qualified name from identifiers inside a sentence", () => {
-  assert.deepEqual(queriedIdentifiers("Mux"), { names: ["Mux"], whole: true });
-  assert.deepEqual(queriedIdentifiers("field_validator"), {
-    names: ["field_validator"],
-    whole: true,
-  });
-  assert.deepEqual(queriedIdentifiers("Sinatra::Base"), {
-    names: ["Base", "Sinatra::Base"],
-    whole: true,
-  });
-  assert.deepEqual(queriedIdentifiers("response"), { names: [], whole: false });
-  assert.deepEqual(queriedIdentifiers("how safeParse reports a ZodError"), {
-    names: ["safeParse", "ZodError"],
-    whole: false,
-  });
-  // A capitalised word names a type, first word or not; all-caps and short words do not.
-  assert.deepEqual(queriedIdentifiers("Request type and HTTP request representation in Vapor"), {
-    names: ["Request", "Vapor"],
-    whole: false,
-  });
-  assert.deepEqual(queriedIdentifiers("how an Id is parsed"), { names: [], whole: false });
-  // A constant or macro's name (SCREAMING_SNAKE_CASE) too, but no all-caps word alone.
-  assert.deepEqual(queriedIdentifiers("logging macros ABSL_LOG and ABSL_CHECK for HTTP"), {
-    names: ["ABSL_LOG", "ABSL_CHECK"],
-    whole: false,
-  });
-  // A qualified name inside a sentence names its last part, not its namespace.
-  assert.deepEqual(queriedIdentifiers("how Ecto.Schema defines structs"), {
-    names: ["Schema"],
-    whole: false,
-  });
-  assert.deepEqual(queriedIdentifiers("Plug::Conn and Plug::Router"), {
-    names: ["Conn", "Router"],
-    whole: false,
-  });
-});
 
 Deno.test("rankCode() lifts a sentence's subject, the first name a candidate defines, over its later names", () => {
   const rows: [Chunk, number][] = [
