@@ -7,7 +7,7 @@
  *   deno run -A bench/code_search_bench.ts [FOLDER] [--modes lexical,dense,hybrid]
  *     [--split dev|held|all] [--repos a,b] [--model GGUF|STATIC] [--data DIR] [--json FILE]
  *     [--ranking "off;all;-fileSaturation"] [--chunk-cache DIR] [--max-chunk-chars N]
- *     [--static STATIC [--static-share X]]
+ *     [--static STATIC [--static-share X]] [--show-below X]
  *
  * FOLDER (default $WAYFINDER_CODE_SEARCH_BENCH) holds repos.json,
  * annotations/, results/ and repos/<name>/ (see `_code_search.ts`); without
@@ -23,6 +23,9 @@
  * beside the GGUF gives): each repository's GGUF index in `--data` is joined
  * with that static model's vectors of the same passages when it is loaded,
  * the very vectors an index run would store, without embedding it again.
+ *
+ * `--show-below X` prints, on stderr, each query scoring below X with the
+ * files it wanted and the top 10 hits it got: what a ranking change is read from.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -75,6 +78,7 @@ const { values, positionals } = parseArgs({
     "max-chunk-chars": { type: "string", default: String(BUILD_DEFAULTS.maxChunkChars) },
     static: { type: "string" },
     "static-share": { type: "string", default: String(BUILD_DEFAULTS.staticShare) },
+    "show-below": { type: "string" },
   },
 });
 
@@ -226,6 +230,30 @@ async function joinedIndex(
   };
 }
 
+/** The queries of `repo` scoring below `below`: what they wanted and their top 10 hits. */
+async function showMisses(
+  repo: BenchRepo,
+  row: RepoScore,
+  searcher: Searcher,
+  below: number,
+): Promise<void> {
+  const { queries, judgments, groups } = repo.annotations;
+  for (const [id, query] of Object.entries(queries)) {
+    const score = row.perQuery[query] ?? 0;
+    if (score >= below) continue;
+    const wanted = (judgments[id] ?? []).map((j) =>
+      j.lineStart ? `${j.path}:${j.lineStart}-${j.lineEnd ?? ""}` : j.path
+    );
+    const { matches } = await searcher.search({ query, limit: 10 });
+    console.error(`\n[${repo.spec.name}] ${groups[id] ?? ""} ${score.toFixed(2)} ${query}`);
+    console.error(`  wanted: ${wanted.join(", ")}`);
+    matches.forEach(({ chunk, score }, i) => {
+      const at = `${chunk.sourcePath}:${chunk.lineStart}-${chunk.lineEnd}`;
+      console.error(`  ${i + 1}. ${at} ${chunk.symbol ?? ""} ${score.toFixed(3)}`);
+    });
+  }
+}
+
 /** Each mode under each ranking, named `mode` or `mode+ranking`. */
 const runs = modes.flatMap((mode) =>
   rankings.map((r) => ({
@@ -247,6 +275,9 @@ try {
           indexed,
         );
         console.error(`${run.name} ${row.repo}: ${row.ndcg10.toFixed(3)}`);
+        if (values["show-below"] !== undefined) {
+          await showMisses(repo, row, searcher, Number(values["show-below"]));
+        }
         ours.get(run.name)!.push(row);
       }
     } finally {

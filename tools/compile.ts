@@ -10,6 +10,7 @@
 import { cpSync, existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { LANGUAGES } from "../src/chunk/mod.ts";
 
 const repo = dirname(dirname(fileURLToPath(import.meta.url)));
 const dist = join(repo, "dist");
@@ -71,6 +72,12 @@ if (code !== 0) Deno.exit(code);
 cpSync(join(repo, "node_modules", "tree-sitter-wasms", "out"), join(dist, "grammars"), {
   recursive: true,
 });
+// Grammars from packages of their own replace tree-sitter-wasms' of the same name.
+for (const spec of Object.values(LANGUAGES)) {
+  if (!spec.package) continue;
+  const file = `tree-sitter-${spec.grammar}.wasm`;
+  cpSync(join(repo, "node_modules", spec.package, file), join(dist, "grammars", file));
+}
 cpSync(join(repo, "models", "default.json"), join(dist, "models", "default.json"));
 for (const file of ["embedding.gguf", "embedding.manifest.json"]) {
   if (existsSync(join(repo, "models", file))) {

@@ -14,9 +14,10 @@ import { renameImports } from "./wasm_imports.ts";
 /** Options of {@link createCodeChunker}. */
 export interface CodeChunkerOptions {
   /**
-   * Folder holding `tree-sitter-<grammar>.wasm` files, and optionally the
+   * Folder holding every `tree-sitter-<grammar>.wasm`, and optionally the
    * runtime's `tree-sitter.wasm` (a compiled binary ships them beside it).
-   * @default the `out` folder of the installed tree-sitter-wasms package
+   * @default the `out` folder of the installed tree-sitter-wasms package, and
+   * for a grammar that names another package (`LanguageSpec.package`) that package's root
    */
   grammarDir?: string;
   /**
@@ -101,15 +102,17 @@ function count(value: number, name: string, least: number): number {
   return value;
 }
 
-function defaultGrammarDir(): string {
-  const manifest = resolveFile("tree-sitter-wasms/package.json");
+/** The root folder of an installed npm package. */
+function packageDir(name: string): string {
+  const manifest = resolveFile(`${name}/package.json`);
   if (!manifest) {
-    throw new WayfinderError(
-      "io",
-      "Cannot find grammars: package 'tree-sitter-wasms' is not installed",
-    );
+    throw new WayfinderError("io", `Cannot find grammars: package '${name}' is not installed`);
   }
-  return join(dirname(manifest), "out");
+  return dirname(manifest);
+}
+
+function defaultGrammarDir(): string {
+  return join(packageDir("tree-sitter-wasms"), "out");
 }
 
 /**
@@ -153,13 +156,17 @@ export async function createCodeChunker(options: CodeChunkerOptions = {}): Promi
     const spec = LANGUAGES[language];
     if (!spec) return false;
     if (grammars.has(language)) return true;
-    const path = join(grammarDir, `tree-sitter-${spec.grammar}.wasm`);
+    let path = join(grammarDir, `tree-sitter-${spec.grammar}.wasm`);
     try {
+      if (options.grammarDir === undefined && spec.package) {
+        path = join(packageDir(spec.package), `tree-sitter-${spec.grammar}.wasm`);
+      }
       // Grammars built against more of libc than the runtime exports get its equivalents.
       grammars.set(language, await Language.load(renameImports(await readFile(path))));
       return true;
     } catch (cause) {
       if (!required) return false;
+      if (cause instanceof WayfinderError) throw cause;
       throw new WayfinderError("io", `Cannot load grammar '${language}': '${path}' is unreadable`, {
         cause,
       });

@@ -413,11 +413,11 @@ Deno.test("createCodeChunker() keeps TypeScript overload signatures with their i
 
 Deno.test("createCodeChunker() rejects a language it has no grammar for and bad budgets", async () => {
   const chunker = await chunkerReady;
-  const file = fromText("A.hs", "x = 1\n");
-  assert.equal(chunker.supports("haskell"), false);
-  assert.equal(await chunker.load("haskell"), false);
+  const file = fromText("a.sql", "SELECT 1;\n");
+  assert.equal(chunker.supports("sql"), false);
+  assert.equal(await chunker.load("sql"), false);
   assert.throws(
-    () => chunker.chunk(file, "haskell"),
+    () => chunker.chunk(file, "sql"),
     (e) => e instanceof WayfinderError && e.code === "input",
   );
   assert.throws(
@@ -450,11 +450,11 @@ Deno.test("createCodeChunker() loads grammars from grammarDir", async () => {
 
 Deno.test("chunkFile() falls back to text for languages without a grammar", async () => {
   const chunker = await chunkerReady;
-  const haskell = fromText("A.hs", "module A where\n\nadd :: Int -> Int\nadd x = x + 1\n");
-  const chunks = chunkFile(haskell, "haskell", chunker);
+  const sql = fromText("a.sql", "CREATE TABLE t (id INT);\n\nSELECT id FROM t;\n");
+  const chunks = chunkFile(sql, "sql", chunker);
   assert.equal(chunks.length, 1);
   assert.equal(chunks[0].type, "text");
-  assert.equal(chunks[0].language, "haskell");
+  assert.equal(chunks[0].language, "sql");
   const goOnly = await createCodeChunker({ languages: ["go"] });
   const python = chunkFile(fromText("a.py", "def f():\n    return 1\n"), "python", goOnly);
   assert.deepEqual(python.map((c) => [c.type, c.language]), [["text", "python"]]);
@@ -465,10 +465,13 @@ Deno.test("chunkFile() falls back to text for languages without a grammar", asyn
 
 Deno.test("LANGUAGES names only node types its grammars have", async () => {
   await chunkerReady; // initialises the runtime
-  const out = fileURLToPath(new URL("out/", import.meta.resolve("tree-sitter-wasms/package.json")));
+  const rootOf = (name: string) =>
+    fileURLToPath(new URL(".", import.meta.resolve(`${name}/package.json`)));
+  const out = join(rootOf("tree-sitter-wasms"), "out");
   for (const [id, spec] of Object.entries(LANGUAGES)) {
+    const folder = spec.package ? rootOf(spec.package) : out;
     const grammar = await Language.load(
-      await readFile(join(out, `tree-sitter-${spec.grammar}.wasm`)),
+      await readFile(join(folder, `tree-sitter-${spec.grammar}.wasm`)),
     );
     const rules = [...Object.values(spec.declarations), ...Object.values(spec.calls?.rules ?? {})];
     const types = [
@@ -617,4 +620,62 @@ Deno.test("every grammar parses a text the same way twice in one process", async
     const twice = chunker.chunk(file, language).map((c) => [c.type, c.symbol, c.lineStart]);
     assert.deepEqual(twice, once, file.path);
   }
+});
+
+Deno.test("createCodeChunker() names declarations in Lua and Haskell", async () => {
+  const chunker = await chunkerReady;
+  const lua = [
+    "local M = {}",
+    "function M.add(a, b) return a + b end",
+    "function M:get() return self.value end",
+    "M.run = function() end",
+    "local function helper() end",
+    "return M",
+    "",
+  ].join("\n");
+  const luaChunks = chunker.chunk(fromText("m.lua", lua), "lua", { minChars: 0 });
+  assert.deepEqual(luaChunks.map((c) => [c.type, c.symbol ?? ""]), [
+    ["variable", "M"],
+    ["function", "M.add"],
+    ["function", "M.get"],
+    ["function", "M.run"],
+    ["function", "helper"],
+    ["module", ""],
+  ]);
+  const haskell = [
+    "module Shapes (area) where",
+    "import Data.List (sort)",
+    "data Shape = Circle Double | Square Double",
+    "class HasArea a where",
+    "  area :: a -> Double",
+    "instance HasArea Shape where",
+    "  area (Circle r) = pi * r * r",
+    "  area (Square s) = s * s",
+    "-- | The largest area first.",
+    "largest :: [Shape] -> [Double]",
+    "largest [] = []",
+    "largest xs = reverse (sort (map area xs))",
+    "",
+  ].join("\n");
+  const chunks = chunker.chunk(fromText("Shapes.hs", haskell), "haskell", { minChars: 0 });
+  assert.deepEqual(chunks.map((c) => [c.type, c.symbol ?? ""]), [
+    ["imports", ""],
+    ["imports", ""],
+    ["type", "Shape"],
+    // A class's signatures stay in its header.
+    ["interface", "HasArea"],
+    // An instance is named after its type, as a Rust impl is.
+    ["impl", "Shape"],
+    ["method", "Shape.area"],
+    ["function", "largest"],
+  ]);
+  // The signature, the doc comment and both equations are one chunk.
+  assert.ok(chunks.at(-1)!.content.startsWith("-- | The largest area first.\nlargest ::"));
+  assert.ok(chunks.at(-1)!.content.endsWith("reverse (sort (map area xs))"));
+  // Small Haskell declarations merge in runs, as small fields do elsewhere.
+  const merged = chunker.chunk(fromText("Shapes.hs", haskell), "haskell");
+  assert.ok(merged.length < chunks.length);
+  assert.ok(
+    merged.some((c) => c.content.includes("import Data") && c.content.includes("data Shape")),
+  );
 });

@@ -281,13 +281,14 @@ function tailPiece(ctx: WalkContext, item: Item, body: Node, leaf: Piece): Piece
 function mergeSmall(ctx: WalkContext, pieces: readonly Piece[]): Piece[] {
   const merged: Piece[] = [];
   const small = (piece: Piece) => size(ctx, piece.start, piece.end) < ctx.minChars;
+  const mergeable = (type: string) => MERGEABLE.has(type) || ctx.spec.mergeable.includes(type);
   // Whether the last merged piece is a run of small pieces, open to more.
   let runOpen = false;
   for (const piece of pieces) {
     const last = merged.at(-1);
     const joins = last !== undefined && last.parent === piece.parent &&
       small(piece) && size(ctx, last.start, piece.end) <= ctx.maxChars &&
-      ((runOpen && MERGEABLE.has(last.type) && MERGEABLE.has(piece.type)) ||
+      ((runOpen && mergeable(last.type) && mergeable(piece.type)) ||
         (last.type === "imports" && piece.type === "imports"));
     if (!joins) {
       merged.push({ ...piece });
@@ -322,7 +323,8 @@ function itemPieces(ctx: WalkContext, items: readonly Item[], scope: Scope): Pie
  * between declarations. Oversized pieces are split later.
  */
 export function codePieces(ctx: WalkContext, root: Node): Piece[] {
-  const items = withSkippedText(ctx.text, collectItems(kids(root), ctx));
+  const top = kids(root).flatMap((c) => ctx.spec.flatten.includes(c.type) ? kids(c) : [c]);
+  const items = withSkippedText(ctx.text, collectItems(top, ctx));
   return itemPieces(ctx, items, { classLike: false });
 }
 

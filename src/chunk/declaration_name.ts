@@ -45,14 +45,24 @@ function namedBy(ctx: WalkContext, node: Node, key: string): string | undefined 
     undefined;
 }
 
-/** An identifier with the `.name` parts after it (Dart's `factory AppConfig.development`). */
+/** Tokens that join a name's parts: `.`, and Lua's `:` of a method (`Queue:push`). */
+const NAME_JOINERS = new Set([".", ":"]);
+
+/**
+ * An identifier with the `.name` parts after it (Dart's `factory
+ * AppConfig.development`), its parts joined by `.` as qualified symbols are.
+ */
 function dottedName(ctx: WalkContext, first: Node): string {
-  let last = first;
-  for (let dot = first.nextSibling; dot?.type === "." && dot.nextSibling; dot = last.nextSibling) {
+  const parts = [first];
+  for (
+    let dot = first.nextSibling;
+    dot && NAME_JOINERS.has(dot.type) && dot.nextSibling;
+    dot = parts.at(-1)!.nextSibling
+  ) {
     if (!IDENTIFIERS.has(dot.nextSibling.type)) break;
-    last = dot.nextSibling;
+    parts.push(dot.nextSibling);
   }
-  return ctx.text.slice(first.startIndex, last.endIndex).replace(/\s+/g, "");
+  return parts.map((part) => ctx.text.slice(part.startIndex, part.endIndex).trim()).join(".");
 }
 
 /**

@@ -44,8 +44,13 @@ export interface CallDeclarations {
 
 /** One grammar's table. */
 export interface LanguageSpec {
-  /** File stem of the grammar in tree-sitter-wasms (`tree-sitter-<grammar>.wasm`). */
+  /** File stem of the grammar (`tree-sitter-<grammar>.wasm`). */
   grammar: string;
+  /**
+   * The npm package whose root holds the grammar, where tree-sitter-wasms
+   * ships none or one that does not work; else tree-sitter-wasms' `out/`.
+   */
+  package?: string;
   declarations: Readonly<Record<string, DeclarationRule>>;
   /** File-level nodes that form the `imports` chunk. */
   imports: readonly string[];
@@ -59,15 +64,24 @@ export interface LanguageSpec {
   trailingBodies: readonly string[];
   /** Statement lists: oversized declarations split between their children. */
   blocks: readonly string[];
-  /** Nodes inside a body whose children count as the body's own (Java's enum declarations). */
+  /**
+   * Nodes whose children count as their parent's own: inside a body (Java's enum
+   * declarations) or at the top of a file (Haskell's `declarations`).
+   */
   flatten: readonly string[];
   /** Member names that make a method a constructor (besides the class's own name). */
   constructors: readonly string[];
   /**
-   * Declarations that are overload signatures: a run of them joins the
-   * declaration of the same name after them (TypeScript's `function f(a: string): string;`).
+   * Declarations that the next declaration of the same name completes: a run
+   * of them joins it (TypeScript's overload signatures, `function f(a: string): string;`;
+   * Haskell's equations of one function, one per pattern).
    */
   overloads: readonly string[];
+  /**
+   * Chunk types that join runs of small neighbours, besides imports, variables,
+   * constants and fields (Haskell's one-line functions and type synonyms).
+   */
+  mergeable: readonly string[];
   /** Declarations made by calling a macro, for languages that declare that way. */
   calls?: CallDeclarations;
 }
@@ -87,6 +101,7 @@ function spec(
     flatten: [],
     constructors: [],
     overloads: [],
+    mergeable: [],
     ...partial,
   };
 }
@@ -454,5 +469,48 @@ export const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {
       comptime_declaration: { type: "module" },
     },
     blocks: ["block", "struct_declaration", "switch_expression", "initializer_list"],
+  }),
+  // tree-sitter-wasms' Lua grammar (2.1.3) parses only the first file of a process cleanly
+  // under this runtime; tree-sitter-grammars' parses every one.
+  lua: spec({
+    grammar: "lua",
+    package: "@tree-sitter-grammars/tree-sitter-lua",
+    declarations: {
+      function_declaration: FUNCTION,
+      // A module's functions are assignments: `M.setup = function(config) … end`.
+      assignment_statement: { type: "variable", refine: { function_definition: "function" } },
+      variable_declaration: { type: "variable", refine: { function_definition: "function" } },
+    },
+    blocks: ["block", "table_constructor"],
+  }),
+  haskell: spec({
+    grammar: "haskell",
+    package: "tree-sitter-haskell",
+    declarations: {
+      function: FUNCTION,
+      bind: FUNCTION,
+      data_type: { type: "type" },
+      newtype: { type: "type" },
+      type_synomym: { type: "type" },
+      type_family: { type: "type" },
+      data_family: { type: "type" },
+      class: { type: "interface", body: ["class_declarations"] },
+      // Named after the type, as Rust's `impl Trait for Type` is: the class names many instances.
+      instance: { type: "impl", body: ["instance_declarations"], name: "patterns" },
+      deriving_instance: { type: "impl", name: "patterns" },
+      foreign_import: FUNCTION,
+      pattern_synonym: FUNCTION,
+    },
+    imports: ["header", "imports"],
+    comments: ["comment", "haddock"],
+    // A type signature, and pragmas such as INLINE, belong to the definition after them.
+    prefixes: ["signature", "pragma"],
+    // The file's declarations are one node; each is chunked as the file's own.
+    flatten: ["declarations"],
+    overloads: ["function"],
+    // Its declarations are small and many (a signature and an equation): runs of them merge.
+    // On the benchmark's three Haskell repositories (static model): .859 merged, .853 apart.
+    mergeable: ["function", "type"],
+    blocks: ["do", "local_binds", "alternatives", "class_declarations", "instance_declarations"],
   }),
 };

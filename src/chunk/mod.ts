@@ -15,3 +15,4 @@ export { chunkMarkdown, markdownBodyStart, type MarkdownOptions } from "./chunk_
 export { chunkBudget, chunkText, type TextOptions } from "./chunk_text.ts";
 export { chunkId, type ChunkSpec, countNonWhitespace, makeChunk } from "./make_chunk.ts";
 export { sliceChunk } from "./slice_chunk.ts";
+export { LANGUAGES, type LanguageSpec } from "./languages.ts";

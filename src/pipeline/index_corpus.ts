@@ -41,7 +41,7 @@ import { PARTIAL_PUBLISHING, partialPublisher, type PartialPublishing } from "./
 import { BUILD_DEFAULTS } from "../build_defaults.ts";
 
 /** Bumped when chunking changes, so unchanged files are re-chunked (their vectors still reused by id). */
-export const CHUNKER_VERSION = 8;
+export const CHUNKER_VERSION = 9;
 
 export interface IndexOptions {
   root: string;
