@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Chunk, SourceFile } from "../types.ts";
+import { upperBound } from "../sorted_search.ts";
 
 /** Fields a chunker decides; the rest is derived from the source text. */
 export interface ChunkSpec {
@@ -34,25 +35,13 @@ export function chunkId(
 
 /** 1-based line number of a UTF-16 offset. */
 export function lineAt(text: string, offset: number): number {
-  return lineOf(lineStarts(text), offset);
+  return upperBound(lineStarts(text), offset);
 }
 
 function lineStarts(text: string): number[] {
   const starts = [0];
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
   return starts;
-}
-
-/** Binary search: the number of line starts at or before `offset`. */
-function lineOf(starts: number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (starts[mid]! <= offset) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 // Line starts per file, computed once: chunkers call makeChunk many times per file.
@@ -74,9 +63,9 @@ function fileLineStarts(file: SourceFile): number[] {
 export function makeChunk(file: SourceFile, spec: ChunkSpec): Chunk {
   const content = file.content.slice(spec.start, spec.end);
   const starts = fileLineStarts(file);
-  const lineStart = lineOf(starts, spec.start);
+  const lineStart = upperBound(starts, spec.start);
   const lastChar = spec.end > spec.start ? spec.end - 1 : spec.start;
-  const lineEnd = lineOf(starts, lastChar);
+  const lineEnd = upperBound(starts, lastChar);
   const chunk: Chunk = {
     id: chunkId(file.path, lineStart, lineEnd, spec.type, content),
     sourcePath: file.path,

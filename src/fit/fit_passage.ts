@@ -1,5 +1,5 @@
 import { WayfinderError } from "../error.ts";
-import { lowerBound } from "../lower_bound.ts";
+import { lowerBound } from "../sorted_search.ts";
 import { type CutLevel, cutPoints, firstInk } from "./cut_points.ts";
 
 /** A passage to embed, and the context its embedding inputs derive from it. */

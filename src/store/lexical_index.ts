@@ -1,5 +1,5 @@
 import type { Chunk } from "../types.ts";
-import { lowerBound } from "../lower_bound.ts";
+import { lowerBound } from "../sorted_search.ts";
 import { tokenizeQuery } from "./code_tokenizer.ts";
 import { compileFilter, type LexicalFilter } from "./lexical_filter.ts";
 import {

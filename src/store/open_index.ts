@@ -23,8 +23,8 @@ import {
   readTable,
   readVectors,
   type SegmentView,
-  upperBound,
 } from "./read_segments.ts";
+import { upperBound } from "../sorted_search.ts";
 
 /** The live generation of an index, loaded. */
 export interface StoredIndex {

@@ -207,15 +207,3 @@ export function readLexicalData(
     throw fail(`${file} is unreadable (${(error as Error).message})`);
   }
 }
-
-/** The first index whose start is above `row`. */
-export function upperBound(starts: readonly number[], row: number): number {
-  let low = 0;
-  let high = starts.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (starts[mid]! <= row) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
