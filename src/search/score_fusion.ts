@@ -12,13 +12,25 @@ export interface Candidate {
   scores: SearchScores;
 }
 
-/** Rows by score, then by a tie-breaking score when given, then by row. */
-function ranked(
-  rows: number[],
-  score: (row: number) => number,
-  tieBreak: (row: number) => number = () => 0,
-): number[] {
-  return rows.slice().sort((a, b) => score(b) - score(a) || tieBreak(b) - tieBreak(a) || a - b);
+/**
+ * The `depth` best rows of a fusion, best first (equal fused scores by dense
+ * similarity, then by row), each with the scores behind it.
+ */
+function fusedCandidates(
+  fused: Map<number, number>,
+  dense: (row: number) => number | undefined,
+  lexicalScore: Map<number, number>,
+  depth: number,
+): Candidate[] {
+  const tieBreak = (row: number) => dense(row) ?? -Infinity;
+  return [...fused.keys()]
+    .sort((a, b) => fused.get(b)! - fused.get(a)! || tieBreak(b) - tieBreak(a) || a - b)
+    .slice(0, depth)
+    .map((row) => ({
+      row,
+      similarity: fused.get(row)!,
+      scores: { dense: dense(row), lexical: lexicalScore.get(row), fused: fused.get(row)! },
+    }));
 }
 
 /**
@@ -45,17 +57,7 @@ export function fuse(
     fused.set(h.index, (fused.get(h.index) ?? 0) + 1 / (rrfK + i + 1));
     lexicalScore.set(h.index, h.score);
   });
-  const order = ranked(
-    [...fused.keys()],
-    (row) => fused.get(row)!,
-    (row) => dense(row) ?? -Infinity,
-  )
-    .slice(0, depth);
-  return order.map((row) => ({
-    row,
-    similarity: fused.get(row)!,
-    scores: { dense: dense(row), lexical: lexicalScore.get(row), fused: fused.get(row)! },
-  }));
+  return fusedCandidates(fused, dense, lexicalScore, depth);
 }
 
 /** A query that is just an identifier leans on BM25, which matches names exactly. */
@@ -95,11 +97,5 @@ export function blend(
     // A small floor keeps every candidate's score positive for the ranking stage.
     blended.set(row, 0.01 + w * (d.get(row) ?? 0) + (1 - w) * (l.get(row) ?? 0));
   }
-  return ranked([...blended.keys()], (row) => blended.get(row)!, (row) => dense(row) ?? -Infinity)
-    .slice(0, depth)
-    .map((row) => ({
-      row,
-      similarity: blended.get(row)!,
-      scores: { dense: dense(row), lexical: lexicalScore.get(row), fused: blended.get(row)! },
-    }));
+  return fusedCandidates(blended, dense, lexicalScore, depth);
 }
